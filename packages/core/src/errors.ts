@@ -1,0 +1,28 @@
+/**
+ * Every failure a user can act on is a RepocodError: a stable machine-readable code (for scripts and
+ * tests) and a message that names the file, line or field concerned and what to do about it.
+ */
+export type RepocodErrorCode =
+  | 'path-not-found'
+  | 'not-a-directory'
+  | 'file-unreadable'
+  | 'catalog-unwritable'
+  | 'catalog-error'
+  | 'config-invalid'
+  | 'parse-error'
+  | 'tool-missing'
+  | 'usage';
+
+export class RepocodError extends Error {
+  readonly code: RepocodErrorCode;
+
+  constructor(code: RepocodErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RepocodError';
+    this.code = code;
+  }
+}
+
+export function isRepocodError(value: unknown): value is RepocodError {
+  return value instanceof RepocodError;
+}

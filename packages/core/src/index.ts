@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './function-record.js';
+export * from './candidate-filter.js';
+export * from './test-files.js';
+export * from './content-hash.js';
