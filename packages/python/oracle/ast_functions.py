@@ -1,0 +1,63 @@
+"""Oracle for the differential tests: Python's own `ast` view of every function of the given files.
+
+Reads repository-relative paths (one per line) on stdin, resolves them against argv[1], prints one JSON
+object per function: file, qualname, def line, last line, docstring span, async flag, decorator count.
+Files Python cannot read or parse print one {"file", "error"} object instead.
+"""
+import ast
+import json
+import sys
+
+
+def docstring_span(node):
+    body = node.body
+    if body and isinstance(body[0], ast.Expr):
+        value = body[0].value
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            return [value.lineno, value.end_lineno]
+    return None
+
+
+def walk(node, prefix, out, path):
+    for child in ast.iter_child_nodes(node):
+        if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            qualname = prefix + child.name
+            out.append({
+                "file": path,
+                "qualname": qualname,
+                "def_line": child.lineno,
+                "end_line": child.end_lineno,
+                "docstring": docstring_span(child),
+                "is_async": isinstance(child, ast.AsyncFunctionDef),
+                "decorators": len(child.decorator_list),
+            })
+            walk(child, qualname + ".<locals>.", out, path)
+        elif isinstance(child, ast.ClassDef):
+            walk(child, prefix + child.name + ".", out, path)
+        elif isinstance(child, ast.Lambda):
+            continue
+        else:
+            walk(child, prefix, out, path)
+
+
+def main():
+    root = sys.argv[1]
+    for line in sys.stdin:
+        path = line.rstrip("\n")
+        if not path:
+            continue
+        try:
+            with open(f"{root}/{path}", "rb") as handle:
+                source = handle.read()
+            tree = ast.parse(source.decode("utf-8"))
+        except (SyntaxError, UnicodeDecodeError, ValueError) as error:
+            print(json.dumps({"file": path, "error": type(error).__name__}))
+            continue
+        out = []
+        walk(tree, "", out, path)
+        for record in out:
+            print(json.dumps(record))
+
+
+if __name__ == "__main__":
+    main()

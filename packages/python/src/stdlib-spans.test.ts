@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FunctionRecord } from '@repocod/core';
+import { describe, expect, it } from 'vitest';
+import { listPythonFiles } from './list-python-files.js';
+import { parsePythonFile } from './parse-python-file.js';
+import { loadPythonParser } from './python-parser.js';
+import { pythonExecutable, pythonStdlibPath } from './python-stdlib.js';
+
+interface OracleFunction {
+  readonly file: string;
+  readonly qualname: string;
+  readonly def_line: number;
+  readonly end_line: number;
+  readonly docstring: [number, number] | null;
+  readonly is_async: boolean;
+  readonly decorators: number;
+}
+
+const ORACLE = new URL('../oracle/ast_functions.py', import.meta.url).pathname;
+
+/**
+ * Differential test against Python's own `ast` over every file of the standard library: the same
+ * functions, qualnames, `def` and last lines, docstring spans, async flags and decorator counts.
+ */
+describe('source model vs Python ast on the standard library', () => {
+  it('agrees on every function both parse', { timeout: 300_000 }, async () => {
+    const root = pythonStdlibPath();
+    const files = listPythonFiles(root);
+    const oracleOutput = execFileSync(pythonExecutable(), [ORACLE, root], { input: files.join('\n'), maxBuffer: 1 << 30, encoding: 'utf8' });
+    const oracle = oracleOutput
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as OracleFunction | { file: string; error: string })
+      .filter((entry): entry is OracleFunction => !('error' in entry));
+
+    const parser = await loadPythonParser();
+    const ours = new Map<string, FunctionRecord>();
+    for (const file of files) {
+      const outcome = parsePythonFile(parser, readFileSync(join(root, file)), file);
+      if (!outcome.ok) continue;
+      for (const fn of outcome.parsed.functions) ours.set(`${file}:${fn.signatureSpan.start}`, fn);
+      outcome.parsed.tree.delete();
+    }
+
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const expected of oracle) {
+      const fn = ours.get(`${expected.file}:${expected.def_line}`);
+      if (fn === undefined) continue;
+      compared++;
+      const docstring = fn.docstringSpan === null ? null : [fn.docstringSpan.start, fn.docstringSpan.end];
+      const actual = { qualname: fn.qualname, end: fn.definitionSpan.end, docstring, isAsync: fn.isAsync, decorators: fn.decorators.length };
+      const wanted = { qualname: expected.qualname, end: expected.end_line, docstring: expected.docstring, isAsync: expected.is_async, decorators: expected.decorators };
+      if (JSON.stringify(actual) !== JSON.stringify(wanted)) mismatches.push(`${expected.file}:${expected.def_line} ours ${JSON.stringify(actual)} ast ${JSON.stringify(wanted)}`);
+    }
+    expect(mismatches.slice(0, 20)).toEqual([]);
+    // tree-sitter loses a few files it cannot parse cleanly; nearly all of the library must be compared.
+    expect(compared).toBeGreaterThan(oracle.length * 0.99);
+  });
+});
