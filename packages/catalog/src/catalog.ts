@@ -1,0 +1,384 @@
+import { access, constants, realpath, stat } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import {
+  type DuckDBAppender,
+  type DuckDBConnection,
+  DuckDBInstance,
+  LIST,
+  listValue,
+  VARCHAR,
+} from '@duckdb/node-api';
+import { RepocodError } from '@repocod/core';
+import { errorMessage, rollbackQuietly } from './duckdb-errors.js';
+import { ensureFolder } from './ensure-folder.js';
+import { type FileExtraction, extractionProblem } from './file-extraction.js';
+import { appendFile, type CatalogFile, fileFromRow } from './files-table.js';
+import { appendFunction, type CatalogFunction, functionFromRow } from './functions-table.js';
+import { migrate } from './migrate.js';
+import { openError } from './open-error.js';
+import { type QueryResult, toCell } from './query-result.js';
+import { SerialQueue } from './serial-queue.js';
+import { type Row, text, timestamp, timestampValueOf } from './typed-cells.js';
+
+/** Where the catalog lives unless the user says otherwise, relative to the working directory. */
+export const DEFAULT_CATALOG_PATH = '.repocod/catalog.duckdb';
+
+/** Opens DuckDB in memory: nothing is written to disk (tests, dry runs). */
+export const IN_MEMORY = ':memory:';
+
+export interface KnownFile {
+  readonly contentHash: string;
+  readonly extractorFingerprint: string;
+}
+
+export interface CatalogRepository {
+  readonly name: string;
+  readonly root: string;
+  readonly updatedAt: Date;
+}
+
+export interface FunctionFilter {
+  /** Only functions that pass the candidate filter (`is_candidate`). */
+  readonly candidatesOnly?: boolean;
+}
+
+/**
+ * The catalog every stage reads and writes. Calls on one Catalog run one at a time in call order
+ * (one connection, one transaction at a time), so concurrent callers need no locking of their own.
+ */
+export interface Catalog {
+  /** The path as given to openCatalog, for messages. */
+  readonly path: string;
+  upsertRepository(name: string, root: string): Promise<void>;
+  repositories(): Promise<CatalogRepository[]>;
+  /** Content hash and extractor fingerprint of every file recorded for the repository, by path. */
+  knownFiles(repository: string): Promise<Map<string, KnownFile>>;
+  /** The `files` rows of a repository, ordered by path. */
+  files(repository: string): Promise<CatalogFile[]>;
+  /**
+   * Replaces, in one transaction, the file rows and function rows of the given files with the given
+   * extractions: either all of them are stored or, on any failure, the catalog is left as it was.
+   */
+  replaceFiles(repository: string, extractions: readonly FileExtraction[]): Promise<void>;
+  /** Forgets files that no longer exist, with their functions. */
+  removeFiles(repository: string, files: readonly string[]): Promise<void>;
+  /** The functions of a repository ordered by file, then position. */
+  functions(repository: string, filter?: FunctionFilter): Promise<CatalogFunction[]>;
+  /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
+  query(sql: string): Promise<QueryResult>;
+  /** Waits for pending calls, then releases the database file so that another process can open it. */
+  close(): Promise<void>;
+}
+
+const TEXT_LIST = LIST(VARCHAR);
+
+/**
+ * Paths of the catalogs this process has open. DuckDB's file lock only keeps other processes out; a
+ * second instance on the same file in this process would be let in and the two would overwrite each
+ * other's pages.
+ */
+const openInThisProcess = new Set<string>();
+
+/**
+ * Opens the catalog at `path` (or `:memory:`), creating the file and its folder when missing and
+ * bringing its schema up to date.
+ */
+export async function openCatalog(path: string): Promise<Catalog> {
+  if (path === IN_MEMORY) {
+    const instance = await DuckDBInstance.create(IN_MEMORY);
+    return connectAndMigrate(instance, path, null);
+  }
+
+  const file = await prepareLocation(path);
+  if (openInThisProcess.has(file)) {
+    throw new RepocodError(
+      'catalog-unwritable',
+      `${path} is already open in this process; share the open Catalog or close it before opening it again`,
+    );
+  }
+  let instance: DuckDBInstance;
+  try {
+    instance = await DuckDBInstance.create(file);
+  } catch (error) {
+    throw openError(path, error);
+  }
+  openInThisProcess.add(file);
+  try {
+    return await connectAndMigrate(instance, path, file);
+  } catch (error) {
+    openInThisProcess.delete(file);
+    throw error;
+  }
+}
+
+/**
+ * Creates the catalog's folder and checks that the file can be written, so that the common mistakes
+ * get a message naming the path and the cause rather than DuckDB's generic IO error. Returns the
+ * absolute path with symbolic links in the folder resolved, which identifies the file in this process.
+ */
+async function prepareLocation(path: string): Promise<string> {
+  const absolute = resolve(path);
+  const folder = dirname(absolute);
+  try {
+    await ensureFolder(folder);
+  } catch (error) {
+    throw new RepocodError(
+      'catalog-unwritable',
+      `cannot create the folder ${folder} for the catalog ${path}: ${fsReason(error)}; choose a writable location for the catalog`,
+      { cause: error },
+    );
+  }
+  const file = join(await realpath(folder), basename(absolute));
+
+  const existing = await stat(file).catch(() => null);
+  if (existing?.isDirectory() === true) {
+    throw new RepocodError(
+      'catalog-unwritable',
+      `${path} is a directory; give the catalog a file path such as ${join(path, 'catalog.duckdb')}`,
+    );
+  }
+  const mustWrite = existing === null ? folder : file;
+  try {
+    await access(mustWrite, constants.W_OK);
+  } catch (error) {
+    throw new RepocodError(
+      'catalog-unwritable',
+      `cannot write the catalog ${path}: ${mustWrite} is not writable (${fsReason(error)}); ` +
+        'fix its permissions or choose a writable location for the catalog',
+      { cause: error },
+    );
+  }
+  return file;
+}
+
+function fsReason(error: unknown): string {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  switch (code) {
+    case 'ENOTDIR':
+      return 'a part of the path is a file, not a folder';
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'EROFS':
+      return 'the file system is read-only';
+    case 'ENOENT':
+      return 'the file system refused to create it (ENOENT)';
+    default:
+      return errorMessage(error);
+  }
+}
+
+async function connectAndMigrate(instance: DuckDBInstance, path: string, file: string | null): Promise<Catalog> {
+  let connection: DuckDBConnection | null = null;
+  try {
+    connection = await instance.connect();
+    try {
+      // Timestamps the user casts or prints in `repocod sql` then read the same on every machine.
+      await connection.run("SET TimeZone = 'UTC'");
+    } catch {
+      // Without the ICU extension DuckDB has no time zones and already works in UTC.
+    }
+    await migrate(connection, path);
+    return new DuckDBCatalog(path, file, instance, connection);
+  } catch (error) {
+    connection?.closeSync();
+    instance.closeSync();
+    if (error instanceof RepocodError) throw error;
+    throw new RepocodError('catalog-error', `cannot prepare the catalog ${path}: ${errorMessage(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+class DuckDBCatalog implements Catalog {
+  private readonly queue = new SerialQueue();
+  private closed = false;
+
+  constructor(
+    readonly path: string,
+    private readonly file: string | null,
+    private readonly instance: DuckDBInstance,
+    private readonly connection: DuckDBConnection,
+  ) {}
+
+  upsertRepository(name: string, root: string): Promise<void> {
+    return this.exclusive(`recording repository ${name}`, async (connection) => {
+      await connection.run(
+        `INSERT INTO repositories (name, root, updated_at) VALUES ($1, $2, $3)
+         ON CONFLICT (name) DO UPDATE SET root = excluded.root, updated_at = excluded.updated_at`,
+        [name, root, timestampValueOf(new Date())],
+      );
+    });
+  }
+
+  repositories(): Promise<CatalogRepository[]> {
+    return this.exclusive('listing repositories', async (connection) => {
+      const rows = await readRows(connection, 'SELECT name, root, updated_at FROM repositories ORDER BY name');
+      return rows.map((row) => ({ name: text(row, 'name'), root: text(row, 'root'), updatedAt: timestamp(row, 'updated_at') }));
+    });
+  }
+
+  knownFiles(repository: string): Promise<Map<string, KnownFile>> {
+    return this.exclusive(`reading the files of ${repository}`, async (connection) => {
+      const rows = await readRows(
+        connection,
+        'SELECT file, content_hash, extractor_fingerprint FROM files WHERE repository = $1',
+        [repository],
+      );
+      return new Map(
+        rows.map((row) => [
+          text(row, 'file'),
+          { contentHash: text(row, 'content_hash'), extractorFingerprint: text(row, 'extractor_fingerprint') },
+        ]),
+      );
+    });
+  }
+
+  files(repository: string): Promise<CatalogFile[]> {
+    return this.exclusive(`reading the files of ${repository}`, async (connection) => {
+      const rows = await readRows(connection, 'SELECT * FROM files WHERE repository = $1 ORDER BY file', [repository]);
+      return rows.map(fileFromRow);
+    });
+  }
+
+  replaceFiles(repository: string, extractions: readonly FileExtraction[]): Promise<void> {
+    const problem = extractionProblem(extractions);
+    if (problem !== null) {
+      return Promise.reject(
+        new RepocodError('catalog-error', `cannot store the extraction of ${repository}: ${problem}; nothing was written`),
+      );
+    }
+    if (extractions.length === 0) return this.exclusive('checking the catalog', async () => undefined);
+    const what = `storing ${extractions.length} file(s) of ${repository}`;
+    return this.exclusive(what, (connection) =>
+      inTransaction(connection, async () => {
+        await deleteFileRows(connection, repository, extractions.map((e) => e.file));
+        const extractedAt = new Date();
+        await withAppender(connection, 'files', (appender) => {
+          for (const extraction of extractions) appendFile(appender, repository, extraction, extractedAt);
+        });
+        await withAppender(connection, 'functions', (appender) => {
+          for (const extraction of extractions) {
+            for (const fn of extraction.functions) appendFunction(appender, repository, extraction.contentHash, fn);
+          }
+        });
+      }),
+    );
+  }
+
+  removeFiles(repository: string, files: readonly string[]): Promise<void> {
+    if (files.length === 0) return this.exclusive('checking the catalog', async () => undefined);
+    return this.exclusive(`removing ${files.length} file(s) of ${repository}`, (connection) =>
+      inTransaction(connection, () => deleteFileRows(connection, repository, files)),
+    );
+  }
+
+  functions(repository: string, filter: FunctionFilter = {}): Promise<CatalogFunction[]> {
+    return this.exclusive(`reading the functions of ${repository}`, async (connection) => {
+      const candidates = filter.candidatesOnly === true ? 'AND is_candidate' : '';
+      const rows = await readRows(
+        connection,
+        `SELECT * FROM functions WHERE repository = $1 ${candidates} ORDER BY file, sig_start, qualname`,
+        [repository],
+      );
+      return rows.map(functionFromRow);
+    });
+  }
+
+  query(sql: string): Promise<QueryResult> {
+    return this.exclusive('running the query', async (connection) => {
+      const reader = await connection.runAndReadAll(sql);
+      return { columns: reader.columnNames(), rows: reader.getRows().map((row) => row.map(toCell)) };
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.queue.drain();
+    try {
+      this.connection.closeSync();
+      this.instance.closeSync();
+    } finally {
+      if (this.file !== null) openInThisProcess.delete(this.file);
+    }
+  }
+
+  /**
+   * Runs one catalog operation after the ones before it, and reports any DuckDB failure as a
+   * RepocodError that says what was being done.
+   */
+  private exclusive<T>(what: string, task: (connection: DuckDBConnection) => Promise<T>): Promise<T> {
+    if (this.closed) {
+      return Promise.reject(new RepocodError('catalog-error', `the catalog ${this.path} is closed (while ${what})`));
+    }
+    return this.queue.run(async () => {
+      try {
+        return await task(this.connection);
+      } catch (error) {
+        if (error instanceof RepocodError) throw error;
+        throw new RepocodError('catalog-error', `${this.path}: ${what} failed: ${errorMessage(error)}`, {
+          cause: error,
+        });
+      }
+    });
+  }
+}
+
+async function readRows(
+  connection: DuckDBConnection,
+  sql: string,
+  values: (string | number)[] = [],
+): Promise<Row[]> {
+  const reader = await connection.runAndReadAll(sql, values);
+  return reader.getRowObjects();
+}
+
+async function inTransaction<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {
+  await connection.run('BEGIN TRANSACTION');
+  try {
+    const result = await work();
+    await connection.run('COMMIT');
+    return result;
+  } catch (error) {
+    await rollbackQuietly(connection);
+    throw error;
+  }
+}
+
+/**
+ * Bulk rows go through DuckDB's appender, which writes column vectors directly instead of parsing and
+ * planning an INSERT per batch; it appends inside the connection's open transaction, so a ROLLBACK
+ * takes its rows back too. Closing the appender flushes it, which is where constraint violations show.
+ */
+async function withAppender(
+  connection: DuckDBConnection,
+  table: string,
+  fill: (appender: DuckDBAppender) => void,
+): Promise<void> {
+  const appender = await connection.createAppender(table);
+  try {
+    fill(appender);
+    appender.closeSync();
+  } catch (error) {
+    try {
+      appender.clear();
+      appender.closeSync();
+    } catch {
+      // The appender repeats the failure that ended the transaction; the first report is the one kept.
+    }
+    throw error;
+  }
+}
+
+/** Deletes the `functions` and `files` rows of the given files (a semi-join, fast for long lists). */
+async function deleteFileRows(connection: DuckDBConnection, repository: string, files: readonly string[]): Promise<void> {
+  const list = listValue([...files]);
+  for (const table of ['functions', 'files']) {
+    await connection.run(
+      `DELETE FROM ${table} WHERE repository = $1 AND file IN (SELECT unnest($2))`,
+      [repository, list],
+      [VARCHAR, TEXT_LIST],
+    );
+  }
+}

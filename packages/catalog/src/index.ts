@@ -1,0 +1,16 @@
+export {
+  type Catalog,
+  type CatalogRepository,
+  type FunctionFilter,
+  type KnownFile,
+  DEFAULT_CATALOG_PATH,
+  IN_MEMORY,
+  openCatalog,
+} from './catalog.js';
+export { type FileExtraction, type FileStatus, FILE_STATUSES, extractionProblem } from './file-extraction.js';
+export { type CatalogFile, FILE_COLUMNS } from './files-table.js';
+export { type CatalogFunction, FUNCTION_COLUMNS } from './functions-table.js';
+export { functionId } from './function-id.js';
+export { type FormatTableOptions, formatTable } from './format-table.js';
+export { type Migration, MIGRATIONS, latestSchemaVersion } from './migrations.js';
+export { type Cell, type QueryResult, toCell } from './query-result.js';

@@ -1,0 +1,105 @@
+/**
+ * One step of the catalog's schema. Once a migration has shipped its SQL is frozen: catalogs in the
+ * wild have already run it, so a change of schema is always a new migration appended to the list.
+ */
+export interface Migration {
+  /** 1, 2, 3 … in list order; recorded in `schema_migrations` once applied. */
+  readonly version: number;
+  /** What the migration is for, shown in errors and recorded beside the version. */
+  readonly name: string;
+  readonly sql: string;
+}
+
+/**
+ * The catalog's schema, oldest first. Later stages add their tables by appending migrations here.
+ *
+ * The SQL is written out literally rather than generated from the row writers so that a refactor of
+ * TypeScript code can never silently change what an old migration did.
+ */
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'repositories, files and functions',
+    sql: `
+      CREATE TABLE repositories (
+        name TEXT PRIMARY KEY,
+        root TEXT NOT NULL,
+        updated_at TIMESTAMP NOT NULL
+      );
+
+      -- One row per scanned file: a rerun skips a file whose content_hash and
+      -- extractor_fingerprint are unchanged.
+      CREATE TABLE files (
+        repository TEXT NOT NULL,
+        file TEXT NOT NULL,
+        content_hash TEXT NOT NULL,
+        extractor_fingerprint TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('ok', 'syntax-error', 'not-utf8', 'binary', 'unreadable')),
+        issue_lines INTEGER[],
+        message TEXT,
+        function_count INTEGER NOT NULL,
+        extracted_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (repository, file)
+      );
+
+      -- One row per function or method. A qualname can repeat within a file (a function defined
+      -- twice under if/else), so the signature's first line is part of the key.
+      CREATE TABLE functions (
+        function_id TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        file TEXT NOT NULL,
+        qualname TEXT NOT NULL,
+        name TEXT NOT NULL,
+        class_name TEXT,
+        nested BOOLEAN NOT NULL,
+        kind TEXT NOT NULL CHECK (kind IN ('function', 'method', 'staticmethod', 'classmethod', 'property', 'async')),
+        is_async BOOLEAN NOT NULL,
+        decorators TEXT[] NOT NULL,
+        is_test_code BOOLEAN NOT NULL,
+        def_start INTEGER NOT NULL,
+        def_end INTEGER NOT NULL,
+        sig_start INTEGER NOT NULL,
+        sig_end INTEGER NOT NULL,
+        doc_start INTEGER,
+        doc_end INTEGER,
+        body_start INTEGER NOT NULL,
+        body_end INTEGER NOT NULL,
+        docstring_lines INTEGER NOT NULL,
+        parameter_count INTEGER NOT NULL,
+        prompt TEXT NOT NULL,
+        solution TEXT NOT NULL,
+        full_source TEXT NOT NULL,
+        cc INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        solution_tokens INTEGER NOT NULL,
+        prompt_lines INTEGER NOT NULL,
+        solution_lines INTEGER NOT NULL,
+        halstead_volume DOUBLE NOT NULL,
+        halstead_effort DOUBLE NOT NULL,
+        logical_lines INTEGER NOT NULL,
+        maintainability DOUBLE NOT NULL,
+        is_candidate BOOLEAN NOT NULL,
+        content_hash TEXT NOT NULL,
+        PRIMARY KEY (repository, file, qualname, sig_start)
+      );
+    `,
+  },
+];
+
+/** The schema version a catalog has once every known migration has run. */
+export function latestSchemaVersion(migrations: readonly Migration[] = MIGRATIONS): number {
+  return migrations.at(-1)?.version ?? 0;
+}
+
+/**
+ * Versions must run 1, 2, 3 … with no gap or repeat: the runner records versions, not names, and a gap
+ * would make two builds disagree on what a version number means.
+ */
+export function checkMigrationOrder(migrations: readonly Migration[]): string | null {
+  for (const [index, migration] of migrations.entries()) {
+    if (migration.version !== index + 1) {
+      return `migration "${migration.name}" has version ${migration.version}, expected ${index + 1}`;
+    }
+  }
+  return null;
+}
