@@ -3,3 +3,4 @@ export * from './function-record.js';
 export * from './candidate-filter.js';
 export * from './test-files.js';
 export * from './content-hash.js';
+export * from './package-version.js';

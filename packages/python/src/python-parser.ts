@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { installedVersion } from '@repocod/core';
 import { Language, Parser } from 'web-tree-sitter';
 
 const require = createRequire(import.meta.url);
@@ -22,3 +23,8 @@ export function loadPythonParser(): Promise<Parser> {
   })();
   return loading;
 }
+
+/** Versions that decide how a file parses: part of the extractor fingerprint. */
+export const PARSER_VERSIONS: readonly string[] = ['tree-sitter-python', 'web-tree-sitter'].map(
+  (name) => `${name}@${installedVersion(require, name)}`,
+);

@@ -1,0 +1,13 @@
+/** Where a command writes: the real process streams, or buffers in tests. */
+export interface CommandIO {
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  /** True when progress can be redrawn in place (a terminal on stderr). */
+  readonly interactive: boolean;
+}
+
+export const processIO: CommandIO = {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  interactive: process.stderr.isTTY === true,
+};

@@ -1,0 +1,39 @@
+import { RepocodError } from '@repocod/core';
+
+export interface ParsedArgs {
+  readonly command: string | undefined;
+  readonly positionals: readonly string[];
+  readonly flags: ReadonlyMap<string, string | true>;
+}
+
+/**
+ * `repocod <command> [positionals] [--flag] [--option value]`. Options that take a value are named
+ * up front so that `--db x.duckdb` is never read as a flag followed by a positional.
+ */
+export function parseArgs(argv: readonly string[], valueOptions: ReadonlySet<string>): ParsedArgs {
+  const positionals: string[] = [];
+  const flags = new Map<string, string | true>();
+  for (let index = 0; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    if (!arg.startsWith('--') || arg === '--') {
+      positionals.push(arg);
+      continue;
+    }
+    const [name = '', inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (valueOptions.has(name)) {
+      const value = inline ?? argv[++index];
+      if (value === undefined) throw new RepocodError('usage', `option --${name} needs a value`);
+      flags.set(name, value);
+    } else {
+      if (inline !== undefined) throw new RepocodError('usage', `option --${name} takes no value`);
+      flags.set(name, true);
+    }
+  }
+  const [command, ...rest] = positionals;
+  return { command, positionals: rest, flags };
+}
+
+export function stringOption(args: ParsedArgs, name: string): string | undefined {
+  const value = args.flags.get(name);
+  return typeof value === 'string' ? value : undefined;
+}
