@@ -1,9 +1,9 @@
 import type { CatalogFunction, ExtractSummary, ProgressEvent } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, loadExtractionConfig, openCatalog, runExtract } from '@repocod/pipeline';
+import { RepocodError } from '@repocod/core';
+import { DEFAULT_CATALOG_PATH, assertRepositoryFolder, loadExtractionConfig, openCatalog, runExtract } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
-import { RepocodError } from '@repocod/core';
 
 export const EXTRACT_USAGE = `usage: repocod extract <repo-path> [--db FILE] [--name NAME] [--config FILE] [--workers N] [--jsonl]
 
@@ -23,6 +23,8 @@ export async function extractCommand(args: ParsedArgs, io: CommandIO): Promise<n
   }
   const jsonl = args.flags.get('jsonl') === true;
   const config = configPath === undefined ? undefined : loadExtractionConfig(configPath);
+  // Checked before the catalog is opened: a mistyped repository path must not leave an empty catalog behind.
+  assertRepositoryFolder(path);
   const catalog = await openCatalog(dbPath);
   try {
     const summary = await runExtract(catalog, {

@@ -24,14 +24,24 @@ export function isCandidate(fn: FunctionRecord, config: CandidateFilterConfig = 
   return spanLength(fn.docstringSpan) > config.minDocstringLinesExclusive;
 }
 
-/** Validates a candidate filter read from a user's file; names the field that is wrong. */
+const FILTER_FIELDS = ['minDocstringLinesExclusive', 'includeNested'] as const;
+
+/**
+ * Validates a candidate filter read from a user's file; names the field that is wrong. A missing
+ * field takes REPOCOD's value; an unknown field or an explicit null is refused, so a typo never
+ * leaves a default silently in force.
+ */
 export function parseCandidateFilter(value: unknown, source: string): CandidateFilterConfig {
-  if (typeof value !== 'object' || value === null) {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RepocodError('config-invalid', `${source}: the candidate filter must be an object`);
   }
+  const unknownField = Object.keys(value).find((key) => !(FILTER_FIELDS as readonly string[]).includes(key));
+  if (unknownField !== undefined) {
+    throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: ${FILTER_FIELDS.join(', ')})`);
+  }
   const record = value as Record<string, unknown>;
-  const lines = record['minDocstringLinesExclusive'] ?? REPOCOD_CANDIDATE_FILTER.minDocstringLinesExclusive;
-  const nested = record['includeNested'] ?? REPOCOD_CANDIDATE_FILTER.includeNested;
+  const lines = 'minDocstringLinesExclusive' in record ? record['minDocstringLinesExclusive'] : REPOCOD_CANDIDATE_FILTER.minDocstringLinesExclusive;
+  const nested = 'includeNested' in record ? record['includeNested'] : REPOCOD_CANDIDATE_FILTER.includeNested;
   if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0) {
     throw new RepocodError(
       'config-invalid',
@@ -39,10 +49,7 @@ export function parseCandidateFilter(value: unknown, source: string): CandidateF
     );
   }
   if (typeof nested !== 'boolean') {
-    throw new RepocodError(
-      'config-invalid',
-      `${source}: field "includeNested" must be true or false (got ${JSON.stringify(nested)})`,
-    );
+    throw new RepocodError('config-invalid', `${source}: field "includeNested" must be true or false (got ${JSON.stringify(nested)})`);
   }
   return { minDocstringLinesExclusive: lines, includeNested: nested };
 }

@@ -28,7 +28,7 @@ interface RadonBlock {
  * Looked up in $RADON, then in the venv that .ci/run and `pnpm setup` make, then on PATH.
  */
 export function findRadon(projectRoot: string): string {
-  const candidates = [process.env['RADON'], resolve(projectRoot, '.repocod/tools/radon/bin/radon')];
+  const candidates = [process.env['RADON'], resolve(projectRoot, '.repocod/tools/py/bin/radon')];
   for (const candidate of candidates) if (candidate !== undefined && candidate !== '' && existsSync(candidate)) return candidate;
   return 'radon';
 }
@@ -44,7 +44,7 @@ export async function runRadon(radon: string, root: string, files: readonly stri
       throw new RepocodError(
         'tool-missing',
         `could not run "${radon} cc -j" (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); ` +
-          'install it with `python3 -m venv .repocod/tools/radon && .repocod/tools/radon/bin/pip install radon==5.1.0` or set $RADON',
+          'run `bash scripts/setup.sh` (it installs radon 5.1.0 into .repocod/tools/py) or set $RADON',
       );
     }
     const report = JSON.parse(stdout) as Record<string, readonly RadonBlock[] | { error: string }>;

@@ -54,6 +54,9 @@ const PARAMETER_TYPES = [
   'tuple_pattern',
 ];
 
+/** Named node types that never have children in tree-sitter-python. */
+const LEAF_TYPES = ['identifier', 'integer', 'float', 'true', 'false', 'none', 'ellipsis', 'string_start', 'string_content', 'string_end', 'escape_sequence', 'comment', 'type_conversion'];
+
 /**
  * Per-language tables indexed by node type id: the cursor reports a numeric id, and reading the
  * type name as a string for each of millions of nodes would cost more than the whole walk.
@@ -63,6 +66,7 @@ class TypeTable {
   readonly isNamed: readonly boolean[];
   readonly isContainer: readonly boolean[];
   readonly isParameter: readonly boolean[];
+  readonly isLeaf: readonly boolean[];
 
   constructor(language: Language) {
     const count = language.nodeTypeCount;
@@ -76,6 +80,7 @@ class TypeTable {
     this.isNamed = isNamed;
     this.isContainer = names.map((name, id) => isNamed[id] === true && STATEMENT_CONTAINERS.includes(name));
     this.isParameter = names.map((name, id) => isNamed[id] === true && PARAMETER_TYPES.includes(name));
+    this.isLeaf = names.map((name, id) => isNamed[id] === true && LEAF_TYPES.includes(name));
   }
 }
 
@@ -239,12 +244,14 @@ class RadonWalk {
       case 'comment':
         return;
     }
+    const leaf = this.types.isLeaf[id] === true;
     const syntax = this.syntax.named(type, parentType, counting);
     if (syntax !== undefined) {
       const amount = type === 'try_statement' ? this.tryAmount() : type === 'case_clause' ? this.caseAmount() : 0;
       this.process(type, syntax, amount);
     }
-    this.children(type, type === 'assert_statement' ? 'uncounted' : counting);
+    // Asking a leaf for its children costs a call into wasm, for millions of identifiers.
+    if (!leaf) this.children(type, type === 'assert_statement' ? 'uncounted' : counting);
   }
 
   private children(type: string, counting: Counting): void {

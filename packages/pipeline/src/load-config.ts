@@ -29,9 +29,9 @@ export function loadExtractionConfig(path: string): ExtractionConfig {
     throw new RepocodError('config-invalid', `${path}: unknown field "${unknown[0]}" (known: candidateFilter)`);
   }
   const record = value as Record<string, unknown>;
+  const filter = record['candidateFilter'];
   return {
     ...DEFAULT_EXTRACTION_CONFIG,
-    candidateFilter:
-      record['candidateFilter'] === undefined ? DEFAULT_EXTRACTION_CONFIG.candidateFilter : parseCandidateFilter(record['candidateFilter'], `${path}: candidateFilter`),
+    candidateFilter: filter === undefined ? DEFAULT_EXTRACTION_CONFIG.candidateFilter : parseCandidateFilter(filter, `${path}: candidateFilter`),
   };
 }
