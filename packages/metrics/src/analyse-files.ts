@@ -62,11 +62,14 @@ async function* analyseInPool(
     wake?.();
     wake = undefined;
   };
+  // Largest files first, so that no worker is left parsing one big file while the others idle.
+  const order = [...files.keys()].sort((a, b) => (files[b]?.bytes.byteLength ?? 0) - (files[a]?.bytes.byteLength ?? 0));
   const pool = Array.from({ length: size }, () => new Worker(WORKER_URL, { workerData: options }));
   const feed = (worker: Worker): void => {
-    const source = files[next];
-    if (source === undefined) return;
-    const request: AnalyseRequest = { id: next++, file: source.file, bytes: source.bytes, mode };
+    const id = order[next++];
+    const source = id === undefined ? undefined : files[id];
+    if (id === undefined || source === undefined) return;
+    const request: AnalyseRequest = { id, file: source.file, bytes: source.bytes, mode };
     worker.postMessage(request);
   };
   for (const worker of pool) {

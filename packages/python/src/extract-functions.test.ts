@@ -196,3 +196,25 @@ describe('extractFunctions: test code and syntax errors', () => {
     expect(parsed.issue?.message).toContain('broken.py');
   });
 });
+
+describe('syntaxErrorLines', () => {
+  it('points at the innermost error when tree-sitter wraps a whole file in one ERROR node', () => {
+    // tree-sitter-python loses track of indentation on a dedent inside brackets (CPython's test_compile.py).
+    const source = [
+      'import os',
+      'class T:',
+      '    def test_positions(self):',
+      '        def f():',
+      '            (bar.',
+      '        baz)',
+      '            return 1',
+      '        return f',
+      '',
+    ].join('\n');
+    const parsed = parsePythonText(parser, source, 'weird.py');
+    const wrapped = parsed.tree.rootNode.firstChild?.type;
+    parsed.tree.delete();
+    expect(wrapped).toBe('ERROR');
+    expect(parsed.issue?.lines[0]).toBe(5);
+  });
+});

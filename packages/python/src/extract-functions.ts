@@ -144,23 +144,33 @@ function kindOf(decorators: readonly string[], isMethod: boolean, isAsync: boole
   return isMethod ? 'method' : 'function';
 }
 
-/** 1-based lines of every ERROR or MISSING node, for the report of a file that does not parse. */
+/**
+ * 1-based lines of the innermost ERROR and MISSING nodes, for the report of a file that does not
+ * parse. tree-sitter may wrap a whole file in one ERROR node; the innermost one is where the
+ * problem is.
+ */
 export function syntaxErrorLines(root: Node): number[] {
   if (!root.hasError) return [];
   const lines = new Set<number>();
   const cursor = root.walk();
-  let more = true;
-  while (more) {
+  // Returns whether the subtree at the cursor holds an error node; records the innermost ones.
+  const visit = (): boolean => {
     const node = cursor.currentNode;
-    if (node.isError || node.isMissing) lines.add(firstLine(node));
-    if (node.hasError && !node.isError && cursor.gotoFirstChild()) continue;
-    while (!cursor.gotoNextSibling()) {
-      if (!cursor.gotoParent()) {
-        more = false;
-        break;
-      }
+    if (node.isMissing) {
+      lines.add(firstLine(node));
+      return true;
     }
-  }
+    if (!node.hasError) return false;
+    let inner = false;
+    if (cursor.gotoFirstChild()) {
+      do inner = visit() || inner;
+      while (cursor.gotoNextSibling());
+      cursor.gotoParent();
+    }
+    if (node.isError && !inner) lines.add(firstLine(node));
+    return inner || node.isError;
+  };
+  visit();
   cursor.delete();
   return [...lines].sort((a, b) => a - b);
 }
