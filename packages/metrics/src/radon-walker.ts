@@ -54,6 +54,15 @@ const PARAMETER_TYPES = [
   'tuple_pattern',
 ];
 
+/** Whether a string literal's prefix (the letters before its quote) makes it an f-string. */
+function isFormattedString(literal: string): boolean {
+  for (const char of literal) {
+    if (char === '"' || char === "'") return false;
+    if (char === 'f' || char === 'F') return true;
+  }
+  return false;
+}
+
 /** Named node types that never have children in tree-sitter-python. */
 const LEAF_TYPES = ['identifier', 'integer', 'float', 'true', 'false', 'none', 'ellipsis', 'string_start', 'string_content', 'string_end', 'escape_sequence', 'comment', 'type_conversion'];
 
@@ -250,8 +259,10 @@ class RadonWalk {
       const amount = type === 'try_statement' ? this.tryAmount() : type === 'case_clause' ? this.caseAmount() : 0;
       this.process(type, syntax, amount);
     }
-    // Asking a leaf for its children costs a call into wasm, for millions of identifiers.
-    if (!leaf) this.children(type, type === 'assert_statement' ? 'uncounted' : counting);
+    // Asking a leaf for its children costs a call into wasm, for millions of identifiers; a plain
+    // string's children are its quotes and text, only an f-string holds expressions.
+    if (leaf || (type === 'string' && !isFormattedString(this.view.text))) return;
+    this.children(type, type === 'assert_statement' ? 'uncounted' : counting);
   }
 
   private children(type: string, counting: Counting): void {
