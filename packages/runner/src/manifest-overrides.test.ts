@@ -1,0 +1,93 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { isRepocodError } from '@repocod/core';
+import { describe, expect, it } from 'vitest';
+import { parseManifest, type Manifest } from './manifest.js';
+import { applySourceOverrides } from './manifest-overrides.js';
+
+const MANIFEST: Manifest = parseManifest(
+  [
+    'repositories:',
+    '  - name: flask',
+    '    url: https://github.com/pallets/flask.git',
+    '    base_commit: 2fec0b206c6e83ea813ab26597e15c96fab08be7',
+    '    python: "3.11"',
+    '    install: ["python -m pip install -e ."]',
+    '    test_roots: [tests]',
+    '  - name: scikit-learn',
+    '    url: https://github.com/scikit-learn/scikit-learn.git',
+    '    base_commit: c71340fd74280408b84be7ca008e1205e10c7830',
+    '    python: "3.11"',
+    '    install: ["python -m pip install -e ."]',
+    '    test_roots: [sklearn]',
+  ].join('\n'),
+  'datasets/repocod/manifest.yaml',
+);
+
+const CLONES = mkdtempSync(join(tmpdir(), 'repocod-clones-'));
+mkdirSync(join(CLONES, 'flask'));
+mkdirSync(join(CLONES, 'with=equals'));
+writeFileSync(join(CLONES, 'a-file'), '');
+
+function failure(overrides: string[]): { code: string; message: string } {
+  try {
+    applySourceOverrides(MANIFEST, overrides, CLONES);
+  } catch (error) {
+    if (isRepocodError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a RepocodError');
+}
+
+describe('applySourceOverrides', () => {
+  it('takes the named repository from the local clone, keeping its base commit', () => {
+    const result = applySourceOverrides(MANIFEST, ['flask=flask'], CLONES);
+    expect(result.repositories[0]).toEqual({
+      ...MANIFEST.repositories[0],
+      url: null,
+      source: join(CLONES, 'flask'),
+      baseCommit: '2fec0b206c6e83ea813ab26597e15c96fab08be7',
+    });
+    expect(result.repositories[1]).toBe(MANIFEST.repositories[1]);
+    expect(MANIFEST.repositories[0]?.url).toBe('https://github.com/pallets/flask.git');
+    expect(result.file).toBe(MANIFEST.file);
+  });
+
+  it('accepts absolute paths, and paths holding "=" after the name', () => {
+    const absolute = applySourceOverrides(MANIFEST, [`flask=${join(CLONES, 'flask')}`], '/');
+    expect(absolute.repositories[0]?.source).toBe(join(CLONES, 'flask'));
+    const equals = applySourceOverrides(MANIFEST, ['flask=with=equals'], CLONES);
+    expect(equals.repositories[0]?.source).toBe(join(CLONES, 'with=equals'));
+  });
+
+  it('returns the manifest itself when there is nothing to override', () => {
+    expect(applySourceOverrides(MANIFEST, [], CLONES)).toBe(MANIFEST);
+  });
+
+  it('names an unknown repository and lists the known ones', () => {
+    expect(failure(['flsk=flask'])).toEqual({
+      code: 'usage',
+      message: '--source flsk=flask: no repository named "flsk" in datasets/repocod/manifest.yaml (did you mean "flask"?) (known: flask, scikit-learn)',
+    });
+  });
+
+  it('refuses a malformed override', () => {
+    for (const bad of ['flask', '=flask', 'flask=', ' = ']) {
+      const error = failure([bad]);
+      expect(error.code).toBe('usage');
+      expect(error.message).toBe(`--source ${JSON.stringify(bad)} must look like NAME=PATH, e.g. --source flask=../clones/flask`);
+    }
+  });
+
+  it('refuses a path that is missing or not a folder, and a repository given twice', () => {
+    expect(failure(['flask=nowhere'])).toEqual({
+      code: 'path-not-found',
+      message: `--source flask=nowhere: ${join(CLONES, 'nowhere')} does not exist (give the folder of a local clone)`,
+    });
+    expect(failure(['flask=a-file']).code).toBe('not-a-directory');
+    expect(failure(['flask=flask', 'flask=with=equals']).message).toBe(
+      `--source flask=with=equals: "flask" is already taken from ${join(CLONES, 'flask')}; give one --source per repository`,
+    );
+  });
+});

@@ -1,0 +1,63 @@
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { RepocodError } from '@repocod/core';
+import type { LocalManifestEntry, Manifest, ManifestEntry } from './manifest.js';
+import { didYouMean } from './manifest-suggest.js';
+
+/**
+ * Applies the CLI's `--source NAME=PATH` options: repository NAME is taken from the local clone at
+ * PATH (resolved against `cwd`) instead of its url, so a curator without network, or with a clone
+ * already on disk, never fetches. The base commit stays: the clone must contain it.
+ */
+export function applySourceOverrides(manifest: Manifest, overrides: readonly string[], cwd: string = process.cwd()): Manifest {
+  const byName = new Map<string, string>();
+  for (const override of overrides) {
+    const { name, path } = parseOverride(override);
+    if (!manifest.repositories.some((entry) => entry.name === name)) {
+      const known = manifest.repositories.map((entry) => entry.name);
+      throw new RepocodError(
+        'usage',
+        `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: ${known.join(', ')})`,
+      );
+    }
+    if (byName.has(name)) {
+      throw new RepocodError('usage', `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per repository`);
+    }
+    byName.set(name, checkFolder(override, resolve(cwd, path)));
+  }
+  if (byName.size === 0) return manifest;
+  return {
+    ...manifest,
+    repositories: manifest.repositories.map((entry) => {
+      const source = byName.get(entry.name);
+      return source === undefined ? entry : fromLocalClone(entry, source);
+    }),
+  };
+}
+
+function parseOverride(override: string): { name: string; path: string } {
+  const equals = override.indexOf('=');
+  const name = equals < 0 ? '' : override.slice(0, equals).trim();
+  const path = equals < 0 ? '' : override.slice(equals + 1).trim();
+  if (name === '' || path === '') {
+    throw new RepocodError('usage', `--source ${JSON.stringify(override)} must look like NAME=PATH, e.g. --source flask=../clones/flask`);
+  }
+  return { name, path };
+}
+
+function checkFolder(override: string, folder: string): string {
+  let isDirectory: boolean;
+  try {
+    isDirectory = statSync(folder).isDirectory();
+  } catch (error) {
+    throw new RepocodError('path-not-found', `--source ${override}: ${folder} does not exist (give the folder of a local clone)`, { cause: error });
+  }
+  if (!isDirectory) {
+    throw new RepocodError('not-a-directory', `--source ${override}: ${folder} is a file; give the folder of a local clone`);
+  }
+  return folder;
+}
+
+function fromLocalClone(entry: ManifestEntry, source: string): LocalManifestEntry {
+  return { ...entry, url: null, source, baseCommit: entry.baseCommit };
+}

@@ -1,0 +1,95 @@
+import { readFileSync } from 'node:fs';
+import { RepocodError } from '@repocod/core';
+import { LineCounter, parseDocument } from 'yaml';
+import { validateManifest } from './manifest-schema.js';
+
+export { DEFAULT_TIMEOUT_SECONDS } from './manifest-schema.js';
+
+/** A test the runner leaves out of every run of its repository, and why (kept for the record). */
+export interface DeselectedTest {
+  /** A pytest node id relative to the package root: `tests/test_x.py::TestY::test_z[param]`. */
+  readonly id: string;
+  readonly reason: string;
+}
+
+interface ManifestEntryFields {
+  /** REPOCOD's name for the repository (`plotly.py`, `scikit-learn`, ...). */
+  readonly name: string;
+  /** Interpreter version the environment is made with, `3.11` or `3.11.9`. */
+  readonly python: string;
+  /** Folder of the Python project relative to the repository root; pytest runs there. */
+  readonly packageRoot: string;
+  /** Shell commands run in order at the repository root with the environment's bin first on PATH. */
+  readonly install: readonly string[];
+  /** Folders or files given to pytest, relative to the package root. */
+  readonly testRoots: readonly string[];
+  readonly pytestArgs: readonly string[];
+  readonly deselect: readonly DeselectedTest[];
+  /** Extra environment variables for installs and test runs. */
+  readonly env: Readonly<Record<string, string>>;
+  /** Seconds one job may take before its process group is killed. */
+  readonly timeoutSeconds: number;
+}
+
+/** A repository cloned from a URL: the commit is what makes it reproducible, so it is required. */
+export interface RemoteManifestEntry extends ManifestEntryFields {
+  readonly url: string;
+  readonly source: null;
+  readonly baseCommit: string;
+}
+
+/**
+ * A repository taken from a local folder (relative paths are relative to the project root). Without a
+ * commit the runner makes the folder a git repository and uses its current state.
+ */
+export interface LocalManifestEntry extends ManifestEntryFields {
+  readonly url: null;
+  readonly source: string;
+  readonly baseCommit: string | null;
+}
+
+/** One repository of a manifest: where it comes from, how its environment is made, how it is tested. */
+export type ManifestEntry = RemoteManifestEntry | LocalManifestEntry;
+
+/** The same thing under the name the runner's callers use for "the manifest of one repository". */
+export type RepositoryManifest = ManifestEntry;
+
+export interface Manifest {
+  /** The file it was read from, as given: error messages name it. */
+  readonly file: string;
+  readonly repositories: readonly ManifestEntry[];
+}
+
+/** Reads and validates a manifest file; every problem is a RepocodError naming the file and line. */
+export function loadManifest(file: string): Manifest {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new RepocodError('path-not-found', `${file}: manifest not found (check the path, e.g. datasets/repocod/manifest.yaml)`, {
+        cause: error,
+      });
+    }
+    if (code === 'EISDIR') {
+      throw new RepocodError('file-unreadable', `${file}: is a folder; give the manifest file inside it (e.g. ${file}/manifest.yaml)`, {
+        cause: error,
+      });
+    }
+    throw new RepocodError('file-unreadable', `${file}: cannot read the manifest (${String(error)})`, { cause: error });
+  }
+  return parseManifest(text, file);
+}
+
+/** Validates manifest text; `file` is only used to name the source in error messages. */
+export function parseManifest(text: string, file: string): Manifest {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const syntaxError = doc.errors[0];
+  if (syntaxError !== undefined) {
+    const line = lineCounter.linePos(syntaxError.pos[0]).line;
+    throw new RepocodError('config-invalid', `${file}:${line}: YAML syntax error: ${syntaxError.message} (fix the YAML at that line)`);
+  }
+  return validateManifest(doc, { file, text, lineCounter });
+}

@@ -1,0 +1,96 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseReportLog, resultsFor } from './pytest-report.js';
+
+const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
+const TOOLS_PYTHON = resolve(PROJECT_ROOT, '.repocod/tools/py/bin/python');
+
+/** Runs real pytest with pytest-reportlog on the given test files and returns the report log's text. */
+function runPytest(files: Record<string, string>, args: readonly string[] = []): string {
+  const root = mkdtempSync(join(tmpdir(), 'repocod-report-'));
+  for (const [name, source] of Object.entries(files)) writeFileSync(join(root, name), source);
+  const log = join(root, 'report.jsonl');
+  const python = existsSync(TOOLS_PYTHON) ? TOOLS_PYTHON : 'python3';
+  spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, ...args], { cwd: root, encoding: 'utf8' });
+  return readFileSync(log, 'utf8');
+}
+
+const OUTCOMES = `
+import pytest
+
+@pytest.fixture
+def broken():
+    raise RuntimeError("fixture")
+
+@pytest.fixture
+def bad_teardown():
+    yield
+    raise RuntimeError("teardown")
+
+def test_pass(): pass
+def test_fail(): assert 1 == 2
+def test_setup_error(broken): pass
+def test_teardown_error(bad_teardown): pass
+@pytest.mark.skip(reason="no")
+def test_skip(): pass
+def test_skip_inside(): pytest.skip("later")
+@pytest.mark.xfail(reason="known")
+def test_xfail(): assert False
+@pytest.mark.xfail(reason="known")
+def test_xpass(): pass
+@pytest.mark.parametrize("n", [1, 2])
+def test_param(n): assert n == 1
+`;
+
+describe('parseReportLog on real pytest output', () => {
+  it('gives every outcome kind, with missing for requested tests pytest never ran', () => {
+    const report = parseReportLog(runPytest({ 'test_outcomes.py': OUTCOMES }));
+    const requested = [
+      'test_outcomes.py::test_pass',
+      'test_outcomes.py::test_fail',
+      'test_outcomes.py::test_setup_error',
+      'test_outcomes.py::test_teardown_error',
+      'test_outcomes.py::test_skip',
+      'test_outcomes.py::test_skip_inside',
+      'test_outcomes.py::test_xfail',
+      'test_outcomes.py::test_xpass',
+      'test_outcomes.py::test_param[1]',
+      'test_outcomes.py::test_param[2]',
+      'test_outcomes.py::test_absent',
+    ];
+    expect(resultsFor(report, requested).map((result) => result.outcome)).toEqual([
+      'passed',
+      'failed',
+      'error',
+      'error',
+      'skipped',
+      'skipped',
+      'xfailed',
+      'xpassed',
+      'passed',
+      'failed',
+      'missing',
+    ]);
+    expect(report.finished).toBe(true);
+    expect(report.exitStatus).toBe(1);
+    expect(resultsFor(report, ['test_outcomes.py::test_fail'])[0]?.message).toContain('assert 1 == 2');
+    expect(resultsFor(report, 'all')).toHaveLength(10);
+  });
+
+  it('reports a module that fails to import as a collection error', () => {
+    const report = parseReportLog(runPytest({ 'test_ok.py': 'def test_ok(): pass\n', 'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n' }));
+    expect(report.collectionErrors.map((error) => error.nodeId)).toEqual(['test_broken.py']);
+    expect(report.collectionErrors[0]?.message).toContain('no_such_module');
+  });
+
+  it('keeps what a killed run wrote before its truncated last line', () => {
+    const text = runPytest({ 'test_two.py': 'def test_a(): pass\ndef test_b(): pass\n' });
+    const cut = text.slice(0, text.indexOf('test_two.py::test_b')) + '{"nodeid": "test_two.py::te';
+    const report = parseReportLog(cut);
+    expect(report.finished).toBe(false);
+    expect(resultsFor(report, ['test_two.py::test_a', 'test_two.py::test_b']).map((result) => result.outcome)).toEqual(['passed', 'missing']);
+  });
+});

@@ -1,0 +1,103 @@
+import type { TestOutcome, TestResult } from './test-outcome.js';
+
+/** One line of pytest-reportlog's output that we read. */
+interface ReportLine {
+  readonly $report_type?: string;
+  readonly nodeid?: string;
+  readonly when?: 'setup' | 'call' | 'teardown';
+  readonly outcome?: 'passed' | 'failed' | 'skipped';
+  readonly wasxfail?: unknown;
+  readonly duration?: number;
+  readonly longrepr?: unknown;
+}
+
+export interface ParsedReport {
+  /** Every test pytest ran, by node id, in the order it reported them. */
+  readonly results: ReadonlyMap<string, TestResult>;
+  /** Node ids of files or classes that failed to collect, with pytest's message. */
+  readonly collectionErrors: readonly { readonly nodeId: string; readonly message: string }[];
+  /** Whether pytest reached the end of the session (SessionFinish written). */
+  readonly finished: boolean;
+  readonly exitStatus: number | null;
+}
+
+interface Accumulator {
+  outcome: TestOutcome;
+  duration: number;
+  message: string | null;
+}
+
+/**
+ * Reads a pytest-reportlog file (JSON lines). A test's outcome combines its phases the way pytest's
+ * own summary does: a failing setup or teardown is an error, a failing call a failure, a skip with
+ * `wasxfail` an xfail, a pass with `wasxfail` an xpass. A truncated last line (a killed run) is
+ * ignored, so that what was written before it still counts.
+ */
+export function parseReportLog(text: string): ParsedReport {
+  const results = new Map<string, Accumulator>();
+  const collectionErrors: { nodeId: string; message: string }[] = [];
+  let finished = false;
+  let exitStatus: number | null = null;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue;
+    let report: ReportLine & { exitstatus?: number };
+    try {
+      report = JSON.parse(line) as ReportLine & { exitstatus?: number };
+    } catch {
+      continue;
+    }
+    switch (report.$report_type) {
+      case 'TestReport':
+        recordPhase(results, report);
+        break;
+      case 'CollectReport':
+        if (report.outcome === 'failed') collectionErrors.push({ nodeId: report.nodeid ?? '', message: longreprText(report.longrepr) });
+        break;
+      case 'SessionFinish':
+        finished = true;
+        exitStatus = typeof report.exitstatus === 'number' ? report.exitstatus : null;
+        break;
+    }
+  }
+  const frozen = new Map<string, TestResult>();
+  for (const [nodeId, result] of results) frozen.set(nodeId, { nodeId, ...result });
+  return { results: frozen, collectionErrors, finished, exitStatus };
+}
+
+function recordPhase(results: Map<string, Accumulator>, report: ReportLine): void {
+  const nodeId = report.nodeid ?? '';
+  const current = results.get(nodeId) ?? { outcome: 'passed', duration: 0, message: null };
+  current.duration += report.duration ?? 0;
+  const xfail = report.wasxfail !== undefined;
+  if (report.when === 'call') {
+    if (report.outcome === 'failed') current.outcome = 'failed';
+    else if (report.outcome === 'skipped') current.outcome = xfail ? 'xfailed' : 'skipped';
+    else current.outcome = xfail ? 'xpassed' : current.outcome;
+  } else if (report.outcome === 'failed') {
+    // A failing setup or teardown makes an error, whatever the call did.
+    current.outcome = 'error';
+  } else if (report.outcome === 'skipped' && report.when === 'setup') {
+    current.outcome = xfail ? 'xfailed' : 'skipped';
+  }
+  if (report.outcome === 'failed' && current.message === null) current.message = longreprText(report.longrepr);
+  results.set(nodeId, current);
+}
+
+function longreprText(longrepr: unknown): string {
+  if (typeof longrepr === 'string') return longrepr;
+  if (longrepr === null || longrepr === undefined) return '';
+  if (typeof longrepr === 'object' && 'reprcrash' in longrepr) {
+    const crash = (longrepr as { reprcrash?: { message?: string; path?: string; lineno?: number } }).reprcrash;
+    if (crash?.message !== undefined) return `${crash.path ?? ''}:${crash.lineno ?? ''}: ${crash.message}`;
+  }
+  return JSON.stringify(longrepr).slice(0, 2000);
+}
+
+/**
+ * The requested tests' results: a requested node id that pytest did not report is `missing`, which
+ * never counts as a pass. With no list (the whole suite), every reported test.
+ */
+export function resultsFor(report: ParsedReport, requested: readonly string[] | 'all'): TestResult[] {
+  if (requested === 'all') return [...report.results.values()];
+  return requested.map((nodeId) => report.results.get(nodeId) ?? { nodeId, outcome: 'missing', duration: 0, message: null });
+}
