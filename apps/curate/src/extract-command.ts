@@ -1,5 +1,5 @@
 import type { CatalogFunction, ExtractSummary, ProgressEvent } from '@repocod/pipeline';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, spanLength } from '@repocod/core';
 import { DEFAULT_CATALOG_PATH, assertRepositoryFolder, loadExtractionConfig, openCatalog, runExtract } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
@@ -79,7 +79,7 @@ export function jsonlRecord(fn: CatalogFunction): Record<string, unknown> {
     qualname: fn.qualname,
     start_line: fn.signatureSpan.start,
     end_line: fn.definitionSpan.end,
-    docstring_lines: fn.docstringSpan === null ? 0 : fn.docstringSpan.end - fn.docstringSpan.start + 1,
+    docstring_lines: fn.docstringSpan === null ? 0 : spanLength(fn.docstringSpan),
     cc: fn.metrics.cyclomatic,
     prompt_tokens: fn.metrics.promptTokens,
     solution_tokens: fn.metrics.solutionTokens,

@@ -209,10 +209,11 @@ describe('repocod sql', () => {
 });
 
 describe('repocod with no or an unknown command', () => {
-  it('prints the usage and exits 2 with no command', async () => {
+  it('prints the usage on stderr and exits 2 with no command', async () => {
     const { code, io } = await run([]);
     expect(code).toBe(2);
-    expect(io.stdout()).toBe(USAGE);
+    expect(io.stderr()).toBe(USAGE);
+    expect(io.stdout()).toBe('');
   });
 
   it('prints the usage and exits 0 on help', async () => {
@@ -232,5 +233,16 @@ describe('repocod with no or an unknown command', () => {
     const { code, io } = await run(['extract', DEMO_ROOT, '--jsonl=yes']);
     expect(code).toBe(2);
     expect(io.stderr()).toBe('error: option --jsonl takes no value\n');
+  });
+});
+
+describe('main: options', () => {
+  it('refuses an option the command does not know, naming it', async () => {
+    const io = bufferIO();
+    expect(await main(['extract', DEMO_ROOT, '--jsnl'], io)).toBe(2);
+    expect(io.stderr()).toContain('unknown option --jsnl');
+    const sql = bufferIO();
+    expect(await main(['sql', 'select 1', '--jsonl'], sql)).toBe(2);
+    expect(sql.stderr()).toContain('unknown option --jsonl');
   });
 });

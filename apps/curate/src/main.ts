@@ -1,7 +1,7 @@
 import { isRepocodError } from '@repocod/core';
 import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
 import type { CommandIO } from './io.js';
-import { parseArgs } from './parse-args.js';
+import { assertKnownOptions, parseArgs } from './parse-args.js';
 import { SQL_USAGE, sqlCommand } from './sql-command.js';
 
 const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width']);
@@ -23,13 +23,17 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
     const args = parseArgs(argv, VALUE_OPTIONS);
     switch (args.command) {
       case 'extract':
+        assertKnownOptions(args, ['db', 'name', 'config', 'workers', 'jsonl']);
         return await extractCommand(args, io);
       case 'sql':
+        assertKnownOptions(args, ['db', 'width']);
         return await sqlCommand(args, io);
-      case undefined:
       case 'help':
         io.out(USAGE);
-        return args.command === undefined ? 2 : 0;
+        return 0;
+      case undefined:
+        io.err(USAGE);
+        return 2;
       default:
         io.err(`error: unknown command "${args.command}"\n\n${USAGE}`);
         return 2;

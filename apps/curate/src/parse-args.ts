@@ -37,3 +37,12 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
   const value = args.flags.get(name);
   return typeof value === 'string' ? value : undefined;
 }
+
+/** Refuses options the command does not know: a typo such as `--jsnl` must not run silently as if absent. */
+export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): void {
+  for (const name of args.flags.keys()) {
+    if (!known.includes(name)) {
+      throw new RepocodError('usage', `unknown option --${name} for "${args.command ?? ''}" (known: ${known.map((option) => `--${option}`).join(', ')})`);
+    }
+  }
+}

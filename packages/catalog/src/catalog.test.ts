@@ -373,3 +373,20 @@ describe('Catalog', () => {
     catalog = await openCatalog(join(dir, '.repocod', 'catalog.duckdb'));
   });
 });
+
+describe('functionStats', () => {
+  it('counts functions and candidates and gives mean and max complexity of one repository', async () => {
+    const catalog = await openCatalog(':memory:');
+    try {
+      const functions = [1, 2, 6].map((cyclomatic, index) =>
+        syntheticFunction('a.py', index, { metrics: { ...syntheticFunction('a.py', index).metrics, cyclomatic }, isCandidate: index === 0 }),
+      );
+      await catalog.replaceFiles("o'repo", [{ ...okExtraction('a.py', 0), functions }]);
+      await catalog.replaceFiles('other', [okExtraction('b.py', 4)]);
+      expect(await catalog.functionStats("o'repo")).toEqual({ functions: 3, candidates: 1, meanComplexity: 3, maxComplexity: 6 });
+      expect(await catalog.functionStats('nothing')).toEqual({ functions: 0, candidates: 0, meanComplexity: 0, maxComplexity: 0 });
+    } finally {
+      await catalog.close();
+    }
+  });
+});

@@ -18,7 +18,7 @@ import { migrate } from './migrate.js';
 import { openError } from './open-error.js';
 import { type QueryResult, toCell } from './query-result.js';
 import { SerialQueue } from './serial-queue.js';
-import { type Row, text, timestamp, timestampValueOf } from './typed-cells.js';
+import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 
 /** Where the catalog lives unless the user says otherwise, relative to the working directory. */
 export const DEFAULT_CATALOG_PATH = '.repocod/catalog.duckdb';
@@ -35,6 +35,14 @@ export interface CatalogRepository {
   readonly name: string;
   readonly root: string;
   readonly updatedAt: Date;
+}
+
+export interface FunctionStats {
+  readonly functions: number;
+  readonly candidates: number;
+  /** 0 when there are no functions. */
+  readonly meanComplexity: number;
+  readonly maxComplexity: number;
 }
 
 export interface FunctionFilter {
@@ -64,6 +72,8 @@ export interface Catalog {
   removeFiles(repository: string, files: readonly string[]): Promise<void>;
   /** The functions of a repository ordered by file, then position. */
   functions(repository: string, filter?: FunctionFilter): Promise<CatalogFunction[]>;
+  /** Counts and complexity of a repository's functions, for summaries. */
+  functionStats(repository: string): Promise<FunctionStats>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -231,6 +241,25 @@ class DuckDBCatalog implements Catalog {
           { contentHash: text(row, 'content_hash'), extractorFingerprint: text(row, 'extractor_fingerprint') },
         ]),
       );
+    });
+  }
+
+  functionStats(repository: string): Promise<FunctionStats> {
+    return this.exclusive(`summarising the functions of ${repository}`, async (connection) => {
+      const [row] = await readRows(
+        connection,
+        `SELECT count(*)::INTEGER AS functions, (count(*) FILTER (WHERE is_candidate))::INTEGER AS candidates,
+                coalesce(avg(cc), 0)::DOUBLE AS mean_cc, coalesce(max(cc), 0)::INTEGER AS max_cc
+           FROM functions WHERE repository = $1`,
+        [repository],
+      );
+      if (row === undefined) return { functions: 0, candidates: 0, meanComplexity: 0, maxComplexity: 0 };
+      return {
+        functions: integer(row, 'functions'),
+        candidates: integer(row, 'candidates'),
+        meanComplexity: double(row, 'mean_cc'),
+        maxComplexity: integer(row, 'max_cc'),
+      };
     });
   }
 

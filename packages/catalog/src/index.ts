@@ -2,6 +2,7 @@ export {
   type Catalog,
   type CatalogRepository,
   type FunctionFilter,
+  type FunctionStats,
   type KnownFile,
   DEFAULT_CATALOG_PATH,
   IN_MEMORY,

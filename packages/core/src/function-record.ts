@@ -81,7 +81,7 @@ export interface AnalysedFunction extends FunctionRecord {
 /** Why a file gave no functions or only some of them. */
 export interface FileIssue {
   readonly file: string;
-  readonly kind: 'syntax-error' | 'not-utf8' | 'binary' | 'unreadable';
+  readonly kind: 'syntax-error' | 'not-utf8' | 'binary' | 'unreadable' | 'analysis-error';
   /** 1-based lines of the syntax errors found (syntax-error only). */
   readonly lines: readonly number[];
   readonly message: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PYTEST_TEST_CODE, isTestCodePath } from './test-files.js';
+import { PYTEST_TEST_CODE, isTestCodePath, parseTestCodePatterns } from './test-files.js';
 
 describe('isTestCodePath', () => {
   it.each([
@@ -8,7 +8,7 @@ describe('isTestCodePath', () => {
     ['conftest.py', true],
     ['pkg/tests/helpers.py', true],
     ['pkg/testing/assertions.py', true],
-    ['test/support.py', true],
+    ['test/support.py', false],
     ['pkg/testutils.py', false],
     ['pkg/latest.py', false],
     ['pkg/test_data/readme.txt', false],
@@ -18,5 +18,14 @@ describe('isTestCodePath', () => {
 
   it('follows custom patterns', () => {
     expect(isTestCodePath('pkg/testing/a.py', { ...PYTEST_TEST_CODE, folderNames: ['tests'] })).toBe(false);
+  });
+});
+
+describe('parseTestCodePatterns', () => {
+  it('reads folder names and names a wrong field', () => {
+    expect(parseTestCodePatterns({ folderNames: ['tests'] }, 'cfg.json').folderNames).toEqual(['tests']);
+    expect(parseTestCodePatterns({}, 'cfg.json').folderNames).toEqual(['tests', 'testing']);
+    expect(() => parseTestCodePatterns({ folders: [] }, 'cfg.json')).toThrow(/cfg.json: unknown field "folders"/);
+    expect(() => parseTestCodePatterns({ folderNames: ['a/b'] }, 'cfg.json')).toThrow(/field "folderNames"/);
   });
 });

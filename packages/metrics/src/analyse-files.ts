@@ -85,6 +85,11 @@ async function* analyseInPool(
       failure ??= error;
       notify();
     });
+    // A worker that dies without an error event (killed, out of memory) would leave the run waiting.
+    worker.on('exit', (code) => {
+      if (done < files.length) failure ??= new Error(`an analysis worker stopped (exit code ${code}) before the files were done`);
+      notify();
+    });
   }
   try {
     while (done < files.length && failure === undefined) {

@@ -27,7 +27,25 @@ export type AnalyseResponse =
   | { readonly id: number; readonly ok: true; readonly result: AnalyseResult }
   | { readonly id: number; readonly ok: false; readonly message: string };
 
+/**
+ * Analyses one file. A failure inside the analysis (a tree deeper than we can walk, a bug) becomes an
+ * `analysis-error` issue of that file, so that one file never stops a whole repository; the file is
+ * stored with its issue and the rest goes on.
+ */
 export function analyseOne(parser: Parser, request: AnalyseRequest, options: AnalyseOptions): AnalyseResult {
+  try {
+    return analyseOneOrThrow(parser, request, options);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return {
+      file: request.file,
+      functions: [],
+      issue: { file: request.file, kind: 'analysis-error', lines: [], message: `${request.file}: could not be analysed (${reason}); please report it with the file` },
+    };
+  }
+}
+
+function analyseOneOrThrow(parser: Parser, request: AnalyseRequest, options: AnalyseOptions): AnalyseResult {
   if (request.mode === 'full') return analysePythonFile(parser, request.bytes, request.file, options);
   const measured = measureFileComplexity(parser, request.bytes, request.file, options);
   return {

@@ -27,8 +27,16 @@ declare module 'escomplex' {
     readonly effort: number;
     readonly params: number;
   }
+  /**
+   * escomplex hands the walker its own callbacks (processNode, createScope, popScope); the walker
+   * declares what it calls them with, and `options` reach the walker as its settings.
+   */
   interface Escomplex {
-    analyse(ast: object, walker: { walk(ast: never, settings: never, callbacks: never): void }, options: object): ModuleReport;
+    analyse<Ast extends object, Settings extends object, Callbacks>(
+      ast: Ast,
+      walker: { walk(ast: Ast, settings: Settings, callbacks: Callbacks): void },
+      options: Settings,
+    ): ModuleReport;
   }
   const escomplex: Escomplex;
   export default escomplex;

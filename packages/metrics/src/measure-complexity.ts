@@ -13,7 +13,6 @@ export interface FunctionComplexity {
   readonly halsteadEffort: number;
   readonly logicalLines: number;
   readonly maintainability: number;
-  readonly parameterCount: number;
 }
 
 /**
@@ -31,7 +30,7 @@ export function measureComplexity(tree: Tree, text: string, settings: Complexity
     trycatch: settings.trycatch,
     newmi: settings.newmi,
   };
-  const report = escomplex.analyse(ast, pythonWalker as never, options);
+  const report = escomplex.analyse(ast, pythonWalker, options);
   const byLine = new Map<number, FunctionComplexity>();
   for (const fn of report.functions) {
     const defLine = Number(fn.name);
@@ -42,7 +41,6 @@ export function measureComplexity(tree: Tree, text: string, settings: Complexity
       halsteadEffort: fn.halstead.effort,
       logicalLines: fn.sloc.logical,
       maintainability: maintainabilityIndex(fn.halstead.effort, fn.cyclomatic, fn.sloc.logical, settings.newmi),
-      parameterCount: fn.params,
     });
   }
   return byLine;

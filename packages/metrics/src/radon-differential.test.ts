@@ -17,15 +17,19 @@ describe('cyclomatic complexity vs radon cc 5.1.0 on the standard library', () =
     const radon = await runRadon(findRadon(PROJECT_ROOT), root, files);
     const sources = files.map((file) => ({ file, bytes: readFileSync(join(root, file)) }));
     const ours: { file: string; name: string; defLine: number; cyclomatic: number }[] = [];
+    const reported = new Set<string>();
     for await (const result of analyseFiles(sources, { mode: 'complexity' })) {
+      if (result.issue !== null) reported.add(result.file);
       for (const fn of result.functions) ours.push({ file: result.file, ...fn });
     }
     const comparison = compareComplexity(radon, ours);
+    // Only a file we reported (syntax error, encoding) may lose functions radon sees.
+    const unexplained = comparison.onlyRadon.filter((fn) => !reported.has(fn.file)).map((fn) => `${fn.file}:${fn.defLine} ${fn.name}`);
     console.log(
       `stdlib ${root}: ${files.length} files, radon ${comparison.radonFunctions} functions, ours ${comparison.ourFunctions}, ` +
-        `compared ${comparison.compared}, only radon ${comparison.onlyRadon}, mismatches ${comparison.mismatches.length}`,
+        `compared ${comparison.compared}, only radon ${comparison.onlyRadon.length} (all in ${reported.size} reported files), mismatches ${comparison.mismatches.length}`,
     );
     expect(comparison.mismatches.slice(0, 20)).toEqual([]);
-    expect(comparison.compared).toBeGreaterThan(comparison.radonFunctions * 0.99);
+    expect(unexplained.slice(0, 20)).toEqual([]);
   });
 });

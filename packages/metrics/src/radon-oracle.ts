@@ -25,7 +25,7 @@ interface RadonBlock {
 
 /**
  * The radon CLI is an oracle for tests and benchmarks only, never a dependency of the product.
- * Looked up in $RADON, then in the venv that .ci/run and `pnpm setup` make, then on PATH.
+ * Looked up in $RADON, then in the venv that scripts/setup.sh makes, then on PATH.
  */
 export function findRadon(projectRoot: string): string {
   const candidates = [process.env['RADON'], resolve(projectRoot, '.repocod/tools/py/bin/radon')];
@@ -94,7 +94,7 @@ export interface ComplexityComparison {
   readonly ourFunctions: number;
   readonly compared: number;
   /** Functions radon reports that we do not (files tree-sitter cannot parse cleanly). */
-  readonly onlyRadon: number;
+  readonly onlyRadon: readonly RadonFunction[];
   readonly mismatches: readonly { readonly file: string; readonly name: string; readonly defLine: number; readonly ours: number; readonly radon: number }[];
 }
 
@@ -107,11 +107,11 @@ export function compareComplexity(
   const ourByKey = new Map(ours.map((fn) => [key(fn), fn]));
   const mismatches: ComplexityComparison['mismatches'][number][] = [];
   let compared = 0;
-  let onlyRadon = 0;
+  const onlyRadon: RadonFunction[] = [];
   for (const fn of radon) {
     const mine = ourByKey.get(key(fn));
     if (mine === undefined) {
-      onlyRadon++;
+      onlyRadon.push(fn);
       continue;
     }
     compared++;

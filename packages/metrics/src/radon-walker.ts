@@ -1,3 +1,4 @@
+import { PARAMETER_TYPES, STATEMENT_CONTAINER_TYPES, literalPrefix } from '@repocod/python';
 import type { Language, Tree, TreeCursor } from 'web-tree-sitter';
 import type { ComplexitySettings, Counting, PythonNodeView, SyntaxDefinition } from './python-syntax.js';
 import { PythonSyntax } from './python-syntax.js';
@@ -26,41 +27,9 @@ export function scopeName(defLine: number): string {
   return String(defLine);
 }
 
-/** Statements that hold other statements, where a `def` may stand outside any function. */
-const STATEMENT_CONTAINERS = [
-  'module',
-  'block',
-  'if_statement',
-  'elif_clause',
-  'else_clause',
-  'for_statement',
-  'while_statement',
-  'try_statement',
-  'except_clause',
-  'except_group_clause',
-  'finally_clause',
-  'with_statement',
-  'match_statement',
-  'case_clause',
-];
-
-const PARAMETER_TYPES = [
-  'identifier',
-  'typed_parameter',
-  'default_parameter',
-  'typed_default_parameter',
-  'list_splat_pattern',
-  'dictionary_splat_pattern',
-  'tuple_pattern',
-];
-
 /** Whether a string literal's prefix (the letters before its quote) makes it an f-string. */
 function isFormattedString(literal: string): boolean {
-  for (const char of literal) {
-    if (char === '"' || char === "'") return false;
-    if (char === 'f' || char === 'F') return true;
-  }
-  return false;
+  return /[fF]/.test(literalPrefix(literal));
 }
 
 /** Named node types that never have children in tree-sitter-python. */
@@ -87,8 +56,8 @@ class TypeTable {
     }
     this.names = names;
     this.isNamed = isNamed;
-    this.isContainer = names.map((name, id) => isNamed[id] === true && STATEMENT_CONTAINERS.includes(name));
-    this.isParameter = names.map((name, id) => isNamed[id] === true && PARAMETER_TYPES.includes(name));
+    this.isContainer = names.map((name, id) => isNamed[id] === true && (name === 'module' || STATEMENT_CONTAINER_TYPES.has(name)));
+    this.isParameter = names.map((name, id) => isNamed[id] === true && PARAMETER_TYPES.has(name));
     this.isLeaf = names.map((name, id) => isNamed[id] === true && LEAF_TYPES.includes(name));
   }
 }
@@ -118,6 +87,12 @@ function syntaxFor(settings: ComplexitySettings): PythonSyntax {
  * The node escomplex sees. Its text is read from the cursor only when a syntax definition asks for
  * it (operands), since every position read crosses into wasm.
  */
+/** How the children of a node are walked: their parent's type and whether they count. */
+interface Frame {
+  readonly type: string;
+  readonly counting: Counting;
+}
+
 class NodeView implements PythonNodeView {
   type = '';
   amount = 0;
@@ -231,29 +206,31 @@ class RadonWalk {
     return count;
   }
 
-  /** Inside a function body: every node is measured. */
-  private measure(parentType: string, counting: Counting): void {
+  /**
+   * Measures the node under the cursor; returns how to walk its children, or null when they are not
+   * to be walked (leaves, plain strings, and definitions, which walk themselves).
+   */
+  private measure(parentType: string, counting: Counting): Frame | null {
     const cursor = this.cursor;
     const id = cursor.nodeTypeId;
     if (!this.types.isNamed[id]) {
       const token = this.types.names[id] ?? '';
       const syntax = this.syntax.anonymous(token);
       if (syntax !== undefined) this.process(token, syntax, 0);
-      return;
+      return null;
     }
     const type = this.types.names[id] ?? '';
     switch (type) {
       case 'function_definition':
         this.function();
-        return;
+        return null;
       case 'class_definition':
       case 'decorated_definition':
         this.definition(type);
-        return;
+        return null;
       case 'comment':
-        return;
+        return null;
     }
-    const leaf = this.types.isLeaf[id] === true;
     const syntax = this.syntax.named(type, parentType, counting);
     if (syntax !== undefined) {
       const amount = type === 'try_statement' ? this.tryAmount() : type === 'case_clause' ? this.caseAmount() : 0;
@@ -261,16 +238,32 @@ class RadonWalk {
     }
     // Asking a leaf for its children costs a call into wasm, for millions of identifiers; a plain
     // string's children are its quotes and text, only an f-string holds expressions.
-    if (leaf || (type === 'string' && !isFormattedString(this.view.text))) return;
-    this.children(type, type === 'assert_statement' ? 'uncounted' : counting);
+    if (this.types.isLeaf[id] === true || (type === 'string' && !isFormattedString(this.view.text))) return null;
+    return { type, counting: type === 'assert_statement' ? 'uncounted' : counting };
   }
 
+  /**
+   * Measures everything below the node under the cursor. Iterative, with a frame per level: an
+   * expression such as a generated `a + b + … ` chain nests thousands of levels deep, more than the
+   * call stack holds.
+   */
   private children(type: string, counting: Counting): void {
     const cursor = this.cursor;
     if (!cursor.gotoFirstChild()) return;
-    do this.measure(type, counting);
-    while (cursor.gotoNextSibling());
-    cursor.gotoParent();
+    const frames: Frame[] = [{ type, counting }];
+    for (;;) {
+      const frame = frames[frames.length - 1] as Frame;
+      const descend = this.measure(frame.type, frame.counting);
+      if (descend !== null && cursor.gotoFirstChild()) {
+        frames.push(descend);
+        continue;
+      }
+      while (!cursor.gotoNextSibling()) {
+        cursor.gotoParent();
+        frames.pop();
+        if (frames.length === 0) return;
+      }
+    }
   }
 
   private process(type: string, syntax: SyntaxDefinition, amount: number): void {

@@ -5,11 +5,14 @@ describe('countTokens (cl100k_base)', () => {
   it('counts known encodings', () => {
     expect(countTokens('hello world')).toBe(2);
     expect(countTokens('')).toBe(0);
-    expect(countTokens('    return x\n')).toBeGreaterThan(2);
+    expect(countTokens('    return x\n')).toBe(4);
   });
 
   it('counts special-token text as plain text instead of failing', () => {
-    expect(countTokens('"""Ends with <|endoftext|> marker."""')).toBeGreaterThan(5);
+    // As a special token it would be the single token 100257; as text, tiktoken's
+    // encode(..., disallowed_special=()) gives 7: < | endo ft ext | >.
+    expect(countTokens('<|endoftext|>')).toBe(7);
+    expect(countTokens('"""Ends with <|endoftext|> marker."""')).toBe(12);
   });
 });
 

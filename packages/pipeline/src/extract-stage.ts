@@ -111,20 +111,13 @@ async function summarise(
   root: string,
   counts: Pick<ExtractSummary, 'files' | 'extractedFiles' | 'unchangedFiles' | 'removedFiles'>,
 ): Promise<ExtractSummary> {
-  const literal = repository.replaceAll("'", "''");
-  const totals = await catalog.query(
-    `SELECT count(*), count(*) FILTER (WHERE is_candidate), coalesce(avg(cc), 0), coalesce(max(cc), 0) FROM functions WHERE repository = '${literal}'`,
-  );
-  const [functions, candidates, mean, max] = (totals.rows[0] ?? []).map(Number);
+  const stats = await catalog.functionStats(repository);
   const problemFiles = (await catalog.files(repository)).flatMap((file) => (file.issue === null ? [] : [file.issue]));
   return {
     repository,
     root,
     ...counts,
-    functions: functions ?? 0,
-    candidates: candidates ?? 0,
-    meanComplexity: mean ?? 0,
-    maxComplexity: max ?? 0,
+    ...stats,
     problemFiles,
   };
 }

@@ -7,7 +7,7 @@ import { METRIC_VERSIONS, RADON_5_1_SETTINGS } from '@repocod/metrics';
  * Bumped whenever the extraction itself changes in a way that changes stored rows, so that a rerun
  * re-extracts files whose bytes did not change.
  */
-export const EXTRACTOR_VERSION = 1;
+export const EXTRACTOR_VERSION = 2;
 
 export interface ExtractionConfig {
   readonly settings: ComplexitySettings;

@@ -6,4 +6,4 @@ export * from './extract-stage.js';
 export { DEFAULT_CATALOG_PATH, formatTable, openCatalog } from '@repocod/catalog';
 export type { Catalog, CatalogFunction, QueryResult } from '@repocod/catalog';
 export * from './load-config.js';
-export { assertRepositoryFolder } from '@repocod/python';
+export { assertRepositoryFolder, listPythonFiles } from '@repocod/python';

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type RepocodError, isRepocodError } from '@repocod/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -121,5 +122,15 @@ describe('loadExtractionConfig', () => {
     const error = loadError(configFile('{"candidateFilter": {"includeNested": "yes"}}'));
     expect(error.message).toContain('"includeNested"');
     expect(error.message).toContain('"yes"');
+  });
+});
+
+describe('loadExtractionConfig: testCode', () => {
+  it('reads the test-code folders a curator chose', () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'repocod-config-')), 'config.json');
+    writeFileSync(path, JSON.stringify({ testCode: { folderNames: ['tests'] } }));
+    expect(loadExtractionConfig(path).testCode.folderNames).toEqual(['tests']);
+    writeFileSync(path, JSON.stringify({ testCode: { folderNames: 'tests' } }));
+    expect(() => loadExtractionConfig(path)).toThrow(/config.json: testCode: field "folderNames"/);
   });
 });

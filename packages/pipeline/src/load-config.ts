@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { RepocodError, parseCandidateFilter } from '@repocod/core';
+import { RepocodError, parseCandidateFilter, parseTestCodePatterns } from '@repocod/core';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { DEFAULT_EXTRACTION_CONFIG } from './extractor-fingerprint.js';
 
 /**
- * A curator's config file (JSON). Today it holds the candidate filter:
- *   { "candidateFilter": { "minDocstringLinesExclusive": 10, "includeNested": true } }
+ * A curator's config file (JSON): the candidate filter and the folders that hold test code.
+ *   { "candidateFilter": { "minDocstringLinesExclusive": 10, "includeNested": true },
+ *     "testCode": { "folderNames": ["tests", "testing"] } }
  * Unknown top-level fields are refused, so a typo does not silently leave a default in force.
  */
 export function loadExtractionConfig(path: string): ExtractionConfig {
@@ -24,14 +25,16 @@ export function loadExtractionConfig(path: string): ExtractionConfig {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new RepocodError('config-invalid', `${path}: the config must be a JSON object`);
   }
-  const unknown = Object.keys(value).filter((key) => key !== 'candidateFilter');
+  const unknown = Object.keys(value).filter((key) => key !== 'candidateFilter' && key !== 'testCode');
   if (unknown.length > 0) {
-    throw new RepocodError('config-invalid', `${path}: unknown field "${unknown[0]}" (known: candidateFilter)`);
+    throw new RepocodError('config-invalid', `${path}: unknown field "${unknown[0]}" (known: candidateFilter, testCode)`);
   }
   const record = value as Record<string, unknown>;
   const filter = record['candidateFilter'];
+  const testCode = record['testCode'];
   return {
     ...DEFAULT_EXTRACTION_CONFIG,
     candidateFilter: filter === undefined ? DEFAULT_EXTRACTION_CONFIG.candidateFilter : parseCandidateFilter(filter, `${path}: candidateFilter`),
+    testCode: testCode === undefined ? DEFAULT_EXTRACTION_CONFIG.testCode : parseTestCodePatterns(testCode, `${path}: testCode`),
   };
 }

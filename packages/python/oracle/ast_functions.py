@@ -1,7 +1,7 @@
 """Oracle for the differential tests: Python's own `ast` view of every function of the given files.
 
 Reads repository-relative paths (one per line) on stdin, resolves them against argv[1], prints one JSON
-object per function: file, qualname, def line, last line, docstring span, async flag, decorator count.
+object per function: file, qualname, def line, last line, docstring span, async flag, decorator texts.
 Files Python cannot read or parse print one {"file", "error"} object instead.
 """
 import ast
@@ -18,7 +18,7 @@ def docstring_span(node):
     return None
 
 
-def walk(node, prefix, out, path):
+def walk(node, prefix, out, path, text):
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             qualname = prefix + child.name
@@ -29,15 +29,15 @@ def walk(node, prefix, out, path):
                 "end_line": child.end_lineno,
                 "docstring": docstring_span(child),
                 "is_async": isinstance(child, ast.AsyncFunctionDef),
-                "decorators": len(child.decorator_list),
+                "decorators": [ast.get_source_segment(text, d) for d in child.decorator_list],
             })
-            walk(child, qualname + ".<locals>.", out, path)
+            walk(child, qualname + ".<locals>.", out, path, text)
         elif isinstance(child, ast.ClassDef):
-            walk(child, prefix + child.name + ".", out, path)
+            walk(child, prefix + child.name + ".", out, path, text)
         elif isinstance(child, ast.Lambda):
             continue
         else:
-            walk(child, prefix, out, path)
+            walk(child, prefix, out, path, text)
 
 
 def main():
@@ -49,12 +49,13 @@ def main():
         try:
             with open(f"{root}/{path}", "rb") as handle:
                 source = handle.read()
-            tree = ast.parse(source.decode("utf-8"))
+            text = source.decode("utf-8")
+            tree = ast.parse(text)
         except (SyntaxError, UnicodeDecodeError, ValueError) as error:
             print(json.dumps({"file": path, "error": type(error).__name__}))
             continue
         out = []
-        walk(tree, "", out, path)
+        walk(tree, "", out, path, text)
         for record in out:
             print(json.dumps(record))
 

@@ -1,4 +1,5 @@
 import type { Node } from 'web-tree-sitter';
+import { literalPrefix } from './syntax-kinds.js';
 import { childrenOf, namedChildrenOf } from './syntax-nodes.js';
 
 /**
@@ -9,21 +10,26 @@ import { childrenOf, namedChildrenOf } from './syntax-nodes.js';
  */
 export function findDocstring(body: Node): Node | null {
   const first = namedChildrenOf(body).find((child) => child.type !== 'comment');
-  if (first === undefined || first.type !== 'expression_statement' || first.namedChildCount !== 1) return null;
-  let literal = first.namedChild(0);
-  while (literal !== null && literal.type === 'parenthesized_expression' && literal.namedChildCount === 1) {
-    literal = literal.namedChild(0);
+  if (first === undefined || first.type !== 'expression_statement' || codeChildren(first).length !== 1) return null;
+  let literal: Node | undefined = codeChildren(first)[0];
+  while (literal !== undefined && literal.type === 'parenthesized_expression') {
+    const inner = codeChildren(literal);
+    literal = inner.length === 1 ? inner[0] : undefined;
   }
-  if (literal === null) return null;
+  if (literal === undefined) return null;
   if (literal.type === 'string') return isTextLiteral(literal) ? literal : null;
   if (literal.type === 'concatenated_string') {
-    return namedChildrenOf(literal).every((part) => part.type === 'string' && isTextLiteral(part)) ? literal : null;
+    return codeChildren(literal).every((part) => part.type === 'string' && isTextLiteral(part)) ? literal : null;
   }
   return null;
 }
 
+/** Named children that are code: comments may sit anywhere inside brackets and between literals. */
+function codeChildren(node: Node): Node[] {
+  return namedChildrenOf(node).filter((child) => child.type !== 'comment');
+}
+
 function isTextLiteral(stringNode: Node): boolean {
   const start = childrenOf(stringNode).find((child) => child.type === 'string_start');
-  const prefix = (start?.text ?? '').replace(/['"]+$/, '');
-  return !/[fFbBtT]/.test(prefix);
+  return !/[fFbBtT]/.test(literalPrefix(start?.text ?? ''));
 }

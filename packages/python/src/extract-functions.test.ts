@@ -218,3 +218,26 @@ describe('syntaxErrorLines', () => {
     expect(parsed.issue?.lines[0]).toBe(5);
   });
 });
+
+describe('extractFunctions: review cases', () => {
+  it('reads a decorator without its trailing comment, so the kind is right', () => {
+    const fn = only('class A:\n    @property  # type: ignore\n    def size(self):\n        return 1\n', 'A.size');
+    expect(fn.decorators).toEqual(['property']);
+    expect(fn.kind).toBe('property');
+  });
+
+  it('finds a docstring with comments inside its brackets or between its parts', () => {
+    expect(only('def f():\n    ("a"\n     # note\n     "b")\n    return 1\n', 'f').docstringSpan).toEqual({ start: 2, end: 4 });
+    expect(only('def f():\n    (  # note\n        "doc")\n    return 1\n', 'f').docstringSpan).toEqual({ start: 3, end: 3 });
+  });
+
+  it('never stores a file whose functions were dropped for an error as clean', () => {
+    // Bare CR line endings: Python reads them as newlines, tree-sitter-python does not.
+    const parsed = parsePythonText(parser, 'def f():\r    """doc\r    more"""\r    return 1\r', 'cr.py');
+    const hasError = parsed.tree.rootNode.hasError;
+    parsed.tree.delete();
+    expect(hasError).toBe(true);
+    expect(parsed.issue?.kind).toBe('syntax-error');
+    expect(parsed.issue?.lines.length).toBeGreaterThan(0);
+  });
+});

@@ -2,34 +2,8 @@ import type { FunctionKind, FunctionRecord, LineSpan } from '@repocod/core';
 import type { Node } from 'web-tree-sitter';
 import { findDocstring } from './docstring.js';
 import { sliceLines } from './source-text.js';
+import { PARAMETER_TYPES, STATEMENT_CONTAINER_TYPES } from './syntax-kinds.js';
 import { childrenOf, firstLine, lastCodeLine, lastLine, namedChildrenOf } from './syntax-nodes.js';
-
-/** Statements that hold other statements; a `def` can only appear under these. */
-const STATEMENT_CONTAINERS = new Set([
-  'block',
-  'if_statement',
-  'elif_clause',
-  'else_clause',
-  'for_statement',
-  'while_statement',
-  'try_statement',
-  'except_clause',
-  'except_group_clause',
-  'finally_clause',
-  'with_statement',
-  'match_statement',
-  'case_clause',
-]);
-
-const PARAMETER_NODES = new Set([
-  'identifier',
-  'typed_parameter',
-  'default_parameter',
-  'typed_default_parameter',
-  'list_splat_pattern',
-  'dictionary_splat_pattern',
-  'tuple_pattern',
-]);
 
 const PROPERTY_DECORATOR = /^(?:(?:functools\.)?cached_property|(?:abc\.)?abstractproperty|property|[\w.]+\.(?:setter|getter|deleter))$/;
 
@@ -68,7 +42,7 @@ function visitStatements(container: Node, scope: Scope, input: ExtractionInput, 
       if (definition !== null) visitDefinition(definition, statement, decorators, scope, input, found);
     } else if (statement.type === 'function_definition' || statement.type === 'class_definition') {
       visitDefinition(statement, statement, [], scope, input, found);
-    } else if (STATEMENT_CONTAINERS.has(statement.type)) {
+    } else if (STATEMENT_CONTAINER_TYPES.has(statement.type)) {
       visitStatements(statement, scope, input, found);
     }
   }
@@ -91,7 +65,7 @@ function visitDefinition(
     visitStatements(body, { qualnamePrefix: `${qualname}.`, className: qualname, inFunction: scope.inFunction }, input, found);
     return;
   }
-  const decorators = decoratorNodes.map((decorator) => decorator.text.replace(/^@\s*/, '').trim());
+  const decorators = decoratorNodes.map(decoratorExpression);
   found.push(describeFunction(definition, outer, body, name, qualname, decorators, scope, input));
   visitStatements(body, { qualnamePrefix: `${qualname}.<locals>.`, className: null, inFunction: true }, input, found);
 }
@@ -132,8 +106,14 @@ function describeFunction(
     docstringSpan,
     bodySpan: { start: firstLine(body), end: endLine },
     slices: { prompt, solution, full: prompt + solution },
-    parameterCount: parameters === null ? 0 : namedChildrenOf(parameters).filter((p) => PARAMETER_NODES.has(p.type)).length,
+    parameterCount: parameters === null ? 0 : namedChildrenOf(parameters).filter((p) => PARAMETER_TYPES.has(p.type)).length,
   };
+}
+
+/** The decorator's expression as written: without the `@` and without a trailing comment. */
+function decoratorExpression(decorator: Node): string {
+  const expression = namedChildrenOf(decorator).find((child) => child.type !== 'comment');
+  return expression?.text ?? decorator.text.replace(/^@\s*/, '').trim();
 }
 
 function kindOf(decorators: readonly string[], isMethod: boolean, isAsync: boolean): FunctionKind {
@@ -147,30 +127,34 @@ function kindOf(decorators: readonly string[], isMethod: boolean, isAsync: boole
 /**
  * 1-based lines of the innermost ERROR and MISSING nodes, for the report of a file that does not
  * parse. tree-sitter may wrap a whole file in one ERROR node; the innermost one is where the
- * problem is.
+ * problem is. When the tree has an error but no such node is visible (a MISSING token the cursor
+ * does not show), the deepest node that holds the error is reported instead, so a file whose
+ * functions were dropped for an error is never stored as clean.
  */
 export function syntaxErrorLines(root: Node): number[] {
   if (!root.hasError) return [];
-  const lines = new Set<number>();
+  const errors: Node[] = [];
+  let deepest = root;
   const cursor = root.walk();
-  // Returns whether the subtree at the cursor holds an error node; records the innermost ones.
-  const visit = (): boolean => {
-    const node = cursor.currentNode;
-    if (node.isMissing) {
-      lines.add(firstLine(node));
-      return true;
+  try {
+    // Iterative: the walk follows only subtrees that hold an error, but those can be deep.
+    let more = true;
+    while (more) {
+      const node = cursor.currentNode;
+      if (node.isError || node.isMissing) errors.push(node);
+      if (node.hasError && node.startPosition.row >= deepest.startPosition.row) deepest = node;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) {
+          more = false;
+          break;
+        }
+      }
     }
-    if (!node.hasError) return false;
-    let inner = false;
-    if (cursor.gotoFirstChild()) {
-      do inner = visit() || inner;
-      while (cursor.gotoNextSibling());
-      cursor.gotoParent();
-    }
-    if (node.isError && !inner) lines.add(firstLine(node));
-    return inner || node.isError;
-  };
-  visit();
-  cursor.delete();
-  return [...lines].sort((a, b) => a - b);
+  } finally {
+    cursor.delete();
+  }
+  const innermost = errors.filter((outer) => !errors.some((inner) => inner !== outer && inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex && inner.id !== outer.id));
+  const lines = innermost.length > 0 ? innermost.map(firstLine) : [firstLine(deepest)];
+  return [...new Set(lines)].sort((a, b) => a - b);
 }

@@ -6,3 +6,4 @@ export * from './extract-functions.js';
 export * from './parse-python-file.js';
 export * from './list-python-files.js';
 export * from './python-stdlib.js';
+export * from './syntax-kinds.js';

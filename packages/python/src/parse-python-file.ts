@@ -34,8 +34,15 @@ export function parsePythonText(parser: Parser, text: string, file: string, opti
   if (tree === null) throw new Error(`tree-sitter returned no tree for ${file}`);
   const lines = splitLinesKeepingEndings(text);
   const isTestCode = isTestCodePath(file, options.testCode);
-  const functions = extractFunctions(tree.rootNode, { file, lines, isTestCode });
-  const errorLines = syntaxErrorLines(tree.rootNode);
+  let functions: FunctionRecord[];
+  let errorLines: number[];
+  try {
+    functions = extractFunctions(tree.rootNode, { file, lines, isTestCode });
+    errorLines = syntaxErrorLines(tree.rootNode);
+  } catch (error) {
+    tree.delete();
+    throw error;
+  }
   const issue: FileIssue | null =
     errorLines.length === 0
       ? null

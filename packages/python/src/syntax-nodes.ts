@@ -28,10 +28,15 @@ export function lastLine(node: Node): number {
  * swallow the comments that follow its last statement, Python's AST does not.
  */
 export function lastCodeLine(node: Node): number {
-  for (let index = node.childCount - 1; index >= 0; index--) {
-    const child = node.child(index);
-    if (child === null || child.type === 'comment' || child.startIndex === child.endIndex) continue;
-    return lastCodeLine(child);
+  // A loop down the last children rather than recursion: right-nested expressions run deep.
+  let current = node;
+  descend: for (;;) {
+    for (let index = current.childCount - 1; index >= 0; index--) {
+      const child = current.child(index);
+      if (child === null || child.type === 'comment' || child.startIndex === child.endIndex) continue;
+      current = child;
+      continue descend;
+    }
+    return lastLine(current);
   }
-  return lastLine(node);
 }
