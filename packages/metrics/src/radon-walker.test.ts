@@ -84,3 +84,13 @@ describe('compareComplexity', () => {
     expect(comparison.mismatches).toEqual([{ file: 'a.py', name: 'f', defLine: 1, ours: 3, radon: 2 }]);
   });
 });
+
+describe('deeply nested code', () => {
+  it('measures a 20,000-term boolean chain without running out of stack', async () => {
+    const parser = await loadPythonParser();
+    const terms = Array.from({ length: 20_000 }, (_, index) => `x${index}`).join(' and ');
+    const measured = measureFileComplexity(parser, new TextEncoder().encode(`def f():\n    return ${terms}\n`), 'deep.py');
+    expect(measured.issue).toBeNull();
+    expect(measured.functions[0]?.complexity.cyclomatic).toBe(20_000);
+  });
+});
