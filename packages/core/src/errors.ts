@@ -11,6 +11,8 @@ export type RepocodErrorCode =
   | 'config-invalid'
   | 'parse-error'
   | 'tool-missing'
+  | 'commit-missing'
+  | 'git-failed'
   | 'usage';
 
 export class RepocodError extends Error {

@@ -1,0 +1,91 @@
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { RepocodError } from '@repocod/core';
+import { RUNNER_COMMIT_ENV, git, gitSucceeds } from './git.js';
+import type { ManifestEntry } from './manifest.js';
+
+export interface Checkout {
+  readonly name: string;
+  /** The main working copy, at the base commit. */
+  readonly path: string;
+  readonly baseCommit: string;
+  /** The base commit's committer date, ISO 8601 (REPOCOD's base_commit_timestamp). */
+  readonly commitTimestamp: string;
+}
+
+export interface CheckoutOptions {
+  /** Where clones live: `.repocod/repos`. */
+  readonly reposRoot: string;
+  /** What a manifest's relative `source` is relative to. */
+  readonly projectRoot: string;
+}
+
+/**
+ * Brings a repository to `<reposRoot>/<name>` at its base commit: cloned from its url (or from a
+ * local clone given with --source), fetched when the commit is not there yet. A local source without
+ * a commit (the bundled demo) becomes a git repository of its current files, committed with a fixed
+ * identity and date, so the same files always give the same base commit.
+ */
+export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOptions): Promise<Checkout> {
+  const path = join(options.reposRoot, entry.name);
+  mkdirSync(options.reposRoot, { recursive: true });
+  const origin = entry.url ?? resolve(options.projectRoot, entry.source);
+  const baseCommit = entry.baseCommit;
+  if (baseCommit === null) {
+    const snapshot = await snapshotFolder(origin, path);
+    return { name: entry.name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
+  }
+  if (!existsSync(join(path, '.git'))) {
+    rmSync(path, { recursive: true, force: true });
+    await git(options.reposRoot, ['clone', '--quiet', '--no-checkout', origin, path]);
+  }
+  if (!(await hasCommit(path, baseCommit))) {
+    // A shallow or older clone: fetch the commit itself, then everything, before giving up.
+    await gitSucceeds(path, ['fetch', '--quiet', origin, baseCommit]);
+    if (!(await hasCommit(path, baseCommit))) await gitSucceeds(path, ['fetch', '--quiet', '--tags', origin]);
+  }
+  if (!(await hasCommit(path, baseCommit))) {
+    throw new RepocodError(
+      'commit-missing',
+      `${entry.name}: base commit ${baseCommit} is not in ${origin}; check base_commit in the manifest, or give a clone that has it with --source ${entry.name}=PATH`,
+    );
+  }
+  await git(path, ['checkout', '--quiet', '--force', '--detach', baseCommit]);
+  return { name: entry.name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
+}
+
+async function hasCommit(path: string, commit: string): Promise<boolean> {
+  return gitSucceeds(path, ['cat-file', '-e', `${commit}^{commit}`]);
+}
+
+async function commitTimestamp(path: string, commit: string): Promise<string> {
+  return git(path, ['show', '--no-patch', '--format=%cI', commit]);
+}
+
+/**
+ * Commits the folder's files (as its own .gitignore selects them) in a fresh repository beside the
+ * target, and swaps it in only when the commit differs from the one there: an unchanged folder keeps
+ * its checkout (and the worktrees made from it).
+ */
+async function snapshotFolder(source: string, path: string): Promise<string> {
+  if (!existsSync(source)) {
+    throw new RepocodError('path-not-found', `${source}: the manifest's source folder does not exist`);
+  }
+  const staging = `${path}.staging`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(dirname(staging), { recursive: true });
+  cpSync(source, staging, { recursive: true, filter: (file) => !file.split('/').includes('.git') });
+  await git(staging, ['init', '--quiet', '--initial-branch=main']);
+  await git(staging, ['add', '--all']);
+  await git(staging, ['commit', '--quiet', '--no-gpg-sign', '--message', 'snapshot of the bundled project'], RUNNER_COMMIT_ENV);
+  const commit = await git(staging, ['rev-parse', 'HEAD']);
+  const current = existsSync(join(path, '.git')) ? await git(path, ['rev-parse', 'HEAD']).catch(() => '') : '';
+  if (current === commit) {
+    rmSync(staging, { recursive: true, force: true });
+    await git(path, ['checkout', '--quiet', '--force', '--detach', commit]);
+    return commit;
+  }
+  rmSync(path, { recursive: true, force: true });
+  renameSync(staging, path);
+  return commit;
+}

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { RepocodError } from '@repocod/core';
+
+const execFileAsync = promisify(execFile);
+
+/**
+ * Runs git with arguments (never a shell string) and returns its trimmed stdout. A failure names the
+ * command, the folder and git's own message. Commits made by the runner carry a fixed identity and
+ * date, so the same files always give the same commit id.
+ */
+export async function git(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string> {
+  try {
+    const { stdout } = await execFileAsync('git', args, {
+      cwd,
+      maxBuffer: 1 << 28,
+      env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...env },
+    });
+    return stdout.trim();
+  } catch (error) {
+    const stderr = (error as { stderr?: string }).stderr?.trim() ?? '';
+    const reason = stderr === '' ? (error instanceof Error ? error.message : String(error)) : stderr;
+    throw new RepocodError('git-failed', `git ${args.join(' ')} (in ${cwd}) failed: ${reason}`, { cause: error });
+  }
+}
+
+/** Whether `git` succeeds, for questions such as "is this commit here?". */
+export async function gitSucceeds(cwd: string, args: readonly string[]): Promise<boolean> {
+  try {
+    await git(cwd, args);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The identity and date of commits the runner makes itself (the demo's snapshot). */
+export const RUNNER_COMMIT_ENV: Readonly<Record<string, string>> = {
+  GIT_AUTHOR_NAME: 'repocod-kit',
+  GIT_AUTHOR_EMAIL: 'repocod-kit@localhost',
+  GIT_AUTHOR_DATE: '2024-01-01T00:00:00Z',
+  GIT_COMMITTER_NAME: 'repocod-kit',
+  GIT_COMMITTER_EMAIL: 'repocod-kit@localhost',
+  GIT_COMMITTER_DATE: '2024-01-01T00:00:00Z',
+};
