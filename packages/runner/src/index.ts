@@ -6,3 +6,4 @@ export * from './manifest-overrides.js';
 export * from './manifest-recipe-hash.js';
 export * from './git.js';
 export * from './checkout.js';
+export * from './worktrees.js';
