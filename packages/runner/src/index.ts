@@ -7,3 +7,5 @@ export * from './manifest-recipe-hash.js';
 export * from './git.js';
 export * from './checkout.js';
 export * from './worktrees.js';
+export * from './network-isolation.js';
+export * from './pytest-job.js';

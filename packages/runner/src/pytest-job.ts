@@ -1,0 +1,162 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { networkIsolation } from './network-isolation.js';
+import { parseReportLog, resultsFor } from './pytest-report.js';
+import type { TestResult } from './test-outcome.js';
+
+/** How a run ended, kept apart from what the tests did. */
+export type RunStatus = 'ok' | 'collection-error' | 'timeout' | 'crashed' | 'infra-error';
+
+export interface PytestRun {
+  readonly status: RunStatus;
+  readonly results: readonly TestResult[];
+  readonly exitCode: number | null;
+  readonly durationSeconds: number;
+  /** pytest's console output (the last 64 KiB), for people; results never come from it. */
+  readonly log: string;
+  /** Whether the tests ran without network, and why not when they did not. */
+  readonly network: string;
+}
+
+export interface PytestInvocation {
+  /** The environment's python. */
+  readonly python: string;
+  /** The working copy's folder of the Python project (worktree + package_root). */
+  readonly projectDir: string;
+  /** Node ids to run, or every test under the test roots. */
+  readonly tests: readonly string[] | 'all';
+  readonly testRoots: readonly string[];
+  readonly pytestArgs: readonly string[];
+  readonly deselect: readonly string[];
+  readonly env: Readonly<Record<string, string>>;
+  readonly timeoutSeconds: number;
+}
+
+const LOG_LIMIT = 64 * 1024;
+
+/** The runner's own pytest plugins (Python files shipped with this package). */
+const HARNESS_DIR = fileURLToPath(new URL('../harness', import.meta.url));
+
+const EMPTY_REPORT = parseReportLog('');
+/** None of the requested tests' files exist: nothing to start, every test is missing. */
+const NOTHING_TO_RUN: SpawnOutcome = { exitCode: 5, timedOut: false, spawnError: null, output: 'none of the requested test files exist\n' };
+
+/**
+ * Runs pytest once, with structured results from pytest-reportlog. Node ids (and deselections) go
+ * to pytest in an `@file`, never on the command line. The environment is deterministic (TZ=UTC,
+ * PYTHONHASHSEED=0, LC_ALL=C.UTF-8); the whole process group is killed at the timeout; the
+ * working copy's own code comes first on the import path, ahead of an editable install of the main
+ * checkout.
+ */
+export async function runPytest(invocation: PytestInvocation): Promise<PytestRun> {
+  const scratch = mkdtempSync(join(tmpdir(), 'repocod-run-'));
+  try {
+    const reportFile = join(scratch, 'report.jsonl');
+    const argsFile = join(scratch, 'args.txt');
+    const selectFile = join(scratch, 'selected.txt');
+    const env = deterministicEnv(invocation);
+    let paths: readonly string[] = invocation.testRoots;
+    const plugin: string[] = [];
+    if (invocation.tests !== 'all') {
+      // pytest gets the files; the harness plugin keeps the listed ids (see harness/repocod_select.py).
+      paths = [...new Set(invocation.tests.map((id) => id.split('::')[0] ?? id))].filter((file) => existsSync(join(invocation.projectDir, file)));
+      writeFileSync(selectFile, invocation.tests.join('\n') + '\n');
+      env['REPOCOD_SELECT_FILE'] = selectFile;
+      env['PYTHONPATH'] = [HARNESS_DIR, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
+      plugin.push('-p', 'repocod_select');
+    }
+    writeFileSync(argsFile, [...invocation.deselect.map((id) => `--deselect=${id}`), ...paths].join('\n') + '\n');
+    const network = networkIsolation();
+    const command = [
+      ...(network.isolated ? network.prefix : []),
+      invocation.python,
+      '-m',
+      'pytest',
+      ...invocation.pytestArgs,
+      ...plugin,
+      `--report-log=${reportFile}`,
+      `@${argsFile}`,
+    ];
+    const started = performance.now();
+    const outcome = paths.length === 0 ? NOTHING_TO_RUN : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
+    const durationSeconds = (performance.now() - started) / 1000;
+    const report = existsSync(reportFile) ? parseReportLog(readFileSync(reportFile, 'utf8')) : EMPTY_REPORT;
+    const results = resultsFor(report, invocation.tests);
+    let status: RunStatus;
+    if (outcome.timedOut) status = 'timeout';
+    else if (outcome.spawnError !== null) status = 'infra-error';
+    // 2: interrupted by collection errors; 4: usage error, also what a conftest that fails to import gives.
+    else if (report.collectionErrors.length > 0 || outcome.exitCode === 2 || outcome.exitCode === 4) status = 'collection-error';
+    else if ((paths.length > 0 && !report.finished) || outcome.exitCode === 3) status = 'crashed';
+    else status = 'ok';
+    return {
+      status,
+      results,
+      exitCode: outcome.exitCode,
+      durationSeconds,
+      log: (outcome.spawnError === null ? '' : `${outcome.spawnError}\n`) + outcome.output,
+      network: network.isolated ? 'isolated (unshare --net)' : `not isolated: ${network.reason}`,
+    };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+function deterministicEnv(invocation: PytestInvocation): Record<string, string | undefined> {
+  const venvBin = join(invocation.python, '..');
+  const importRoots = [invocation.projectDir, join(invocation.projectDir, 'src')].filter((dir) => existsSync(dir));
+  return {
+    ...process.env,
+    ...invocation.env,
+    PATH: `${venvBin}${delimiter}${process.env['PATH'] ?? ''}`,
+    VIRTUAL_ENV: join(venvBin, '..'),
+    PYTHONPATH: [...importRoots, invocation.env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter),
+    TZ: 'UTC',
+    PYTHONHASHSEED: '0',
+    LC_ALL: 'C.UTF-8',
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
+}
+
+interface SpawnOutcome {
+  readonly exitCode: number | null;
+  readonly timedOut: boolean;
+  readonly spawnError: string | null;
+  readonly output: string;
+}
+
+/** Runs in a new process group and kills the whole group (pytest and anything it started) at the timeout. */
+function spawnWithTimeout(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<SpawnOutcome> {
+  return new Promise((resolvePromise) => {
+    const [file, ...args] = command;
+    const child = spawn(file as string, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk: Buffer): void => {
+      output = (output + chunk.toString('utf8')).slice(-LOG_LIMIT);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      if (child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, 'SIGKILL');
+        } catch {
+          // Already gone.
+        }
+      }
+    }, timeoutSeconds * 1000);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      resolvePromise({ exitCode: null, timedOut, spawnError: `cannot start ${file}: ${error.message}`, output });
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ exitCode: code, timedOut, spawnError: null, output });
+    });
+  });
+}
