@@ -13,6 +13,7 @@ export type RepocodErrorCode =
   | 'tool-missing'
   | 'commit-missing'
   | 'git-failed'
+  | 'environment-failed'
   | 'usage';
 
 export class RepocodError extends Error {
