@@ -68,6 +68,7 @@ describe('openCatalog', () => {
     const again = await openCatalog(path);
     expect((await again.query('SELECT version, name FROM schema_migrations')).rows).toEqual([
       [1, 'repositories, files and functions'],
+      [2, 'runs and test results'],
     ]);
     await again.close();
   });

@@ -17,6 +17,16 @@ import { appendFunction, type CatalogFunction, functionFromRow } from './functio
 import { migrate } from './migrate.js';
 import { openError } from './open-error.js';
 import { type QueryResult, toCell } from './query-result.js';
+import {
+  appendRun,
+  appendTestResult,
+  type RunRecord,
+  runFromRow,
+  runProblem,
+  type StoredRun,
+  type TestResultRecord,
+  testResultFromRow,
+} from './runs-table.js';
 import { SerialQueue } from './serial-queue.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 
@@ -50,6 +60,11 @@ export interface FunctionFilter {
   readonly candidatesOnly?: boolean;
 }
 
+export interface RunFilter {
+  /** Only the runs of this repository. */
+  readonly repository?: string;
+}
+
 /**
  * The catalog every stage reads and writes. Calls on one Catalog run one at a time in call order
  * (one connection, one transaction at a time), so concurrent callers need no locking of their own.
@@ -74,6 +89,20 @@ export interface Catalog {
   functions(repository: string, filter?: FunctionFilter): Promise<CatalogFunction[]>;
   /** Counts and complexity of a repository's functions, for summaries. */
   functionStats(repository: string): Promise<FunctionStats>;
+  /**
+   * Stores a finished run and its per-test results in one transaction, so a run is either wholly in
+   * the catalog or not at all. Recording a run_id again replaces that run's earlier rows: a write
+   * retried after a crash (when the caller cannot know whether the first one committed) must succeed
+   * and leave one copy, not fail or duplicate.
+   */
+  recordRun(run: RunRecord, results: readonly TestResultRecord[]): Promise<void>;
+  /**
+   * Every stored attempt of a job, ordered by attempt, each with its results ordered by node id; empty
+   * when the job never ran. This is what answers a repeated job without running it again.
+   */
+  runsForJob(jobHash: string): Promise<StoredRun[]>;
+  /** Stored runs without their results, for listings, ordered by start time. */
+  runs(filter?: RunFilter): Promise<RunRecord[]>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -311,6 +340,72 @@ class DuckDBCatalog implements Catalog {
         [repository],
       );
       return rows.map(functionFromRow);
+    });
+  }
+
+  recordRun(run: RunRecord, results: readonly TestResultRecord[]): Promise<void> {
+    const label = `run ${run.runId} of job ${run.jobHash}`;
+    const problem = runProblem(run, results);
+    if (problem !== null) {
+      return Promise.reject(new RepocodError('catalog-error', `cannot record ${label}: ${problem}; nothing was written`));
+    }
+    return this.exclusive(`recording ${label} with ${results.length} test result(s)`, (connection) =>
+      inTransaction(connection, async () => {
+        await connection.run('DELETE FROM test_results WHERE run_id = $1', [run.runId]);
+        await connection.run('DELETE FROM runs WHERE run_id = $1', [run.runId]);
+        await withAppender(connection, 'runs', (appender) => appendRun(appender, run));
+        await withAppender(connection, 'test_results', (appender) => {
+          for (const result of results) appendTestResult(appender, run.runId, result);
+        });
+      }).catch((error: unknown) => {
+        throw new RepocodError(
+          'catalog-error',
+          `${this.path}: recording ${label} failed and nothing of it was written: ${errorMessage(error)}`,
+          { cause: error },
+        );
+      }),
+    );
+  }
+
+  runsForJob(jobHash: string): Promise<StoredRun[]> {
+    return this.exclusive(`reading the runs of job ${jobHash}`, async (connection) => {
+      const runRows = await readRows(
+        connection,
+        'SELECT * FROM runs WHERE job_hash = $1 ORDER BY attempt, started_at, run_id',
+        [jobHash],
+      );
+      if (runRows.length === 0) return [];
+      const resultRows = await readRows(
+        connection,
+        `SELECT * FROM test_results WHERE run_id IN (SELECT run_id FROM runs WHERE job_hash = $1)
+         ORDER BY run_id, node_id`,
+        [jobHash],
+      );
+      const resultsByRun = new Map<string, TestResultRecord[]>();
+      for (const row of resultRows) {
+        const runId = text(row, 'run_id');
+        let results = resultsByRun.get(runId);
+        if (results === undefined) {
+          results = [];
+          resultsByRun.set(runId, results);
+        }
+        results.push(testResultFromRow(row));
+      }
+      return runRows.map((row) => {
+        const run = runFromRow(row);
+        return { ...run, results: resultsByRun.get(run.runId) ?? [] };
+      });
+    });
+  }
+
+  runs(filter: RunFilter = {}): Promise<RunRecord[]> {
+    const { repository } = filter;
+    return this.exclusive(repository === undefined ? 'listing runs' : `listing the runs of ${repository}`, async (connection) => {
+      const rows =
+        repository === undefined
+          ? await readRows(connection, 'SELECT * FROM runs ORDER BY started_at, run_id')
+          : await readRows(connection, 'SELECT * FROM runs WHERE repository = $1 ORDER BY started_at, run_id', [repository]);
+      return rows.map(runFromRow);
     });
   }
 

@@ -4,6 +4,7 @@ export {
   type FunctionFilter,
   type FunctionStats,
   type KnownFile,
+  type RunFilter,
   DEFAULT_CATALOG_PATH,
   IN_MEMORY,
   openCatalog,
@@ -14,4 +15,13 @@ export { type CatalogFunction, FUNCTION_COLUMNS } from './functions-table.js';
 export { functionId } from './function-id.js';
 export { type FormatTableOptions, formatTable } from './format-table.js';
 export { type Migration, MIGRATIONS, latestSchemaVersion } from './migrations.js';
+export {
+  type RunRecord,
+  type RunStatus,
+  type StoredRun,
+  type TestOutcome,
+  type TestResultRecord,
+  RUN_STATUSES,
+  TEST_OUTCOMES,
+} from './runs-table.js';
 export { type Cell, type QueryResult, toCell } from './query-result.js';

@@ -84,6 +84,45 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'runs and test results',
+    sql: `
+      -- One row per finished attempt of a runner job, written as the attempt finishes so that a killed
+      -- process loses only the jobs in flight. job_hash covers repository, recipe, patches and tests:
+      -- the same job again is answered from here.
+      CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        job_hash TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        base_commit TEXT,
+        environment_key TEXT,
+        recipe_hash TEXT,
+        patches_hash TEXT,
+        tests_hash TEXT,
+        attempt INTEGER, -- 1 … repeat
+        status TEXT CHECK (status IN ('ok', 'collection-error', 'timeout', 'crashed', 'infra-error', 'patch-error')),
+        exit_code INTEGER,
+        duration_seconds DOUBLE,
+        network TEXT,
+        worker INTEGER,
+        log TEXT,
+        started_at TIMESTAMP,
+        finished_at TIMESTAMP
+      );
+      CREATE INDEX runs_job_hash ON runs (job_hash);
+
+      -- One row per requested test of a run; a whole-suite run has thousands.
+      CREATE TABLE test_results (
+        run_id TEXT,
+        node_id TEXT,
+        outcome TEXT CHECK (outcome IN ('passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed', 'missing')),
+        duration_seconds DOUBLE,
+        message TEXT,
+        PRIMARY KEY (run_id, node_id)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

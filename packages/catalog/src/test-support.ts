@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AnalysedFunction } from '@repocod/core';
 import type { FileExtraction } from './file-extraction.js';
+import type { RunRecord, TestOutcome, TestResultRecord } from './runs-table.js';
 
-/** Shared by the tests only: synthetic functions and throwaway folders. */
+/** Shared by the tests only: synthetic functions, runs and throwaway folders. */
 
 export async function makeTempDir(): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), 'repocod-catalog-'));
@@ -57,4 +58,50 @@ export function okExtraction(file: string, functionCount: number, contentHash = 
     issue: null,
     functions: Array.from({ length: functionCount }, (_, i) => syntheticFunction(file, i)),
   };
+}
+
+/** A plausible finished run of job `jobHash`; the run id names the job and the attempt. */
+export function syntheticRun(jobHash: string, attempt: number, overrides: Partial<RunRecord> = {}): RunRecord {
+  const startedAt = new Date(Date.UTC(2024, 4, 6, 7, 8, attempt, 10 * attempt));
+  return {
+    runId: `${jobHash}#${attempt}`,
+    jobHash,
+    repository: 'pallets/flask',
+    baseCommit: '2fec0b206c6e83ea813ab26597e15c96fab08be7',
+    environmentKey: `env-${jobHash}`,
+    recipeHash: 'recipe-1',
+    patchesHash: `patches-${jobHash}`,
+    testsHash: `tests-${jobHash}`,
+    attempt,
+    status: 'ok',
+    exitCode: 1,
+    durationSeconds: 12.345 + attempt,
+    network: 'none',
+    worker: attempt % 2 === 0 ? null : attempt,
+    log: `$ pytest -p repocod_select\n${'collected 3000 items\n'.repeat(3)}attempt ${attempt} — done\n`,
+    startedAt,
+    finishedAt: new Date(startedAt.getTime() + 12_345),
+    ...overrides,
+  };
+}
+
+const OUTCOMES: readonly TestOutcome[] = ['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed', 'missing'];
+
+/** `count` results over every outcome, in the reverse of node-id order; failures carry a message. */
+export function syntheticResults(count: number, prefix = 'tests/test_app.py::TestApp::test'): TestResultRecord[] {
+  return Array.from({ length: count }, (_, i) => {
+    const index = count - 1 - i;
+    const outcome = OUTCOMES[index % OUTCOMES.length] ?? 'passed';
+    return {
+      nodeId: `${prefix}_${String(index).padStart(5, '0')}[naïve-${index % 3}]`,
+      outcome,
+      durationSeconds: outcome === 'missing' ? 0 : index / 1000 + 0.0001,
+      message: outcome === 'failed' || outcome === 'error' ? `AssertionError: ${index} != ${index + 1}\n  at line ${index}` : null,
+    };
+  });
+}
+
+/** Results ordered as the catalog returns them: by node id, in code point order. */
+export function byNodeId(results: readonly TestResultRecord[]): TestResultRecord[] {
+  return [...results].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
 }

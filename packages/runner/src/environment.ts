@@ -273,7 +273,9 @@ function installCommand(uv: UvTool | null, python: string, packages: readonly st
     const args = ['-m', 'pip', 'install', ...packages];
     return { display: `${python} ${args.join(' ')}`, file: python, args };
   }
-  const args = ['pip', 'install', '--no-config', '--python', python, ...packages];
+  // --system-certs: uv trusts its own bundled roots by default, and a machine behind a TLS proxy or a
+  // company CA only has that CA in the system store (pip uses it; uv refuses the index without it).
+  const args = ['pip', 'install', '--no-config', '--system-certs', '--python', python, ...packages];
   return { display: `${uv.path} ${args.join(' ')}`, file: uv.path, args };
 }
 

@@ -17,3 +17,6 @@ export * from './environment-marker.js';
 export * from './environment-packages.js';
 export * from './environment-uv.js';
 export * from './environment-command.js';
+export * from './prepare-repository.js';
+export * from './run-job.js';
+export * from './local-executor.js';

@@ -1,0 +1,47 @@
+import { join } from 'node:path';
+import type { Checkout } from './checkout.js';
+import { ensureCheckout } from './checkout.js';
+import type { Environment } from './environment.js';
+import { ensureEnvironment } from './environment.js';
+import type { ManifestEntry } from './manifest.js';
+import type { Worktree } from './worktrees.js';
+import { ensureWorktrees } from './worktrees.js';
+
+/** Where the runner keeps its state: clones, environments, worktrees (all under `.repocod/`). */
+export interface RunnerPaths {
+  readonly projectRoot: string;
+  readonly stateRoot: string;
+}
+
+export function runnerPaths(projectRoot: string, stateRoot = join(projectRoot, '.repocod')): RunnerPaths {
+  return { projectRoot, stateRoot };
+}
+
+/** Everything a repository's jobs need: its checkout, its environment, and one worktree per worker. */
+export interface PreparedRepository {
+  readonly entry: ManifestEntry;
+  readonly checkout: Checkout;
+  readonly environment: Environment;
+  readonly worktrees: readonly Worktree[];
+}
+
+export interface PrepareOptions {
+  readonly workers: number;
+  readonly freshEnvironment?: boolean;
+  readonly uv?: string | null;
+  readonly onLog?: (line: string) => void;
+}
+
+/** Checkout at the base commit, then the environment (keyed by that commit), then the worktree pool. */
+export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths, options: PrepareOptions): Promise<PreparedRepository> {
+  const checkout = await ensureCheckout(entry, { reposRoot: join(paths.stateRoot, 'repos'), projectRoot: paths.projectRoot });
+  const environment = await ensureEnvironment(entry, checkout.path, {
+    envsRoot: join(paths.stateRoot, 'envs'),
+    baseCommit: checkout.baseCommit,
+    fresh: options.freshEnvironment,
+    uv: options.uv,
+    onLog: options.onLog,
+  });
+  const worktrees = await ensureWorktrees(checkout, options.workers, join(paths.stateRoot, 'worktrees'));
+  return { entry, checkout, environment, worktrees };
+}

@@ -1,0 +1,75 @@
+import { join } from 'node:path';
+import { contentHash } from '@repocod/core';
+import type { PreparedRepository } from './prepare-repository.js';
+import type { PytestRun } from './pytest-job.js';
+import { runPytest } from './pytest-job.js';
+import type { Worktree } from './worktrees.js';
+import { applyPatches, resetWorktree } from './worktrees.js';
+
+/** A unit of work for the runner: tests of one repository, on the base commit plus patches. */
+export interface RunJob {
+  readonly repository: string;
+  /** Unified diffs applied in order with `git apply`. */
+  readonly patches: readonly string[];
+  /** Node ids, or the whole suite under the manifest's test roots. */
+  readonly tests: readonly string[] | 'all';
+  /** Defaults to the manifest's timeout. */
+  readonly timeoutSeconds?: number;
+  /** Runs of the same tests, to tell flaky tests (default 1). */
+  readonly repeat?: number;
+}
+
+export interface JobResult {
+  readonly job: RunJob;
+  readonly jobHash: string;
+  /** `patch-error` when a patch did not apply (then no run was made); else the runs' own statuses. */
+  readonly patchError: string | null;
+  readonly runs: readonly PytestRun[];
+  readonly worker: number;
+}
+
+/**
+ * What makes two jobs the same job: the repository at its commit, its environment, the patches and
+ * the tests (as a set: order does not change results), the timeout and the repeat count.
+ */
+export function jobHash(job: RunJob, repository: Pick<PreparedRepository, 'checkout' | 'environment' | 'entry'>): string {
+  return contentHash(
+    JSON.stringify({
+      repository: job.repository,
+      baseCommit: repository.checkout.baseCommit,
+      environment: repository.environment.key,
+      patches: job.patches.map((patch) => contentHash(patch)),
+      tests: job.tests === 'all' ? 'all' : [...job.tests].sort(),
+      timeout: job.timeoutSeconds ?? repository.entry.timeoutSeconds,
+      repeat: job.repeat ?? 1,
+    }),
+  );
+}
+
+/** Runs one job in one worktree and leaves the worktree clean for the next job. */
+export async function runJob(job: RunJob, repository: PreparedRepository, worktree: Worktree): Promise<JobResult> {
+  const hash = jobHash(job, repository);
+  const applied = await applyPatches(worktree, job.patches);
+  if (!applied.ok) return { job, jobHash: hash, patchError: applied.message, runs: [], worker: worktree.index };
+  try {
+    const { entry, environment } = repository;
+    const runs: PytestRun[] = [];
+    for (let attempt = 0; attempt < (job.repeat ?? 1); attempt++) {
+      runs.push(
+        await runPytest({
+          python: environment.python,
+          projectDir: join(worktree.path, entry.packageRoot),
+          tests: job.tests,
+          testRoots: entry.testRoots,
+          pytestArgs: entry.pytestArgs,
+          deselect: entry.deselect.map((test) => test.id),
+          env: entry.env,
+          timeoutSeconds: job.timeoutSeconds ?? entry.timeoutSeconds,
+        }),
+      );
+    }
+    return { job, jobHash: hash, patchError: null, runs, worker: worktree.index };
+  } finally {
+    await resetWorktree(worktree);
+  }
+}
