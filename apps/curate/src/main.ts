@@ -3,18 +3,26 @@ import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
 import type { CommandIO } from './io.js';
 import { assertKnownOptions, parseArgs } from './parse-args.js';
 import { SQL_USAGE, sqlCommand } from './sql-command.js';
+import { ENV_USAGE, envCommand } from './env-command.js';
+import { RUN_USAGE, runCommand } from './run-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
 commands:
   extract <repo-path>   functions, complexity and lengths into the catalog
   sql "<query>"         run SQL on the catalog
+  env <repository>      check out a repository and make its environment
+  run <repository>      run its tests (with patches) in isolated worktrees
 
 ${EXTRACT_USAGE}
 
 ${SQL_USAGE}
+
+${ENV_USAGE}
+
+${RUN_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -28,6 +36,12 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'sql':
         assertKnownOptions(args, ['db', 'width']);
         return await sqlCommand(args, io);
+      case 'env':
+        assertKnownOptions(args, ['manifest', 'source', 'fresh']);
+        return await envCommand(args, io);
+      case 'run':
+        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout']);
+        return await runCommand(args, io);
       case 'help':
         io.out(USAGE);
         return 0;

@@ -4,6 +4,8 @@ export interface ParsedArgs {
   readonly command: string | undefined;
   readonly positionals: readonly string[];
   readonly flags: ReadonlyMap<string, string | true>;
+  /** Every value of an option given more than once (`--patch a.diff --patch b.diff`), in order. */
+  readonly repeated: ReadonlyMap<string, readonly string[]>;
 }
 
 /**
@@ -13,6 +15,7 @@ export interface ParsedArgs {
 export function parseArgs(argv: readonly string[], valueOptions: ReadonlySet<string>): ParsedArgs {
   const positionals: string[] = [];
   const flags = new Map<string, string | true>();
+  const repeated = new Map<string, string[]>();
   for (let index = 0; index < argv.length; index++) {
     const arg = argv[index] ?? '';
     if (!arg.startsWith('--') || arg === '--') {
@@ -24,13 +27,14 @@ export function parseArgs(argv: readonly string[], valueOptions: ReadonlySet<str
       const value = inline ?? argv[++index];
       if (value === undefined) throw new RepocodError('usage', `option --${name} needs a value`);
       flags.set(name, value);
+      repeated.set(name, [...(repeated.get(name) ?? []), value]);
     } else {
       if (inline !== undefined) throw new RepocodError('usage', `option --${name} takes no value`);
       flags.set(name, true);
     }
   }
   const [command, ...rest] = positionals;
-  return { command, positionals: rest, flags };
+  return { command, positionals: rest, flags, repeated };
 }
 
 export function stringOption(args: ParsedArgs, name: string): string | undefined {
@@ -45,4 +49,8 @@ export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): 
       throw new RepocodError('usage', `unknown option --${name} for "${args.command ?? ''}" (known: ${known.map((option) => `--${option}`).join(', ')})`);
     }
   }
+}
+
+export function listOption(args: ParsedArgs, name: string): readonly string[] {
+  return args.repeated.get(name) ?? [];
 }

@@ -1,7 +1,16 @@
+import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openCatalog } from './catalog.js';
+import { appendFile } from './files-table.js';
+import { appendFunction } from './functions-table.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
+import { byNodeId, makeTempDir, okExtraction, syntheticResults, syntheticRun } from './test-support.js';
+
+/** The version a migration appended by a later release would have. */
+const NEXT = MIGRATIONS.length + 1;
+const LATEST = MIGRATIONS.length;
 
 async function tables(connection: DuckDBConnection): Promise<string[]> {
   const reader = await connection.runAndReadAll('SELECT table_name FROM duckdb_tables() ORDER BY table_name');
@@ -26,45 +35,57 @@ describe('migrate', () => {
     instance.closeSync();
   });
 
-  it('creates the tables of migration 1 and records its version', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1]);
-    expect(await tables(connection)).toEqual(['files', 'functions', 'repositories', 'schema_migrations']);
-    expect(await versions(connection)).toEqual([1]);
+  it('creates the tables of every migration and records their versions', async () => {
+    expect(await migrate(connection, 'test')).toEqual([1, 2]);
+    expect(await tables(connection)).toEqual([
+      'files',
+      'functions',
+      'repositories',
+      'runs',
+      'schema_migrations',
+      'test_results',
+    ]);
+    expect(await versions(connection)).toEqual([1, 2]);
+    const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
+    expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
 
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1]);
+    expect(await versions(connection)).toEqual([1, 2]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
-    await migrate(connection, 'test');
-    const later: Migration[] = [...MIGRATIONS, { version: 2, name: 'runs', sql: 'CREATE TABLE runs (id INTEGER)' }];
-    expect(await migrate(connection, 'test', later)).toEqual([2]);
-    expect(await tables(connection)).toContain('runs');
-    expect(await versions(connection)).toEqual([1, 2]);
+    expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
+    expect(await migrate(connection, 'test')).toEqual([2]);
+    const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
+    expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
+    expect(await tables(connection)).toContain('later');
+    expect(await versions(connection)).toEqual([1, 2, NEXT]);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
     const broken: Migration[] = [
       ...MIGRATIONS,
-      { version: 2, name: 'half done', sql: 'CREATE TABLE half (id INTEGER); SELECT * FROM no_such_table' },
+      { version: NEXT, name: 'half done', sql: 'CREATE TABLE half (id INTEGER); SELECT * FROM no_such_table' },
     ];
     await expect(migrate(connection, 'cat.duckdb', broken)).rejects.toMatchObject({
       code: 'catalog-error',
-      message: expect.stringMatching(/cat\.duckdb: migration 2 \("half done"\) failed, the catalog was left at version 1: .*no_such_table/),
+      message: expect.stringMatching(
+        new RegExp(`cat\\.duckdb: migration ${NEXT} \\("half done"\\) failed, the catalog was left at version ${LATEST}: .*no_such_table`),
+      ),
     });
     expect(await tables(connection)).not.toContain('half');
-    expect(await versions(connection)).toEqual([1]);
+    expect(await versions(connection)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   it('refuses a catalog written by a newer schema', async () => {
-    const newer: Migration[] = [...MIGRATIONS, { version: 2, name: 'future', sql: 'SELECT 1' }];
+    const newer: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'future', sql: 'SELECT 1' }];
     await migrate(connection, 'test', newer);
     await expect(migrate(connection, 'cat.duckdb')).rejects.toMatchObject({
       code: 'catalog-error',
-      message: expect.stringContaining('cat.duckdb has schema version 2'),
+      message: expect.stringContaining(`cat.duckdb has schema version ${NEXT}`),
     });
   });
 
@@ -73,5 +94,101 @@ describe('migrate', () => {
       code: 'catalog-error',
     });
     expect(await tables(connection)).toEqual([]);
+  });
+});
+
+describe('opening a catalog made by an older repocod-kit', () => {
+  let dir: string;
+  let cleanup: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, cleanup } = await makeTempDir());
+  });
+  afterEach(() => cleanup());
+
+  /** Makes a catalog file the way a build that knew only the first `known` migrations left it. */
+  async function olderCatalog(path: string, known: number, fill?: (connection: DuckDBConnection) => Promise<void>): Promise<void> {
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    try {
+      if (known > 0) await migrate(connection, path, MIGRATIONS.slice(0, known));
+      await fill?.(connection);
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+  }
+
+  it('applies migration 2 to a version-1 catalog and keeps its data', async () => {
+    const path = join(dir, 'v1.duckdb');
+    const extraction = okExtraction('pkg/a.py', 4);
+    await olderCatalog(path, 1, async (connection) => {
+      await connection.run("INSERT INTO repositories VALUES ('r', '/src/r', now()::TIMESTAMP)");
+      const files = await connection.createAppender('files');
+      appendFile(files, 'r', extraction, new Date());
+      files.closeSync();
+      const functions = await connection.createAppender('functions');
+      for (const fn of extraction.functions) appendFunction(functions, 'r', extraction.contentHash, fn);
+      functions.closeSync();
+    });
+
+    const catalog = await openCatalog(path);
+    try {
+      expect((await catalog.query('SELECT version, name FROM schema_migrations ORDER BY version')).rows).toEqual([
+        [1, 'repositories, files and functions'],
+        [2, 'runs and test results'],
+      ]);
+      expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
+      expect(await catalog.knownFiles('r')).toEqual(
+        new Map([['pkg/a.py', { contentHash: 'hash-of-pkg/a.py', extractorFingerprint: 'extractor-v1' }]]),
+      );
+      expect((await catalog.functions('r')).map(({ repository, functionId, contentHash, ...fn }) => fn)).toEqual(extraction.functions);
+
+      const results = syntheticResults(10);
+      await catalog.recordRun(syntheticRun('job', 1), results);
+      expect(await catalog.runsForJob('job')).toEqual([{ ...syntheticRun('job', 1), results: byNodeId(results) }]);
+    } finally {
+      await catalog.close();
+    }
+  });
+
+  it('refuses no older catalog: an empty file and every earlier version open at the latest version', async () => {
+    for (let known = 0; known < LATEST; known++) {
+      const path = join(dir, `v${known}.duckdb`);
+      await olderCatalog(path, known);
+      const catalog = await openCatalog(path);
+      try {
+        expect((await catalog.query('SELECT version FROM schema_migrations ORDER BY version')).rows).toEqual(
+          MIGRATIONS.map((m) => [m.version]),
+        );
+      } finally {
+        await catalog.close();
+      }
+    }
+  });
+
+  it('is refused, with a way out, by a build that knows only migration 1, and left as it was', async () => {
+    const path = join(dir, 'v2.duckdb');
+    const catalog = await openCatalog(path);
+    await catalog.recordRun(syntheticRun('job', 1), syntheticResults(3));
+    await catalog.close();
+
+    const instance = await DuckDBInstance.create(path);
+    const connection = await instance.connect();
+    try {
+      await expect(migrate(connection, path, MIGRATIONS.slice(0, 1))).rejects.toMatchObject({
+        code: 'catalog-error',
+        message: `${path} has schema version 2 but this repocod-kit knows only up to 1; it was written by a newer version: upgrade repocod-kit or choose another catalog path`,
+      });
+    } finally {
+      connection.closeSync();
+      instance.closeSync();
+    }
+
+    const again = await openCatalog(path);
+    try {
+      expect(await again.runsForJob('job')).toHaveLength(1);
+    } finally {
+      await again.close();
+    }
   });
 });

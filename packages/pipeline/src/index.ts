@@ -7,3 +7,5 @@ export { DEFAULT_CATALOG_PATH, formatTable, openCatalog } from '@repocod/catalog
 export type { Catalog, CatalogFunction, QueryResult } from '@repocod/catalog';
 export * from './load-config.js';
 export { assertRepositoryFolder, listPythonFiles } from '@repocod/python';
+export * from './find-repository.js';
+export * from './run-tests-stage.js';

@@ -1,0 +1,39 @@
+import { RepocodError } from '@repocod/core';
+import { prepareStage } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption } from './parse-args.js';
+import { PROJECT_ROOT } from './project-root.js';
+
+export const ENV_USAGE = `usage: repocod env <repository> [--manifest FILE] [--source NAME=PATH] [--fresh]
+
+Checks out the repository at its base commit and makes (or reuses) its environment: a venv with the
+manifest's Python, its install recipe and the runner's harness. Repositories: the 11 of REPOCOD
+(datasets/repocod/manifest.yaml) and demo.`;
+
+export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const [repository, extra] = args.positionals;
+  if (repository === undefined || extra !== undefined) throw new RepocodError('usage', ENV_USAGE);
+  const started = performance.now();
+  const prepared = await prepareStage({
+    projectRoot: PROJECT_ROOT,
+    repository,
+    manifest: stringOption(args, 'manifest'),
+    sources: listOption(args, 'source'),
+    freshEnvironment: args.flags.get('fresh') === true,
+    onLog: io.interactive ? (line) => io.err(`  ${line}\n`) : undefined,
+  });
+  const { checkout, environment } = prepared;
+  io.out(
+    [
+      `${checkout.name} at ${checkout.baseCommit} (${checkout.commitTimestamp})`,
+      `  checkout     ${checkout.path}`,
+      `  environment  ${environment.path}`,
+      `               python ${environment.pythonVersion}, ${environment.installer}, ${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `  packages     ${environment.packagesHash.slice(0, 16)} (hash of the installed packages)`,
+      `  log          ${environment.logFile}`,
+      '',
+    ].join('\n'),
+  );
+  return 0;
+}

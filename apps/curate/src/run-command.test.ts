@@ -1,0 +1,36 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { bufferIO, makeTempDir } from './test-support.js';
+
+/** `repocod env` and `repocod run` on the bundled demo: real checkout, real venv, real pytest. */
+describe('repocod env and run on the demo', () => {
+  it('makes the environment, then runs listed tests with a missing one reported', { timeout: 300_000 }, async () => {
+    const env = bufferIO();
+    expect(await main(['env', 'demo'], env), env.stderr()).toBe(0);
+    expect(env.stdout()).toMatch(/^demo at [0-9a-f]{40} /);
+    expect(env.stdout()).toMatch(/python 3\.11\.\d+, (pip|uv), (built|reused)/);
+
+    const folder = makeTempDir().dir;
+    const ids = join(folder, 'ids.txt');
+    writeFileSync(ids, 'tests/test_util.py::test_slugify_custom_separator\n# a comment\ntests/test_util.py::test_not_there\n');
+    const run = bufferIO();
+    expect(await main(['run', 'demo', '--tests', ids, '--workers', '2'], run)).toBe(0);
+    expect(run.stdout()).toContain('tests      2: 1 passed, 1 missing');
+  });
+
+  it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
+    const folder = makeTempDir().dir;
+    const patch = join(folder, 'bad.diff');
+    writeFileSync(patch, '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-not there\n+nor this\n');
+    const run = bufferIO();
+    expect(await main(['run', 'demo', '--all', '--patch', patch], run)).toBe(1);
+    expect(run.stdout()).toContain('patch 1 of 1 does not apply');
+    const both = bufferIO();
+    expect(await main(['run', 'demo', '--all', '--tests', patch], both)).toBe(2);
+    const unknown = bufferIO();
+    expect(await main(['run', 'no-such-repo', '--all'], unknown)).toBe(2);
+    expect(unknown.stderr()).toContain('no repository named "no-such-repo"');
+  });
+});

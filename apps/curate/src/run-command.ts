@@ -1,0 +1,77 @@
+import { readFileSync } from 'node:fs';
+import { RepocodError } from '@repocod/core';
+import type { RunTestsSummary } from '@repocod/pipeline';
+import { runTestsStage } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption } from './parse-args.js';
+import { PROJECT_ROOT } from './project-root.js';
+
+export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
+                   [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--fresh]
+
+Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
+the counts by outcome, the duration and the slowest tests. --tests FILE lists pytest node ids, one
+per line.`;
+
+export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const [repository, extra] = args.positionals;
+  if (repository === undefined || extra !== undefined) throw new RepocodError('usage', RUN_USAGE);
+  const testsFile = stringOption(args, 'tests');
+  const all = args.flags.get('all') === true;
+  if ((testsFile === undefined) === !all) throw new RepocodError('usage', `give either --tests FILE or --all\n\n${RUN_USAGE}`);
+  const tests = testsFile === undefined ? 'all' : readList(testsFile);
+  const summary = await runTestsStage({
+    projectRoot: PROJECT_ROOT,
+    repository,
+    manifest: stringOption(args, 'manifest'),
+    sources: listOption(args, 'source'),
+    freshEnvironment: args.flags.get('fresh') === true,
+    patches: listOption(args, 'patch').map((file) => readText(file, 'patch')),
+    tests,
+    workers: wholeNumber(args, 'workers', 1),
+    repeat: wholeNumber(args, 'repeat', 1),
+    timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+  });
+  io.out(formatRunSummary(summary));
+  return summary.problems.length === 0 ? 0 : 1;
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new RepocodError('file-unreadable', `${file}: cannot read the ${what} file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+function readList(file: string): string[] {
+  return readText(file, 'tests')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function wholeNumber(args: ParsedArgs, name: string, fallback: number): number {
+  const text = stringOption(args, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);
+  return value;
+}
+
+export function formatRunSummary(summary: RunTestsSummary): string {
+  const counts = Object.entries(summary.counts)
+    .map(([outcome, count]) => `${count} ${outcome}`)
+    .join(', ');
+  const lines = [
+    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}, python ${summary.python}, ${summary.jobs} job(s)`,
+    `  tests      ${summary.results.length}: ${counts === '' ? 'none' : counts}`,
+    `  duration   ${summary.durationSeconds.toFixed(1)} s`,
+    `  network    ${summary.network || 'no run'}`,
+    '  slowest',
+    ...summary.slowest.map((test) => `    ${test.duration.toFixed(2)} s  ${test.nodeId}`),
+    ...(summary.problems.length === 0 ? [] : ['  problems', ...summary.problems.map((problem) => `    ${problem.replaceAll('\n', '\n    ')}`)]),
+  ];
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,26 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Manifest, ManifestEntry } from '@repocod/runner';
+import { applySourceOverrides, loadManifest, manifestEntry } from '@repocod/runner';
+
+/** The manifests the CLI knows without being told: the 11 REPOCOD repositories and the bundled demo. */
+export const BUILT_IN_MANIFESTS = ['datasets/repocod/manifest.yaml', 'datasets/demo/manifest.yaml'];
+
+export interface FindRepositoryOptions {
+  readonly projectRoot: string;
+  /** A manifest file of the user's; default: the built-in ones. */
+  readonly manifest?: string;
+  /** `--source NAME=PATH` options: a local clone instead of the url. */
+  readonly sources?: readonly string[];
+}
+
+/** The manifest entry of a repository by name, from the user's manifest or the built-in ones. */
+export function findRepository(name: string, options: FindRepositoryOptions): ManifestEntry {
+  const files = options.manifest !== undefined ? [options.manifest] : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file));
+  const manifests = files.filter((file) => options.manifest !== undefined || existsSync(file)).map(loadManifest);
+  const merged: Manifest = {
+    file: manifests.map((manifest) => manifest.file).join(' and '),
+    repositories: manifests.flatMap((manifest) => manifest.repositories),
+  };
+  return manifestEntry(applySourceOverrides(merged, options.sources ?? []), name);
+}

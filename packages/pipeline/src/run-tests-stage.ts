@@ -1,0 +1,104 @@
+import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
+import { LocalExecutor, prepareRepository, runnerPaths } from '@repocod/runner';
+import type { FindRepositoryOptions } from './find-repository.js';
+import { findRepository } from './find-repository.js';
+
+export interface PrepareStageOptions extends FindRepositoryOptions {
+  readonly repository: string;
+  readonly workers?: number;
+  readonly freshEnvironment?: boolean;
+  readonly onLog?: (line: string) => void;
+}
+
+/** `repocod env`: the checkout at its base commit, its environment and its worktrees, made or reused. */
+export async function prepareStage(options: PrepareStageOptions): Promise<PreparedRepository> {
+  const entry = findRepository(options.repository, options);
+  return prepareRepository(entry, runnerPaths(options.projectRoot), {
+    workers: options.workers ?? 1,
+    freshEnvironment: options.freshEnvironment,
+    onLog: options.onLog,
+  });
+}
+
+export interface RunTestsOptions extends PrepareStageOptions {
+  readonly patches: readonly string[];
+  readonly tests: readonly string[] | 'all';
+  readonly repeat?: number;
+  readonly timeoutSeconds?: number;
+}
+
+export interface RunTestsSummary {
+  readonly repository: string;
+  readonly baseCommit: string;
+  readonly python: string;
+  readonly environmentKey: string;
+  readonly jobs: number;
+  readonly counts: Readonly<Partial<Record<TestOutcome, number>>>;
+  /** Run statuses other than ok, and patches that did not apply, with what they said. */
+  readonly problems: readonly string[];
+  readonly durationSeconds: number;
+  readonly slowest: readonly TestResult[];
+  readonly network: string;
+  readonly results: readonly TestResult[];
+}
+
+/**
+ * `repocod run`: the requested tests on the base commit plus patches. Listed node ids are split by
+ * file over the workers (a file's tests stay together, so module fixtures are set up once); the
+ * whole suite is one job.
+ */
+export async function runTestsStage(options: RunTestsOptions): Promise<RunTestsSummary> {
+  const workers = options.workers ?? 1;
+  const prepared = await prepareStage({ ...options, workers });
+  const jobs = splitJobs(options, workers);
+  const started = performance.now();
+  const results: JobResult[] = [];
+  for await (const { result } of new LocalExecutor(prepared).run(jobs)) results.push(result);
+  return summarise(prepared, results, (performance.now() - started) / 1000);
+}
+
+function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {
+  const common = { repository: options.repository, patches: options.patches, repeat: options.repeat, timeoutSeconds: options.timeoutSeconds };
+  if (options.tests === 'all') return [{ ...common, tests: 'all' }];
+  const byFile = new Map<string, string[]>();
+  for (const id of options.tests) {
+    const file = id.split('::')[0] ?? id;
+    byFile.set(file, [...(byFile.get(file) ?? []), id]);
+  }
+  const chunks: string[][] = Array.from({ length: Math.min(workers, byFile.size) || 1 }, () => []);
+  // Largest files first onto the lightest chunk.
+  for (const ids of [...byFile.values()].sort((a, b) => b.length - a.length)) {
+    const lightest = chunks.reduce((best, chunk) => (chunk.length < best.length ? chunk : best));
+    lightest.push(...ids);
+  }
+  return chunks.filter((chunk) => chunk.length > 0).map((tests) => ({ ...common, tests }));
+}
+
+function summarise(prepared: PreparedRepository, results: readonly JobResult[], durationSeconds: number): RunTestsSummary {
+  const tests: TestResult[] = [];
+  const problems: string[] = [];
+  let network = '';
+  for (const result of results) {
+    if (result.patchError !== null) problems.push(result.patchError);
+    for (const run of result.runs) {
+      network = run.network;
+      if (run.status !== 'ok') problems.push(`${run.status} (exit code ${run.exitCode ?? 'none'}):\n${run.log.split('\n').slice(-15).join('\n')}`);
+      tests.push(...run.results);
+    }
+  }
+  const counts: Partial<Record<TestOutcome, number>> = {};
+  for (const test of tests) counts[test.outcome] = (counts[test.outcome] ?? 0) + 1;
+  return {
+    repository: prepared.entry.name,
+    baseCommit: prepared.checkout.baseCommit,
+    python: `${prepared.environment.pythonVersion} (${prepared.environment.installer})`,
+    environmentKey: prepared.environment.key,
+    jobs: results.length,
+    counts,
+    problems,
+    durationSeconds,
+    slowest: [...tests].sort((a, b) => b.duration - a.duration).slice(0, 5),
+    network,
+    results: tests,
+  };
+}
