@@ -40,7 +40,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['manifest', 'source', 'fresh']);
         return await envCommand(args, io);
       case 'run':
-        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout']);
+        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db']);
         return await runCommand(args, io);
       case 'help':
         io.out(USAGE);

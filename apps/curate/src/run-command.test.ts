@@ -15,9 +15,22 @@ describe('repocod env and run on the demo', () => {
     const folder = makeTempDir().dir;
     const ids = join(folder, 'ids.txt');
     writeFileSync(ids, 'tests/test_util.py::test_slugify_custom_separator\n# a comment\ntests/test_util.py::test_not_there\n');
+    const db = join(folder, 'catalog.duckdb');
     const run = bufferIO();
-    expect(await main(['run', 'demo', '--tests', ids, '--workers', '2'], run)).toBe(0);
+    expect(await main(['run', 'demo', '--tests', ids, '--workers', '2', '--db', db], run)).toBe(0);
     expect(run.stdout()).toContain('tests      2: 1 passed, 1 missing');
+    expect(run.stdout()).not.toContain('answered from the catalog');
+    // The same job again is answered from the catalog, with the same results; --fresh runs it.
+    const again = bufferIO();
+    expect(await main(['run', 'demo', '--tests', ids, '--workers', '2', '--db', db], again)).toBe(0);
+    expect(again.stdout()).toContain('1 answered from the catalog');
+    expect(again.stdout()).toContain('tests      2: 1 passed, 1 missing');
+    const fresh = bufferIO();
+    expect(await main(['run', 'demo', '--tests', ids, '--db', db, '--fresh'], fresh)).toBe(0);
+    expect(fresh.stdout()).not.toContain('answered from the catalog');
+    const stored = bufferIO();
+    expect(await main(['sql', 'select count(*) as runs from runs', '--db', db], stored)).toBe(0);
+    expect(stored.stdout()).toMatch(/runs\n-+\n\s+1\n/);
   });
 
   it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
@@ -25,7 +38,7 @@ describe('repocod env and run on the demo', () => {
     const patch = join(folder, 'bad.diff');
     writeFileSync(patch, '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-not there\n+nor this\n');
     const run = bufferIO();
-    expect(await main(['run', 'demo', '--all', '--patch', patch], run)).toBe(1);
+    expect(await main(['run', 'demo', '--all', '--patch', patch, '--db', join(folder, 'catalog.duckdb')], run)).toBe(1);
     expect(run.stdout()).toContain('patch 1 of 1 does not apply');
     const both = bufferIO();
     expect(await main(['run', 'demo', '--all', '--tests', patch], both)).toBe(2);

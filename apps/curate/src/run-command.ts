@@ -1,18 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { RepocodError } from '@repocod/core';
 import type { RunTestsSummary } from '@repocod/pipeline';
-import { runTestsStage } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
 
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
-                   [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--fresh]
+                   [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
 
 Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
 the counts by outcome, the duration and the slowest tests. --tests FILE lists pytest node ids, one
-per line.`;
+per line. Runs and per-test results go to the catalog as each job finishes; the same job again
+(same repository, commit, environment, patches and tests) is answered from the catalog unless --fresh.`;
 
 export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;
@@ -21,20 +22,26 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const all = args.flags.get('all') === true;
   if ((testsFile === undefined) === !all) throw new RepocodError('usage', `give either --tests FILE or --all\n\n${RUN_USAGE}`);
   const tests = testsFile === undefined ? 'all' : readList(testsFile);
-  const summary = await runTestsStage({
-    projectRoot: PROJECT_ROOT,
-    repository,
-    manifest: stringOption(args, 'manifest'),
-    sources: listOption(args, 'source'),
-    freshEnvironment: args.flags.get('fresh') === true,
-    patches: listOption(args, 'patch').map((file) => readText(file, 'patch')),
-    tests,
-    workers: wholeNumber(args, 'workers', 1),
-    repeat: wholeNumber(args, 'repeat', 1),
-    timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
-  });
-  io.out(formatRunSummary(summary));
-  return summary.problems.length === 0 ? 0 : 1;
+  const patches = listOption(args, 'patch').map((file) => readText(file, 'patch'));
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const summary = await runTestsStage(catalog, {
+      projectRoot: PROJECT_ROOT,
+      repository,
+      manifest: stringOption(args, 'manifest'),
+      sources: listOption(args, 'source'),
+      fresh: args.flags.get('fresh') === true,
+      patches,
+      tests,
+      workers: wholeNumber(args, 'workers', 1),
+      repeat: wholeNumber(args, 'repeat', 1),
+      timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+    });
+    io.out(formatRunSummary(summary));
+    return summary.problems.length === 0 ? 0 : 1;
+  } finally {
+    await catalog.close();
+  }
 }
 
 function readText(file: string, what: string): string {
@@ -65,7 +72,7 @@ export function formatRunSummary(summary: RunTestsSummary): string {
     .map(([outcome, count]) => `${count} ${outcome}`)
     .join(', ');
   const lines = [
-    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}, python ${summary.python}, ${summary.jobs} job(s)`,
+    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}, python ${summary.python}, ${summary.jobs} job(s)${summary.fromCatalog > 0 ? `, ${summary.fromCatalog} answered from the catalog` : ''}`,
     `  tests      ${summary.results.length}: ${counts === '' ? 'none' : counts}`,
     `  duration   ${summary.durationSeconds.toFixed(1)} s`,
     `  network    ${summary.network || 'no run'}`,
