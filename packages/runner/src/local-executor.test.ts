@@ -60,4 +60,29 @@ describe('LocalExecutor on the demo', () => {
     expect(results[0]?.runs).toEqual([]);
     expect(results[1]?.runs[0]?.results[0]?.outcome).toBe('passed');
   });
+
+  it('kills a hanging job at its timeout and the same worker goes on with the next job', { timeout: 120_000 }, async () => {
+    const hang = [
+      'diff --git a/tests/test_hang.py b/tests/test_hang.py',
+      'new file mode 100644',
+      '--- /dev/null',
+      '+++ b/tests/test_hang.py',
+      '@@ -0,0 +1,4 @@',
+      '+import time',
+      '+',
+      '+def test_hangs():',
+      '+    time.sleep(600)',
+      '',
+    ].join('\n');
+    const single = new LocalExecutor({ ...prepared, worktrees: prepared.worktrees.slice(0, 1) });
+    const started = performance.now();
+    const results = await collect(single, [
+      { repository: 'demo', patches: [hang], tests: ['tests/test_hang.py::test_hangs'], timeoutSeconds: 3 },
+      { repository: 'demo', patches: [], tests: ['tests/test_util.py::test_slugify_custom_separator'] },
+    ]);
+    expect(performance.now() - started).toBeLessThan(60_000);
+    expect(results[0]?.runs[0]?.status).toBe('timeout');
+    expect(results[1]?.worker).toBe(results[0]?.worker);
+    expect(results[1]?.runs[0]?.results.map((test) => test.outcome)).toEqual(['passed']);
+  });
 });

@@ -1,0 +1,53 @@
+/**
+ * `pnpm bench:runner [--jobs N]`: the demo's suite split into N jobs (default 8), run by the local
+ * executor with 1 worker (the baseline) and with 2 workers, in the same run, on the same prepared
+ * repository. Prints wall times, throughput and the speed-up, and checks that both give the same
+ * outcome for every test.
+ */
+import { resolve } from 'node:path';
+import type { RunJob } from './run-job.js';
+import { LocalExecutor } from './local-executor.js';
+import { loadManifest } from './manifest.js';
+import type { PreparedRepository } from './prepare-repository.js';
+import { prepareRepository, runnerPaths } from './prepare-repository.js';
+
+const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const jobsArg = process.argv.indexOf('--jobs');
+const jobCount = jobsArg === -1 ? 8 : Number(process.argv[jobsArg + 1]);
+if (!Number.isInteger(jobCount) || jobCount < 1) {
+  console.error('usage: pnpm bench:runner [--jobs N]');
+  process.exit(2);
+}
+
+const entry = loadManifest(resolve(projectRoot, 'datasets/demo/manifest.yaml')).repositories[0];
+if (entry === undefined) throw new Error('the demo manifest has no repository');
+const prepared = await prepareRepository(entry, runnerPaths(projectRoot), { workers: 2 });
+
+async function timed(repository: PreparedRepository, jobs: readonly RunJob[]): Promise<{ seconds: number; outcomes: Map<string, string>; tests: number }> {
+  const started = performance.now();
+  const outcomes = new Map<string, string>();
+  for await (const { result } of new LocalExecutor(repository).run(jobs)) {
+    for (const run of result.runs) for (const test of run.results) outcomes.set(test.nodeId, test.outcome);
+  }
+  return { seconds: (performance.now() - started) / 1000, outcomes, tests: outcomes.size };
+}
+
+// The node ids, from one whole-suite run (which also warms the file cache for both measurements).
+const whole = await timed(prepared, [{ repository: 'demo', patches: [], tests: 'all' }]);
+const ids = [...whole.outcomes.keys()];
+const jobs: RunJob[] = Array.from({ length: jobCount }, (_, index) => ({
+  repository: 'demo',
+  patches: [],
+  tests: ids.filter((_, position) => position % jobCount === index),
+}));
+
+const one = await timed({ ...prepared, worktrees: prepared.worktrees.slice(0, 1) }, jobs);
+const two = await timed(prepared, jobs);
+const same = [...one.outcomes].every(([id, outcome]) => two.outcomes.get(id) === outcome) && one.tests === two.tests;
+
+console.log(`repository    demo (${ids.length} tests) in ${jobCount} jobs; environment ${prepared.environment.installer}, python ${prepared.environment.pythonVersion}`);
+console.log(`baseline      1 worker:  ${one.seconds.toFixed(2)} s, ${(one.tests / one.seconds).toFixed(1)} tests/s, ${(jobCount / one.seconds).toFixed(2)} jobs/s`);
+console.log(`parallel      2 workers: ${two.seconds.toFixed(2)} s, ${(two.tests / two.seconds).toFixed(1)} tests/s, ${(jobCount / two.seconds).toFixed(2)} jobs/s`);
+console.log(`speed-up      ${(one.seconds / two.seconds).toFixed(2)}x with 2 workers`);
+console.log(`results       ${same ? 'identical' : 'DIFFERENT'} outcomes for all ${one.tests} tests`);
+process.exitCode = same ? 0 : 1;
