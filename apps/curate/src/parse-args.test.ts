@@ -52,7 +52,7 @@ describe('parseArgs', () => {
   });
 
   it('gives no command for no arguments', () => {
-    expect(parseArgs([], VALUES)).toEqual({ command: undefined, positionals: [], flags: new Map() });
+    expect(parseArgs([], VALUES)).toEqual({ command: undefined, positionals: [], flags: new Map(), repeated: new Map() });
   });
 
   it('refuses a value option with no value, naming it', () => {
@@ -61,5 +61,11 @@ describe('parseArgs', () => {
 
   it('refuses a flag given a value, naming it', () => {
     expect(usageError(['extract', 'repo', '--jsonl=true'])).toBe('option --jsonl takes no value');
+  });
+
+  it('keeps every value of an option given more than once, in order', () => {
+    const args = parseArgs(['run', 'demo', '--db', 'x.duckdb', '--db=y.duckdb'], VALUES);
+    expect(args.flags.get('db')).toBe('y.duckdb');
+    expect(args.repeated.get('db')).toEqual(['x.duckdb', 'y.duckdb']);
   });
 });
