@@ -20,3 +20,4 @@ export * from './environment-command.js';
 export * from './prepare-repository.js';
 export * from './run-job.js';
 export * from './local-executor.js';
+export * from './worktree-imports.js';

@@ -6,6 +6,7 @@ import { ensureEnvironment } from './environment.js';
 import type { ManifestEntry } from './manifest.js';
 import type { Worktree } from './worktrees.js';
 import { ensureWorktrees } from './worktrees.js';
+import { checkWorktreeImports } from './worktree-imports.js';
 
 /** Where the runner keeps its state: clones, environments, worktrees (all under `.repocod/`). */
 export interface RunnerPaths {
@@ -43,5 +44,7 @@ export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths
     onLog: options.onLog,
   });
   const worktrees = await ensureWorktrees(checkout, options.workers, join(paths.stateRoot, 'worktrees'));
-  return { entry, checkout, environment, worktrees };
+  const prepared = { entry, checkout, environment, worktrees };
+  await checkWorktreeImports(prepared);
+  return prepared;
 }

@@ -57,7 +57,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     const reportFile = join(scratch, 'report.jsonl');
     const argsFile = join(scratch, 'args.txt');
     const selectFile = join(scratch, 'selected.txt');
-    const env = deterministicEnv(invocation);
+    const env = testEnvironment(invocation);
     let paths: readonly string[] = invocation.testRoots;
     const plugin: string[] = [];
     if (invocation.tests !== 'all') {
@@ -105,7 +105,11 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
   }
 }
 
-function deterministicEnv(invocation: PytestInvocation): Record<string, string | undefined> {
+/**
+ * The environment tests run in: the venv first on PATH, the working copy's project folder (and its
+ * src/) first on the import path, and the deterministic settings.
+ */
+export function testEnvironment(invocation: Pick<PytestInvocation, 'python' | 'projectDir' | 'env'>): Record<string, string | undefined> {
   const venvBin = join(invocation.python, '..');
   const importRoots = [invocation.projectDir, join(invocation.projectDir, 'src')].filter((dir) => existsSync(dir));
   return {

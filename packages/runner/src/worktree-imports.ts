@@ -1,0 +1,66 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { promisify } from 'node:util';
+import { RepocodError } from '@repocod/core';
+import type { PreparedRepository } from './prepare-repository.js';
+import { testEnvironment } from './pytest-job.js';
+
+const execFileAsync = promisify(execFile);
+
+/** Folders at a project's top that are never its importable package. */
+const NOT_PACKAGES = new Set(['tests', 'test', 'testing', 'docs', 'doc', 'examples', 'benchmarks', 'build', 'dist', 'scripts', 'tools', 'ci']);
+
+/** The project's top-level packages: folders with an `__init__.py` in the project folder or its src/. */
+export function topLevelPackages(projectDir: string): string[] {
+  const found: string[] = [];
+  for (const root of [projectDir, join(projectDir, 'src')]) {
+    if (!existsSync(root)) continue;
+    for (const entry of readdirSync(root, { withFileTypes: true })) {
+      if (entry.isDirectory() && !entry.name.startsWith('.') && !NOT_PACKAGES.has(entry.name) && existsSync(join(root, entry.name, '__init__.py'))) found.push(entry.name);
+    }
+  }
+  return found.sort();
+}
+
+/**
+ * Checks that tests in a worktree import the worktree's own code. An editable install points at the
+ * main checkout, and a compiled project (scikit-learn's meson loader, astropy's extensions) may load
+ * only from where it was built: then a patch in the worktree would be silently ignored and every
+ * result would be wrong. Better to stop with what to do than to run.
+ */
+export async function checkWorktreeImports(prepared: PreparedRepository): Promise<void> {
+  const worktree = prepared.worktrees[0];
+  if (worktree === undefined) return;
+  const projectDir = join(worktree.path, prepared.entry.packageRoot);
+  const packages = topLevelPackages(projectDir);
+  if (packages.length === 0) return;
+  const script = 'import importlib, os, sys\nfor name in sys.argv[1:]:\n    module = importlib.import_module(name)\n    print(name, os.path.realpath(module.__file__ or ""))';
+  let stdout: string;
+  try {
+    ({ stdout } = await execFileAsync(prepared.environment.python, ['-c', script, ...packages], {
+      cwd: projectDir,
+      env: testEnvironment({ python: prepared.environment.python, projectDir, env: prepared.entry.env }),
+    }));
+  } catch (error) {
+    const stderr = ((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-5).join('\n');
+    throw new RepocodError(
+      'environment-failed',
+      `${prepared.entry.name}: its package(s) ${packages.join(', ')} cannot be imported in a worktree (${worktree.path}):\n${stderr}\n` +
+        'A compiled project needs its extensions built in each worktree; add that build to the install recipe or build the worktrees by hand.',
+    );
+  }
+  const inside = realpathSync(worktree.path) + sep;
+  const elsewhere = stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter(([, path]) => path !== undefined && path !== '' && !path.startsWith(inside));
+  if (elsewhere.length > 0) {
+    throw new RepocodError(
+      'environment-failed',
+      `${prepared.entry.name}: in a worktree, ${elsewhere.map(([name, path]) => `${name} is imported from ${path}`).join('; ')}, not from the worktree ${worktree.path}; ` +
+        'patches would be ignored. Install the project non-editable, or make the recipe build it in place per worktree.',
+    );
+  }
+}
