@@ -1,31 +1,18 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendFile, FILE_COLUMNS, fileFromRow } from './files-table.js';
-import { migrate } from './migrate.js';
-import { okExtraction } from './test-support.js';
+import { okExtraction, useMigratedDatabase } from './test-support.js';
 
 describe('files table', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-
-  beforeEach(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-    await migrate(connection, 'test');
-  });
-  afterEach(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const connection = useMigratedDatabase();
 
   it('writes the columns in the order the migrations created them', async () => {
-    const reader = await connection.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'files' ORDER BY column_index");
+    const reader = await connection().runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'files' ORDER BY column_index");
     expect(reader.getRows().map((row) => row[0])).toEqual([...FILE_COLUMNS]);
   });
 
   it('reads back files with and without an issue', async () => {
     const when = new Date('2024-05-06T07:08:09.010Z');
-    const appender = await connection.createAppender('files');
+    const appender = await connection().createAppender('files');
     appendFile(appender, 'repo', okExtraction('ok.py', 2), when);
     appendFile(
       appender,
@@ -45,7 +32,7 @@ describe('files table', () => {
     );
     appender.closeSync();
 
-    const reader = await connection.runAndReadAll('SELECT * FROM files ORDER BY file');
+    const reader = await connection().runAndReadAll('SELECT * FROM files ORDER BY file');
     expect(reader.getRowObjects().map(fileFromRow)).toEqual([
       {
         repository: 'repo',
@@ -82,7 +69,7 @@ describe('files table', () => {
 
   it('refuses an unknown status at the database too', async () => {
     await expect(
-      connection.run("INSERT INTO files VALUES ('r', 'f', 'h', 'x', 'weird', NULL, NULL, 0, now()::TIMESTAMP)"),
+      connection().run("INSERT INTO files VALUES ('r', 'f', 'h', 'x', 'weird', NULL, NULL, 0, now()::TIMESTAMP)"),
     ).rejects.toThrow(/CHECK constraint/);
   });
 });

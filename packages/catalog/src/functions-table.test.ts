@@ -1,25 +1,12 @@
-import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { appendFunction, FUNCTION_COLUMNS, functionFromRow } from './functions-table.js';
-import { migrate } from './migrate.js';
-import { syntheticFunction } from './test-support.js';
+import { syntheticFunction, useMigratedDatabase } from './test-support.js';
 
 describe('functions table', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-
-  beforeEach(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-    await migrate(connection, 'test');
-  });
-  afterEach(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const connection = useMigratedDatabase();
 
   it('writes the columns in the order the migrations created them', async () => {
-    const reader = await connection.runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'functions' ORDER BY column_index");
+    const reader = await connection().runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'functions' ORDER BY column_index");
     expect(reader.getRows().map((row) => row[0])).toEqual([...FUNCTION_COLUMNS]);
   });
 
@@ -34,12 +21,12 @@ describe('functions table', () => {
       isTestCode: true,
       slices: { prompt: 'async def f():\n    """é\t"""\n', solution: '', full: 'async def f():\n    """é\t"""\n' },
     });
-    const appender = await connection.createAppender('functions');
+    const appender = await connection().createAppender('functions');
     appendFunction(appender, 'repo', 'h1', plain);
     appendFunction(appender, 'repo', 'h1', decorated);
     appender.closeSync();
 
-    const reader = await connection.runAndReadAll('SELECT * FROM functions ORDER BY sig_start');
+    const reader = await connection().runAndReadAll('SELECT * FROM functions ORDER BY sig_start');
     const rows = reader.getRowObjects();
     expect(rows.map(functionFromRow)).toEqual([
       { ...decorated, repository: 'repo', contentHash: 'h1', functionId: 'repo:pkg/mod.py:outer.<locals>.method_0:3' },
@@ -49,7 +36,7 @@ describe('functions table', () => {
   });
 
   it('names the function and field when a number does not fit the schema', async () => {
-    const appender = await connection.createAppender('functions');
+    const appender = await connection().createAppender('functions');
     const bad = syntheticFunction('a.py', 0, { parameterCount: 2.5 });
     expect(() => appendFunction(appender, 'repo', 'h', bad)).toThrow(
       expect.objectContaining({ code: 'catalog-error', message: 'a.py: Widget.method_0: parameterCount is 2.5, but the catalog stores it as a 32-bit whole number' }),

@@ -1,6 +1,5 @@
-import { DuckDBInstance, type DuckDBConnection, DuckDBTimestampValue } from '@duckdb/node-api';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { migrate } from './migrate.js';
+import { DuckDBTimestampValue } from '@duckdb/node-api';
+import { describe, expect, it } from 'vitest';
 import {
   appendRun,
   appendTestResult,
@@ -12,24 +11,13 @@ import {
   TEST_RESULT_COLUMNS,
   testResultFromRow,
 } from './runs-table.js';
-import { syntheticResults, syntheticRun } from './test-support.js';
+import { syntheticResults, syntheticRun, useMigratedDatabase } from './test-support.js';
 
 describe('runs and test_results tables', () => {
-  let instance: DuckDBInstance;
-  let connection: DuckDBConnection;
-
-  beforeEach(async () => {
-    instance = await DuckDBInstance.create(':memory:');
-    connection = await instance.connect();
-    await migrate(connection, 'test');
-  });
-  afterEach(() => {
-    connection.closeSync();
-    instance.closeSync();
-  });
+  const connection = useMigratedDatabase();
 
   async function columns(table: string): Promise<unknown[]> {
-    const reader = await connection.runAndReadAll(
+    const reader = await connection().runAndReadAll(
       `SELECT column_name FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`,
     );
     return reader.getRows().map((row) => row[0]);
@@ -43,37 +31,37 @@ describe('runs and test_results tables', () => {
   it('read back what the appenders wrote, nulls included', async () => {
     const runs = [syntheticRun('job', 1), syntheticRun('job', 2, { status: 'timeout', exitCode: null, worker: null, log: '' })];
     const results = syntheticResults(7);
-    const runAppender = await connection.createAppender('runs');
+    const runAppender = await connection().createAppender('runs');
     for (const run of runs) appendRun(runAppender, run);
     runAppender.closeSync();
-    const resultAppender = await connection.createAppender('test_results');
+    const resultAppender = await connection().createAppender('test_results');
     for (const result of results) appendTestResult(resultAppender, 'job#1', result);
     resultAppender.closeSync();
 
-    const runRows = (await connection.runAndReadAll('SELECT * FROM runs ORDER BY attempt')).getRowObjects();
+    const runRows = (await connection().runAndReadAll('SELECT * FROM runs ORDER BY attempt')).getRowObjects();
     expect(runRows.map(runFromRow)).toEqual(runs);
-    const resultRows = (await connection.runAndReadAll('SELECT * FROM test_results ORDER BY node_id DESC')).getRowObjects();
+    const resultRows = (await connection().runAndReadAll('SELECT * FROM test_results ORDER BY node_id DESC')).getRowObjects();
     expect(resultRows.map(testResultFromRow)).toEqual(results);
     expect(resultRows.every((row) => row['run_id'] === 'job#1')).toBe(true);
   });
 
   it('refuse an unknown status or outcome at the database', async () => {
-    await expect(connection.run("INSERT INTO runs (run_id, job_hash, repository, status) VALUES ('r', 'j', 'repo', 'flaky')")).rejects.toThrow(
+    await expect(connection().run("INSERT INTO runs (run_id, job_hash, repository, status) VALUES ('r', 'j', 'repo', 'flaky')")).rejects.toThrow(
       /CHECK constraint/,
     );
-    await expect(connection.run("INSERT INTO test_results VALUES ('r', 'n', 'passed-ish', 0, NULL)")).rejects.toThrow(/CHECK constraint/);
+    await expect(connection().run("INSERT INTO test_results VALUES ('r', 'n', 'passed-ish', 0, NULL)")).rejects.toThrow(/CHECK constraint/);
     for (const status of RUN_STATUSES) {
-      await connection.run('INSERT INTO runs (run_id, job_hash, repository, status) VALUES ($1, $2, $3, $4)', [status, 'j', 'repo', status]);
+      await connection().run('INSERT INTO runs (run_id, job_hash, repository, status) VALUES ($1, $2, $3, $4)', [status, 'j', 'repo', status]);
     }
     for (const outcome of TEST_OUTCOMES) {
-      await connection.run("INSERT INTO test_results VALUES ('r', $1, $1, 0, NULL)", [outcome]);
+      await connection().run("INSERT INTO test_results VALUES ('r', $1, $1, 0, NULL)", [outcome]);
     }
   });
 
   it('refuse a repeated node id within one run, and allow it across runs', async () => {
-    await connection.run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'passed', 0, NULL)");
-    await connection.run("INSERT INTO test_results VALUES ('r2', 'a.py::t', 'failed', 0, 'boom')");
-    await expect(connection.run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'failed', 0, NULL)")).rejects.toThrow(/primary key/i);
+    await connection().run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'passed', 0, NULL)");
+    await connection().run("INSERT INTO test_results VALUES ('r2', 'a.py::t', 'failed', 0, 'boom')");
+    await expect(connection().run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'failed', 0, NULL)")).rejects.toThrow(/primary key/i);
   });
 });
 

@@ -1,8 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalysedFunction } from '@repocod/core';
+import { afterEach, beforeEach } from 'vitest';
 import type { FileExtraction } from './file-extraction.js';
+import { migrate } from './migrate.js';
 import type { RunRecord, TestOutcome, TestResultRecord } from './runs-table.js';
 
 /** Shared by the tests only: synthetic functions, runs and throwaway folders. */
@@ -104,4 +107,26 @@ export function syntheticResults(count: number, prefix = 'tests/test_app.py::Tes
 /** Results ordered as the catalog returns them: by node id, in code point order. */
 export function byNodeId(results: readonly TestResultRecord[]): TestResultRecord[] {
   return [...results].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
+}
+
+/**
+ * A migrated in-memory database for each test of the calling describe block; the returned function
+ * gives the current test's connection.
+ */
+export function useMigratedDatabase(): () => DuckDBConnection {
+  let instance: DuckDBInstance | undefined;
+  let connection: DuckDBConnection | undefined;
+  beforeEach(async () => {
+    instance = await DuckDBInstance.create(':memory:');
+    connection = await instance.connect();
+    await migrate(connection, 'test');
+  });
+  afterEach(() => {
+    connection?.closeSync();
+    instance?.closeSync();
+  });
+  return () => {
+    if (connection === undefined) throw new Error('the database exists only inside a test');
+    return connection;
+  };
 }
