@@ -14,6 +14,7 @@ export type RepocodErrorCode =
   | 'commit-missing'
   | 'git-failed'
   | 'environment-failed'
+  | 'tests-cannot-run'
   | 'usage';
 
 export class RepocodError extends Error {

@@ -4,3 +4,4 @@ export * from './candidate-filter.js';
 export * from './test-files.js';
 export * from './content-hash.js';
 export * from './package-version.js';
+export * from './line-patch.js';
