@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +19,16 @@ export interface PytestRun {
   readonly log: string;
   /** Whether the tests ran without network, and why not when they did not. */
   readonly network: string;
+  /** What a harness plugin wrote to $REPOCOD_ARTIFACT_FILE (also after a timeout or crash), else null. */
+  readonly artifact: string | null;
 }
+
+/**
+ * The runner's own pytest plugins (harness/*.py). `repocod_coverage` maps lines to tests with
+ * coverage.py, started in every Python process of the run; `repocod_mutate` runs many mining
+ * mutations in one process. Both read $REPOCOD_PLUGIN_INPUT and write $REPOCOD_ARTIFACT_FILE.
+ */
+export type HarnessPlugin = 'repocod_coverage' | 'repocod_mutate';
 
 export interface PytestInvocation {
   /** The environment's python. */
@@ -33,12 +42,19 @@ export interface PytestInvocation {
   readonly deselect: readonly string[];
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutSeconds: number;
+  /** Arguments after the manifest's own (for example `--continue-on-collection-errors`). */
+  readonly extraArgs?: readonly string[];
+  readonly plugins?: readonly HarnessPlugin[];
+  /** Written to a file named by $REPOCOD_PLUGIN_INPUT for the plugins to read. */
+  readonly pluginInput?: string;
 }
 
 const LOG_LIMIT = 64 * 1024;
 
 /** The runner's own pytest plugins (Python files shipped with this package). */
 const HARNESS_DIR = fileURLToPath(new URL('../harness', import.meta.url));
+/** Holds the sitecustomize.py that starts coverage.py before anything else in every Python process. */
+const COVERAGE_BOOT_DIR = join(HARNESS_DIR, 'coverage_boot');
 
 const EMPTY_REPORT = parseReportLog('');
 /** None of the requested tests' files exist: nothing to start, every test is missing. */
@@ -57,17 +73,35 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     const reportFile = join(scratch, 'report.jsonl');
     const argsFile = join(scratch, 'args.txt');
     const selectFile = join(scratch, 'selected.txt');
+    const artifactFile = join(scratch, 'artifact.jsonl');
     const env = testEnvironment(invocation);
     let paths: readonly string[] = invocation.testRoots;
-    const plugin: string[] = [];
+    const plugins: string[] = [...(invocation.plugins ?? [])];
+    const importFirst: string[] = [];
     if (invocation.tests !== 'all') {
       // pytest gets the files; the harness plugin keeps the listed ids (see harness/repocod_select.py).
       paths = [...new Set(invocation.tests.map((id) => id.split('::')[0] ?? id))].filter((file) => existsSync(join(invocation.projectDir, file)));
       writeFileSync(selectFile, invocation.tests.join('\n') + '\n');
       env['REPOCOD_SELECT_FILE'] = selectFile;
-      env['PYTHONPATH'] = [HARNESS_DIR, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
-      plugin.push('-p', 'repocod_select');
+      plugins.unshift('repocod_select');
     }
+    if (plugins.length > 0) importFirst.push(HARNESS_DIR);
+    if (invocation.pluginInput !== undefined) {
+      const inputFile = join(scratch, 'plugin-input.json');
+      writeFileSync(inputFile, invocation.pluginInput);
+      env['REPOCOD_PLUGIN_INPUT'] = inputFile;
+    }
+    env['REPOCOD_ARTIFACT_FILE'] = artifactFile;
+    if (plugins.includes('repocod_coverage')) {
+      const coverageDir = join(scratch, 'coverage');
+      mkdirSync(coverageDir);
+      importFirst.unshift(COVERAGE_BOOT_DIR);
+      env['REPOCOD_COVERAGE_DIR'] = coverageDir;
+      // Only the working copy's own files are measured: the venv's packages would cost time for nothing.
+      env['REPOCOD_COVERAGE_INCLUDE'] = realpathSync(invocation.projectDir);
+    }
+    if (importFirst.length > 0) env['PYTHONPATH'] = [...importFirst, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
+    const plugin = plugins.flatMap((name) => ['-p', name]);
     writeFileSync(argsFile, [...invocation.deselect.map((id) => `--deselect=${id}`), ...paths].join('\n') + '\n');
     const network = networkIsolation();
     const command = [
@@ -76,6 +110,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       '-m',
       'pytest',
       ...invocation.pytestArgs,
+      ...(invocation.extraArgs ?? []),
       ...plugin,
       `--report-log=${reportFile}`,
       `@${argsFile}`,
@@ -99,6 +134,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       durationSeconds,
       log: (outcome.spawnError === null ? '' : `${outcome.spawnError}\n`) + outcome.output,
       network: network.isolated ? 'isolated (unshare --net)' : `not isolated: ${network.reason}`,
+      artifact: existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });

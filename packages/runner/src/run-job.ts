@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { contentHash } from '@repocod/core';
 import type { PreparedRepository } from './prepare-repository.js';
-import type { PytestRun } from './pytest-job.js';
+import type { HarnessPlugin, PytestRun } from './pytest-job.js';
 import { runPytest } from './pytest-job.js';
 import type { Worktree } from './worktrees.js';
 import { applyPatches, resetWorktree } from './worktrees.js';
@@ -17,6 +17,11 @@ export interface RunJob {
   readonly timeoutSeconds?: number;
   /** Runs of the same tests, to tell flaky tests (default 1). */
   readonly repeat?: number;
+  /** pytest arguments after the manifest's own. */
+  readonly pytestArgs?: readonly string[];
+  /** The runner's harness plugins to load, and the input they read (see HarnessPlugin). */
+  readonly plugins?: readonly HarnessPlugin[];
+  readonly pluginInput?: string;
 }
 
 export interface JobResult {
@@ -42,6 +47,9 @@ export function jobHash(job: RunJob, repository: Pick<PreparedRepository, 'check
       tests: job.tests === 'all' ? 'all' : [...job.tests].sort(),
       timeout: job.timeoutSeconds ?? repository.entry.timeoutSeconds,
       repeat: job.repeat ?? 1,
+      pytestArgs: job.pytestArgs ?? [],
+      plugins: job.plugins ?? [],
+      pluginInput: job.pluginInput === undefined ? null : contentHash(job.pluginInput),
     }),
   );
 }
@@ -65,6 +73,9 @@ export async function runJob(job: RunJob, repository: PreparedRepository, worktr
           deselect: entry.deselect.map((test) => test.id),
           env: entry.env,
           timeoutSeconds: job.timeoutSeconds ?? entry.timeoutSeconds,
+          extraArgs: job.pytestArgs,
+          plugins: job.plugins,
+          pluginInput: job.pluginInput,
         }),
       );
     }
