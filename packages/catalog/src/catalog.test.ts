@@ -69,6 +69,7 @@ describe('openCatalog', () => {
     expect((await again.query('SELECT version, name FROM schema_migrations')).rows).toEqual([
       [1, 'repositories, files and functions'],
       [2, 'runs and test results'],
+      [3, 'mining: baseline, coverage map and relevant tests'],
     ]);
     await again.close();
   });

@@ -25,3 +25,13 @@ export {
   TEST_OUTCOMES,
 } from './runs-table.js';
 export { type Cell, type QueryResult, toCell } from './query-result.js';
+export {
+  type MiningBaselineRow,
+  type MiningCoverageRow,
+  type MiningMode,
+  type RelevantTestsRow,
+  type StoredRelevantTests,
+  MINING_BASELINE_COLUMNS,
+  MINING_COVERAGE_COLUMNS,
+  RELEVANT_TESTS_COLUMNS,
+} from './mining-tables.js';

@@ -36,16 +36,19 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3]);
     expect(await tables(connection)).toEqual([
       'files',
       'functions',
+      'mining_baseline',
+      'mining_coverage',
+      'relevant_tests',
       'repositories',
       'runs',
       'schema_migrations',
       'test_results',
     ]);
-    expect(await versions(connection)).toEqual([1, 2]);
+    expect(await versions(connection)).toEqual([1, 2, 3]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -53,16 +56,16 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2]);
+    expect(await versions(connection)).toEqual([1, 2, 3]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3]);
     const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, NEXT]);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
@@ -118,7 +121,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
     }
   }
 
-  it('applies migration 2 to a version-1 catalog and keeps its data', async () => {
+  it('applies the later migrations to a version-1 catalog and keeps its data', async () => {
     const path = join(dir, 'v1.duckdb');
     const extraction = okExtraction('pkg/a.py', 4);
     await olderCatalog(path, 1, async (connection) => {
@@ -136,6 +139,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
       expect((await catalog.query('SELECT version, name FROM schema_migrations ORDER BY version')).rows).toEqual([
         [1, 'repositories, files and functions'],
         [2, 'runs and test results'],
+        [3, 'mining: baseline, coverage map and relevant tests'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(
@@ -177,7 +181,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
     try {
       await expect(migrate(connection, path, MIGRATIONS.slice(0, 1))).rejects.toMatchObject({
         code: 'catalog-error',
-        message: `${path} has schema version 2 but this repocod-kit knows only up to 1; it was written by a newer version: upgrade repocod-kit or choose another catalog path`,
+        message: `${path} has schema version ${LATEST} but this repocod-kit knows only up to 1; it was written by a newer version: upgrade repocod-kit or choose another catalog path`,
       });
     } finally {
       connection.closeSync();

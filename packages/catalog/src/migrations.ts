@@ -123,6 +123,52 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'mining: baseline, coverage map and relevant tests',
+    sql: `
+      -- mining_key identifies what mining results depend on: the base commit, the environment and
+      -- the number of baseline runs. A new key starts afresh; the same key resumes.
+      CREATE TABLE mining_baseline (
+        repository TEXT NOT NULL,
+        mining_key TEXT NOT NULL,
+        node_id TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('passing', 'flaky', 'not-passing')),
+        outcomes TEXT[] NOT NULL, -- one per baseline run
+        reason TEXT,
+        seconds DOUBLE NOT NULL,
+        PRIMARY KEY (repository, mining_key, node_id)
+      );
+
+      CREATE TABLE mining_coverage (
+        repository TEXT NOT NULL,
+        mining_key TEXT NOT NULL,
+        function_id TEXT NOT NULL,
+        tests TEXT[] NOT NULL,
+        subprocess_tests TEXT[] NOT NULL,
+        import_time BOOLEAN NOT NULL,
+        PRIMARY KEY (repository, mining_key, function_id)
+      );
+
+      -- One row per function and mode, written as soon as the function is mined: a killed run
+      -- resumes with the functions that have no row (or an error row).
+      CREATE TABLE relevant_tests (
+        repository TEXT NOT NULL,
+        mining_key TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('fast', 'exact')),
+        function_id TEXT NOT NULL,
+        qualname TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('tests', 'no-tests', 'error')),
+        tests TEXT[] NOT NULL, -- FAIL_TO_PASS
+        reason TEXT,
+        method TEXT NOT NULL CHECK (method IN ('in-process', 'fresh-process', 'whole-suite', 'coverage')),
+        candidates INTEGER NOT NULL,
+        seconds DOUBLE NOT NULL,
+        mined_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (repository, mining_key, mode, function_id)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */
