@@ -1,0 +1,55 @@
+import type { TestOutcome, TestResult } from '@repocod/runner';
+
+/**
+ * A test's standing at the base commit over k runs: `passing` in every run; `flaky` when the runs
+ * disagree; `not-passing` when every run gave the same other outcome (failed, skipped, xfailed …).
+ * Only passing tests can be relevant: the others are left out of every FAIL_TO_PASS.
+ */
+export type BaselineStatus = 'passing' | 'flaky' | 'not-passing';
+
+export interface BaselineTest {
+  readonly nodeId: string;
+  readonly status: BaselineStatus;
+  /** One outcome per run, in run order (`missing` when a run did not report the test). */
+  readonly outcomes: readonly TestOutcome[];
+  /** Why the test is left out, for people; null for passing tests. */
+  readonly reason: string | null;
+  /** The longest of its runs, in seconds: what a mutation run of it is expected to cost. */
+  readonly seconds: number;
+}
+
+export interface Baseline {
+  readonly tests: readonly BaselineTest[];
+  /** Node ids that passed in every run. */
+  readonly passing: ReadonlySet<string>;
+}
+
+/** Classifies every test reported by any of the k whole-suite runs. */
+export function classifyBaseline(runs: readonly (readonly TestResult[])[]): Baseline {
+  const byRun = runs.map((results) => new Map(results.map((result) => [result.nodeId, result])));
+  const nodeIds = [...new Set(runs.flatMap((results) => results.map((result) => result.nodeId)))].sort();
+  const tests = nodeIds.map((nodeId) => {
+    const results = byRun.map((run) => run.get(nodeId));
+    const outcomes = results.map((result) => result?.outcome ?? 'missing');
+    const seconds = Math.max(0, ...results.map((result) => result?.duration ?? 0));
+    return { nodeId, outcomes, seconds, ...standing(outcomes, results) };
+  });
+  return baselineOf(tests);
+}
+
+/** A baseline from stored tests (the catalog's rows). */
+export function baselineOf(tests: readonly BaselineTest[]): Baseline {
+  return { tests, passing: new Set(tests.filter((test) => test.status === 'passing').map((test) => test.nodeId)) };
+}
+
+function standing(outcomes: readonly TestOutcome[], results: readonly (TestResult | undefined)[]): { status: BaselineStatus; reason: string | null } {
+  if (outcomes.every((outcome) => outcome === 'passed')) return { status: 'passing', reason: null };
+  const runs = outcomes.length;
+  if (outcomes.every((outcome) => outcome === outcomes[0])) return { status: 'not-passing', reason: `${outcomes[0]} in ${runs === 1 ? 'the only run' : `all ${runs} runs`}` };
+  const passed = outcomes.filter((outcome) => outcome === 'passed').length;
+  const firstOther = outcomes.findIndex((outcome) => outcome !== 'passed' && outcome !== outcomes[0]);
+  const odd = firstOther === -1 ? outcomes.findIndex((outcome) => outcome !== 'passed') : firstOther;
+  const message = results[odd]?.message?.split('\n').find((line) => line.trim() !== '')?.slice(0, 200);
+  const detail = `run ${odd + 1}: ${outcomes[odd]}${message === undefined ? '' : ` (${message})`}`;
+  return { status: 'flaky', reason: `passed in ${passed} of ${runs} runs (${outcomes.join(', ')}); ${detail}` };
+}

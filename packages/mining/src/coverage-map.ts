@@ -1,0 +1,70 @@
+import { RepocodError } from '@repocod/core';
+
+/** What the coverage run saw of one function's body (harness/repocod_coverage.py). */
+export interface CoverageEntry {
+  /** Tests whose own process ran a body line (directly, or through a fixture they use). */
+  readonly tests: readonly string[];
+  /** Tests whose child processes ran a body line. */
+  readonly subprocessTests: readonly string[];
+  /** A body line ran outside any test: at import or collection time. */
+  readonly importTime: boolean;
+}
+
+/** Reads the coverage plugin's artifact: one JSON line per target function. */
+export function parseCoverageArtifact(text: string, source: string): Map<string, CoverageEntry> {
+  const entries = new Map<string, CoverageEntry>();
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      // The plugin writes the file at the very end: a cut line means the run died while writing.
+      throw new RepocodError('tests-cannot-run', `${source}, line ${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)}); rerun the mining`);
+    }
+    const entry = value as { id?: unknown; tests?: unknown; subprocessTests?: unknown; importTime?: unknown };
+    if (typeof entry.id !== 'string' || !isStringList(entry.tests) || !isStringList(entry.subprocessTests) || typeof entry.importTime !== 'boolean') {
+      throw new RepocodError('tests-cannot-run', `${source}, line ${index + 1}: expected {id, tests, subprocessTests, importTime}, got ${line.slice(0, 200)}`);
+    }
+    entries.set(entry.id, { tests: entry.tests, subprocessTests: entry.subprocessTests, importTime: entry.importTime });
+  }
+  return entries;
+}
+
+/** One function's entries from two shards of the traced run: what either saw. */
+export function mergeCoverage(a: CoverageEntry | undefined, b: CoverageEntry): CoverageEntry {
+  if (a === undefined) return b;
+  return {
+    tests: [...new Set([...a.tests, ...b.tests])].sort(),
+    subprocessTests: [...new Set([...a.subprocessTests, ...b.subprocessTests])].sort(),
+    importTime: a.importTime || b.importTime,
+  };
+}
+
+function isStringList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((item) => typeof item === 'string');
+}
+
+/**
+ * How the fast mode finds a function's relevant tests:
+ * - `whole-suite`: like the exact mode; for code that runs at import or collection time, where no
+ *   test context tells who depends on it, and when the coverage run did not report the function;
+ * - `in-process`: only the candidate tests run, with the code object swapped inside a pytest process
+ *   shared by many mutations; `onDisk` when tests reach the function through child processes, which
+ *   then read the mutation from the file;
+ * - `none`: no passing test runs the function, so none can be relevant.
+ */
+export type Route =
+  | { readonly kind: 'whole-suite'; readonly why: string }
+  | { readonly kind: 'in-process'; readonly candidates: readonly string[]; readonly onDisk: boolean }
+  | { readonly kind: 'none'; readonly reason: string };
+
+export function routeFunction(entry: CoverageEntry | undefined, passing: ReadonlySet<string>): Route {
+  if (entry === undefined) return { kind: 'whole-suite', why: 'the coverage run did not report this function' };
+  if (entry.importTime) return { kind: 'whole-suite', why: 'its body runs at import or collection time' };
+  const executed = new Set([...entry.tests, ...entry.subprocessTests]);
+  if (executed.size === 0) return { kind: 'none', reason: 'no test runs its body' };
+  const candidates = [...executed].filter((nodeId) => passing.has(nodeId)).sort();
+  if (candidates.length === 0) return { kind: 'none', reason: `only tests that do not pass at the base commit run its body (${executed.size})` };
+  return { kind: 'in-process', candidates, onDisk: entry.subprocessTests.some((nodeId) => passing.has(nodeId)) };
+}
