@@ -9,3 +9,6 @@ export * from './load-config.js';
 export { assertRepositoryFolder, listPythonFiles } from '@repocod/python';
 export * from './find-repository.js';
 export * from './run-tests-stage.js';
+export * from './mining-store.js';
+export * from './mine-stage.js';
+export type { MiningTracebacks, FunctionMining, MiningMode } from '@repocod/mining';

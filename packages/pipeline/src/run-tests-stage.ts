@@ -10,12 +10,14 @@ export interface PrepareStageOptions extends FindRepositoryOptions {
   readonly workers?: number;
   readonly freshEnvironment?: boolean;
   readonly onLog?: (line: string) => void;
+  /** Where clones, environments and worktrees live; default `.repocod/` under the project root. */
+  readonly stateRoot?: string;
 }
 
 /** `repocod env`: the checkout at its base commit, its environment and its worktrees, made or reused. */
 export async function prepareStage(options: PrepareStageOptions): Promise<PreparedRepository> {
   const entry = findRepository(options.repository, options);
-  return prepareRepository(entry, runnerPaths(options.projectRoot), {
+  return prepareRepository(entry, runnerPaths(options.projectRoot, options.stateRoot), {
     workers: options.workers ?? 1,
     freshEnvironment: options.freshEnvironment,
     onLog: options.onLog,
@@ -90,6 +92,7 @@ function fromCatalog(job: RunJob, prepared: PreparedRepository, stored: readonly
           durationSeconds: run.durationSeconds,
           log: run.log,
           network: run.network,
+          artifact: null,
           results: orderLike(job, run.results).map((test) => ({ nodeId: test.nodeId, outcome: test.outcome, duration: test.durationSeconds, message: test.message })),
         }));
   return { job, jobHash: jobHash(job, prepared), patchError, runs, worker: attempts[0]?.worker ?? 0 };

@@ -1,0 +1,1 @@
+"""Each function here is one case for relevant-test mining."""

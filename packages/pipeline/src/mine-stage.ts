@@ -1,0 +1,131 @@
+import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { Catalog, CatalogFunction } from '@repocod/catalog';
+import { contentHash, RepocodError } from '@repocod/core';
+import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
+import { mineRepository, mutationTarget } from '@repocod/mining';
+import type { PreparedRepository } from '@repocod/runner';
+import { LocalExecutor } from '@repocod/runner';
+import type { ExtractSummary } from './extract-stage.js';
+import { runExtract } from './extract-stage.js';
+import type { ExtractionConfig } from './extractor-fingerprint.js';
+import { CatalogMiningStore } from './mining-store.js';
+import type { PrepareStageOptions } from './run-tests-stage.js';
+import { prepareStage } from './run-tests-stage.js';
+
+/**
+ * Bumped when the mining harness changes what it finds (plugins, mutation text, pytest arguments):
+ * results stored under an older version are then not reused.
+ */
+export const MINING_VERSION = 1;
+
+export interface MineStageOptions extends PrepareStageOptions {
+  readonly mode: MiningMode;
+  /** Only these functions: qualnames, or `file::qualname` when a qualname repeats. */
+  readonly only?: readonly string[];
+  /** Baseline runs (default 3). */
+  readonly repeat?: number;
+  /** Confirm every in-process answer in a fresh process (see mineRepository). */
+  readonly confirm?: boolean;
+  /** How mutation runs format failures (default native; see MiningTracebacks). */
+  readonly tracebacks?: MiningTracebacks;
+  /** The extraction settings (candidate filter …) for the checkout; default REPOCOD's. */
+  readonly extraction?: ExtractionConfig;
+  readonly onEvent?: (event: MineStageEvent) => void;
+}
+
+export type MineStageEvent =
+  | { readonly kind: 'prepared'; readonly prepared: PreparedRepository }
+  | { readonly kind: 'extracted'; readonly summary: ExtractSummary; readonly targets: number }
+  | MiningEvent;
+
+export interface MineStageSummary extends MiningSummary {
+  readonly baseCommit: string;
+  readonly miningKey: string;
+  readonly workers: number;
+  /** Candidates of the repository (before --only). */
+  readonly candidates: number;
+}
+
+/**
+ * `repocod mine`: the checkout, its environment and worktrees; the functions of the checkout (extract,
+ * incremental); then the relevant tests of every candidate, stored in the catalog as each finishes.
+ */
+export async function mineStage(catalog: Catalog, options: MineStageOptions): Promise<MineStageSummary> {
+  const workers = options.workers ?? Math.max(1, availableParallelism());
+  const prepared = await prepareStage({ ...options, workers });
+  options.onEvent?.({ kind: 'prepared', prepared });
+  const name = prepared.entry.name;
+  const extraction = await runExtract(catalog, { root: prepared.checkout.path, repository: name, config: options.extraction });
+  const candidates = await catalog.functions(name, { candidatesOnly: true });
+  const chosen = selectFunctions(candidates, options.only, name);
+  const targets = mutationTargets(chosen, prepared.checkout.path);
+  options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
+  const repeat = options.repeat ?? 3;
+  const tracebacks = options.tracebacks ?? 'native';
+  const miningKey = contentHash(
+    JSON.stringify({ version: MINING_VERSION, baseCommit: prepared.checkout.baseCommit, environment: prepared.environment.key, repeat, timeout: prepared.entry.timeoutSeconds, tracebacks }),
+  );
+  const summary = await mineRepository(prepared, new LocalExecutor(prepared), targets, {
+    mode: options.mode,
+    repeat,
+    confirm: options.confirm,
+    tracebacks,
+    store: new CatalogMiningStore(catalog, name, miningKey),
+    onEvent: options.onEvent,
+  });
+  return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: prepared.worktrees.length, candidates: candidates.length };
+}
+
+/** The candidates named by --only (all without it); a name that matches nothing is an error that lists near names. */
+export function selectFunctions(candidates: readonly CatalogFunction[], only: readonly string[] | undefined, repository: string): CatalogFunction[] {
+  if (only === undefined || only.length === 0) return [...candidates];
+  const chosen = new Set<CatalogFunction>();
+  for (const name of only) {
+    const matches = candidates.filter((fn) => fn.qualname === name || `${fn.file}::${fn.qualname}` === name);
+    if (matches.length === 0) {
+      const near = candidates.filter((fn) => isNear(fn.qualname, name)).slice(0, 5);
+      throw new RepocodError(
+        'usage',
+        `--only ${name}: no candidate function of ${repository} has that qualified name` +
+          (near.length > 0 ? `; did you mean ${near.map((fn) => `${fn.file}::${fn.qualname}`).join(', ')}?` : '; `repocod sql "select file, qualname from functions where is_candidate"` lists them'),
+      );
+    }
+    for (const fn of matches) chosen.add(fn);
+  }
+  return candidates.filter((fn) => chosen.has(fn));
+}
+
+/** Whether a qualified name looks like a mistyped `wanted`: one contains the other, or a few edits apart. */
+function isNear(qualname: string, wanted: string): boolean {
+  const a = qualname.toLowerCase();
+  const b = (wanted.split('::').at(-1) ?? wanted).toLowerCase();
+  if (a.includes(b) || b.includes(a)) return true;
+  return editDistance(a, b) <= Math.max(2, Math.floor(b.length / 4));
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
+}
+
+/** Each function with its mutation, from the checkout's files (read once each). */
+export function mutationTargets(functions: readonly CatalogFunction[], checkoutPath: string): MutationTarget[] {
+  const texts = new Map<string, string>();
+  return functions.map((fn) => {
+    let text = texts.get(fn.file);
+    if (text === undefined) {
+      text = readFileSync(join(checkoutPath, fn.file), 'utf8');
+      texts.set(fn.file, text);
+    }
+    return mutationTarget({ ...fn, id: fn.functionId }, text);
+  });
+}
