@@ -5,8 +5,9 @@ import { assertKnownOptions, parseArgs } from './parse-args.js';
 import { SQL_USAGE, sqlCommand } from './sql-command.js';
 import { ENV_USAGE, envCommand } from './env-command.js';
 import { RUN_USAGE, runCommand } from './run-command.js';
+import { MINE_USAGE, mineCommand } from './mine-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -15,6 +16,7 @@ commands:
   sql "<query>"         run SQL on the catalog
   env <repository>      check out a repository and make its environment
   run <repository>      run its tests (with patches) in isolated worktrees
+  mine <repository>     find every candidate function's relevant tests (FAIL_TO_PASS)
 
 ${EXTRACT_USAGE}
 
@@ -23,6 +25,8 @@ ${SQL_USAGE}
 ${ENV_USAGE}
 
 ${RUN_USAGE}
+
+${MINE_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -42,6 +46,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'run':
         assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db']);
         return await runCommand(args, io);
+      case 'mine':
+        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks']);
+        return await mineCommand(args, io);
       case 'help':
         io.out(USAGE);
         return 0;

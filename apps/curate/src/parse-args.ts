@@ -54,3 +54,12 @@ export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): 
 export function listOption(args: ParsedArgs, name: string): readonly string[] {
   return args.repeated.get(name) ?? [];
 }
+
+/** A numeric option that must be a whole number of at least 1; `fallback` when it is absent. */
+export function wholeNumber(args: ParsedArgs, name: string, fallback: number): number {
+  const text = stringOption(args, name);
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1) throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);
+  return value;
+}

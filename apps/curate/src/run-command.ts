@@ -4,7 +4,7 @@ import type { RunTestsSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
-import { listOption, stringOption } from './parse-args.js';
+import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
 
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
@@ -57,14 +57,6 @@ function readList(file: string): string[] {
     .split('\n')
     .map((line) => line.trim())
     .filter((line) => line !== '' && !line.startsWith('#'));
-}
-
-function wholeNumber(args: ParsedArgs, name: string, fallback: number): number {
-  const text = stringOption(args, name);
-  if (text === undefined) return fallback;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);
-  return value;
 }
 
 export function formatRunSummary(summary: RunTestsSummary): string {

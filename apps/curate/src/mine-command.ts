@@ -1,0 +1,120 @@
+import { RepocodError } from '@repocod/core';
+import type { MineStageEvent, MineStageSummary, MiningTracebacks } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, openCatalog } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { PROJECT_ROOT } from './project-root.js';
+
+export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
+                    [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
+
+Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
+baseline runs (default 3) and fail when the function's body is replaced by an assertion failure.
+The default fast mode runs each function's mutation against the tests a coverage map names, many
+mutations per pytest process; --exact runs the whole suite per function, as REPOCOD did. --confirm
+reruns every in-process answer in a fresh process and reports any difference. --only limits the run
+to functions by qualified name (or file::qualname). --tracebacks pytest formats the failures of
+mutation runs as pytest does by default (slower; native is Python's own format). Results go to the
+catalog as each function is done; a rerun resumes with the functions that have none.`;
+
+export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const [repository, extra] = args.positionals;
+  if (repository === undefined || extra !== undefined) throw new RepocodError('usage', MINE_USAGE);
+  const configPath = stringOption(args, 'config');
+  const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const summary = await mineStage(catalog, {
+      projectRoot: PROJECT_ROOT,
+      repository,
+      manifest: stringOption(args, 'manifest'),
+      sources: listOption(args, 'source'),
+      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+      only: listOption(args, 'only'),
+      confirm: args.flags.get('confirm') === true,
+      workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
+      repeat: wholeNumber(args, 'repeat', 3),
+      tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
+      extraction,
+      onEvent: progressPrinter(io),
+    });
+    io.out(formatMineSummary(summary));
+    const errors = summary.functions.filter((fn) => fn.status === 'error').length;
+    return errors === 0 && summary.mismatches.length === 0 ? 0 : 1;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function tracebacksOption(value: string | undefined): MiningTracebacks | undefined {
+  if (value === undefined || value === 'native' || value === 'pytest') return value;
+  throw new RepocodError('usage', `--tracebacks must be native or pytest (got ${value})`);
+}
+
+const PHASE_NAMES = {
+  baseline: 'baseline (traced run for the coverage map + plain runs)',
+  mutation: 'mutations',
+  fallback: 'fallback: one process per mutation',
+  confirm: 'confirmation: one fresh process per in-process answer',
+} as const;
+
+/** Progress on stderr: a line per phase; on a terminal, the functions done redrawn in place. */
+function progressPrinter(io: CommandIO): (event: MineStageEvent) => void {
+  return (event) => {
+    switch (event.kind) {
+      case 'prepared':
+        io.err(`${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, ${event.prepared.worktrees.length} worktree(s)\n`);
+        break;
+      case 'extracted':
+        io.err(`  ${event.summary.candidates} candidate functions, ${event.targets} to mine\n`);
+        break;
+      case 'phase-start':
+        io.err(`  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${event.functions > 0 ? ` for ${event.functions} function(s)` : ''}\n`);
+        break;
+      case 'phase-done':
+        if (io.interactive) io.err('\n');
+        io.err(`    done in ${event.stats.wallSeconds.toFixed(1)} s: ${event.stats.processes} process(es), ${event.stats.testExecutions} test executions\n`);
+        break;
+      case 'function-done':
+        if (io.interactive) io.err(`\r    ${event.done}/${event.total} functions mined (${event.result.qualname.slice(0, 40)})\u001b[K`);
+        break;
+      case 'job-done':
+        break;
+    }
+  };
+}
+
+export function formatMineSummary(summary: MineStageSummary): string {
+  const functions = summary.functions;
+  const withTests = functions.filter((fn) => fn.status === 'tests');
+  const noTests = functions.filter((fn) => fn.status === 'no-tests');
+  const errors = functions.filter((fn) => fn.status === 'error');
+  const counts = withTests.map((fn) => fn.tests.length);
+  const mean = counts.length === 0 ? 0 : counts.reduce((sum, count) => sum + count, 0) / counts.length;
+  const flaky = summary.baseline.tests.filter((test) => test.status === 'flaky');
+  const methods = new Map<string, number>();
+  for (const fn of functions) methods.set(fn.method, (methods.get(fn.method) ?? 0) + 1);
+  const phases = summary.phases.map((phase) => `${phase.phase} ${phase.wallSeconds.toFixed(1)} s (${phase.processes} processes, ${phase.testExecutions} test executions)`);
+  const lines = [
+    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}: ${summary.mode} mode, ${summary.workers} worker(s), key ${summary.miningKey.slice(0, 12)}`,
+    `  candidates       ${summary.candidates}${functions.length === summary.candidates ? '' : ` (${functions.length} chosen with --only)`}; ${functions.length - summary.resumed} mined now, ${summary.resumed} from an earlier run`,
+    `  with tests       ${withTests.length}   no tests ${noTests.length}   errors ${errors.length}`,
+    `  tests/function   mean ${mean.toFixed(1)}, max ${Math.max(0, ...counts)}`,
+    `  baseline         ${summary.baseline.tests.length} tests, ${summary.baseline.passing.size} passing in every run, ${flaky.length} flaky`,
+    `  methods          ${[...methods].map(([method, count]) => `${method} ${count}`).join(', ') || 'none'}`,
+    `  phases           ${phases.length === 0 ? 'none: everything came from the catalog' : phases.join('\n                   ')}`,
+    `  total            ${summary.wallSeconds.toFixed(1)} s`,
+  ];
+  if (summary.confirmed > 0) lines.push(`  confirmed        ${summary.confirmed} in-process answers in fresh processes: ${summary.mismatches.length === 0 ? 'all identical' : `${summary.mismatches.length} DIFFERENT (the fresh-process sets were kept)`}`);
+  for (const mismatch of summary.mismatches.slice(0, 10)) lines.push(`    ${mismatch.qualname}: in-process [${mismatch.inProcess.join(', ')}] vs fresh [${mismatch.freshProcess.join(', ')}]`);
+  lines.push(...listed('flaky tests', flaky.map((test) => `${test.nodeId}: ${test.reason ?? ''}`)));
+  lines.push(...listed('functions without relevant tests (not tasks)', noTests.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`)));
+  lines.push(...listed('errors (retried on the next run)', errors.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`)));
+  return `${lines.join('\n')}\n`;
+}
+
+function listed(title: string, items: readonly string[], limit = 10): string[] {
+  if (items.length === 0) return [];
+  return [`  ${title}:`, ...items.slice(0, limit).map((item) => `    ${item}`), ...(items.length > limit ? [`    … and ${items.length - limit} more (repocod sql on relevant_tests)`] : [])];
+}
