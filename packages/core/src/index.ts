@@ -5,3 +5,4 @@ export * from './test-files.js';
 export * from './content-hash.js';
 export * from './package-version.js';
 export * from './line-patch.js';
+export * from './context-level.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { lineEnding, lineReplacementPatch, replaceLines, splitLinesKeepingEnds } from './line-patch.js';
+import { invertReplacements, lineEnding, lineReplacementPatch, linesPatch, replaceAllLines, replaceLines, splitLinesKeepingEnds } from './line-patch.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -61,5 +61,31 @@ describe('lineReplacementPatch', () => {
 
   it('refuses a range outside the file', () => {
     expect(() => lineReplacementPatch('m.py', SOURCE, { start: 9, end: 12, lines: [] })).toThrow(/m\.py: cannot replace lines 9\.\.12 of a file of 9 lines/);
+  });
+});
+
+describe('linesPatch, replaceAllLines and invertReplacements', () => {
+  const text = Array.from({ length: 30 }, (_, index) => `line ${index + 1}\n`).join('');
+  const edits = [
+    { start: 3, end: 4, lines: [] },
+    { start: 8, end: 8, lines: ['eight\n', 'more\n'] },
+    { start: 25, end: 24, lines: ['inserted\n'] },
+  ];
+
+  it('writes one patch for several ranges that git applies, merging hunks whose contexts meet', () => {
+    const patch = linesPatch('m.py', text, edits);
+    expect(patch.match(/^@@/gm)).toHaveLength(2);
+    expect(gitApply(text, patch)).toBe(replaceAllLines(text, edits));
+  });
+
+  it('inverts the replacements: the reverse patch gives the original bytes back', () => {
+    const changed = replaceAllLines(text, edits);
+    const back = invertReplacements(text, edits);
+    expect(replaceAllLines(changed, back)).toBe(text);
+    expect(gitApply(changed, linesPatch('m.py', changed, back))).toBe(text);
+  });
+
+  it('refuses overlapping ranges', () => {
+    expect(() => linesPatch('m.py', text, [{ start: 3, end: 5, lines: [] }, { start: 5, end: 6, lines: [] }])).toThrow(/overlap/);
   });
 });

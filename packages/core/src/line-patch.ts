@@ -70,3 +70,77 @@ function patchLine(marker: string, line: string): string {
 function hunkRange(start: number, count: number): string {
   return count === 0 ? `${start - 1},0` : `${start},${count}`;
 }
+
+/**
+ * A `git apply`-able unified diff of several non-overlapping replacements in one file, with three
+ * lines of context; replacements whose contexts touch share a hunk, as git writes them.
+ */
+export function linesPatch(path: string, text: string, replacements: readonly LineReplacement[]): string {
+  const lines = splitLinesKeepingEnds(text);
+  const edits = [...replacements].sort((a, b) => a.start - b.start);
+  for (const [index, edit] of edits.entries()) {
+    if (edit.start < 1 || edit.end < edit.start - 1 || edit.end > lines.length) {
+      throw new RangeError(`${path}: cannot replace lines ${edit.start}..${edit.end} of a file of ${lines.length} lines`);
+    }
+    const previous = edits[index - 1];
+    if (previous !== undefined && edit.start <= previous.end) throw new RangeError(`${path}: replacements ${previous.start}..${previous.end} and ${edit.start}..${edit.end} overlap`);
+  }
+  // Group edits whose context windows meet into hunks.
+  const groups: LineReplacement[][] = [];
+  for (const edit of edits) {
+    const group = groups.at(-1);
+    const last = group?.at(-1);
+    if (group !== undefined && last !== undefined && edit.start - 1 - last.end <= 2 * CONTEXT) group.push(edit);
+    else groups.push([edit]);
+  }
+  const hunks: string[] = [];
+  let shift = 0;
+  for (const group of groups) {
+    const first = group[0] as LineReplacement;
+    const last = group.at(-1) as LineReplacement;
+    const from = Math.max(1, first.start - CONTEXT);
+    const to = Math.min(lines.length, last.end + CONTEXT);
+    const body: string[] = [];
+    let oldCount = 0;
+    let newCount = 0;
+    let line = from;
+    for (const edit of group) {
+      for (; line < edit.start; line++, oldCount++, newCount++) body.push(patchLine(' ', lines[line - 1] ?? ''));
+      for (; line <= edit.end; line++, oldCount++) body.push(patchLine('-', lines[line - 1] ?? ''));
+      for (const added of edit.lines) {
+        body.push(patchLine('+', added));
+        newCount++;
+      }
+    }
+    for (; line <= to; line++, oldCount++, newCount++) body.push(patchLine(' ', lines[line - 1] ?? ''));
+    hunks.push(`@@ -${hunkRange(from, oldCount)} +${hunkRange(from + shift, newCount)} @@\n`, ...body);
+    shift += newCount - oldCount;
+  }
+  return [`diff --git a/${path} b/${path}\n`, `--- a/${path}\n`, `+++ b/${path}\n`, ...hunks].join('');
+}
+
+/** The text with every replacement made. */
+export function replaceAllLines(text: string, replacements: readonly LineReplacement[]): string {
+  const lines = splitLinesKeepingEnds(text);
+  const out: string[] = [];
+  let line = 1;
+  for (const edit of [...replacements].sort((a, b) => a.start - b.start)) {
+    out.push(...lines.slice(line - 1, edit.start - 1), ...edit.lines);
+    line = edit.end + 1;
+  }
+  out.push(...lines.slice(line - 1));
+  return out.join('');
+}
+
+/** The replacements that turn `replaceAllLines(text, replacements)` back into `text`. */
+export function invertReplacements(text: string, replacements: readonly LineReplacement[]): LineReplacement[] {
+  const lines = splitLinesKeepingEnds(text);
+  const inverse: LineReplacement[] = [];
+  let shift = 0;
+  for (const edit of [...replacements].sort((a, b) => a.start - b.start)) {
+    const start = edit.start + shift;
+    inverse.push({ start, end: start + edit.lines.length - 1, lines: lines.slice(edit.start - 1, edit.end) });
+    shift += edit.lines.length - (edit.end - edit.start + 1);
+  }
+  return inverse;
+}
