@@ -70,6 +70,7 @@ describe('openCatalog', () => {
       [1, 'repositories, files and functions'],
       [2, 'runs and test results'],
       [3, 'mining: baseline, coverage map and relevant tests'],
+      [4, 'tasks and selections'],
     ]);
     await again.close();
   });

@@ -41,6 +41,7 @@ import {
   testResultFromRow,
 } from './runs-table.js';
 import { SerialQueue } from './serial-queue.js';
+import { appendTask, pickFromRow, type SelectionPick, type TaskLevel, taskFromRow, type TaskRow } from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 
 /** Where the catalog lives unless the user says otherwise, relative to the working directory. */
@@ -72,6 +73,24 @@ export interface FunctionFilter {
   /** Only functions that pass the candidate filter (`is_candidate`). */
   readonly candidatesOnly?: boolean;
 }
+
+export type StoredTask = TaskRow & { readonly builtAt: Date };
+
+/** What `rankTasks` ranks by: SQL expressions over the `tasks` columns, and a quota per level. */
+export interface RankQuery {
+  readonly score: string;
+  readonly filter: string;
+  readonly quotas: Readonly<Record<TaskLevel, number>>;
+}
+
+export type RankedTask = SelectionPick & {
+  readonly repository: string;
+  readonly solutionTokens: number;
+  /** Tasks of this level that passed the filter. */
+  readonly available: number;
+  readonly quota: number;
+  readonly picked: boolean;
+};
 
 export interface RunFilter {
   /** Only the runs of this repository. */
@@ -127,6 +146,21 @@ export interface Catalog {
   saveRelevantTests(repository: string, miningKey: string, mode: MiningMode, row: RelevantTestsRow): Promise<void>;
   /** Stored mining results, ordered by function id; all keys and modes unless filtered. */
   relevantTests(repository: string, filter?: { readonly miningKey?: string; readonly mode?: MiningMode }): Promise<StoredRelevantTests[]>;
+  /** Replaces every task of the repository with these, in one transaction. */
+  replaceTasks(repository: string, tasks: readonly TaskRow[]): Promise<void>;
+  /** Tasks ordered by instance id, of one repository or of all. */
+  tasks(repository?: string): Promise<StoredTask[]>;
+  task(instanceId: string): Promise<StoredTask | null>;
+  /**
+   * Every task that passed its checks and the filter, ranked per level by the score (descending), then
+   * solution tokens (descending), then instance id: the deterministic tie-break. `picked` marks the
+   * first `quota` of each level. `score` and `filter` are SQL expressions over the tasks columns.
+   */
+  rankTasks(query: RankQuery): Promise<RankedTask[]>;
+  /** Stores a selection (its spec and its picks) under its id, replacing an earlier one of that id. */
+  saveSelection(selectionId: string, spec: string, picks: readonly SelectionPick[]): Promise<void>;
+  /** A stored selection's spec and picks; null when there is none of that id (the latest when no id). */
+  selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -492,6 +526,82 @@ class DuckDBCatalog implements Catalog {
         [repository, filter.miningKey ?? '', filter.mode ?? ''],
       );
       return rows.map(relevantTestsRowFrom);
+    });
+  }
+
+  replaceTasks(repository: string, tasks: readonly TaskRow[]): Promise<void> {
+    return this.exclusive(`storing ${tasks.length} task(s) of ${repository}`, (connection) =>
+      inTransaction(connection, async () => {
+        await connection.run('DELETE FROM tasks WHERE repository = $1', [repository]);
+        const builtAt = new Date();
+        await withAppender(connection, 'tasks', (appender) => {
+          for (const task of tasks) appendTask(appender, task, builtAt);
+        });
+      }),
+    );
+  }
+
+  tasks(repository?: string): Promise<StoredTask[]> {
+    return this.exclusive('reading the tasks', async (connection) => {
+      const rows =
+        repository === undefined
+          ? await readRows(connection, 'SELECT * FROM tasks ORDER BY instance_id')
+          : await readRows(connection, 'SELECT * FROM tasks WHERE repository = $1 ORDER BY instance_id', [repository]);
+      return rows.map(taskFromRow);
+    });
+  }
+
+  task(instanceId: string): Promise<StoredTask | null> {
+    return this.exclusive(`reading the task ${instanceId}`, async (connection) => {
+      const [row] = await readRows(connection, 'SELECT * FROM tasks WHERE instance_id = $1', [instanceId]);
+      return row === undefined ? null : taskFromRow(row);
+    });
+  }
+
+  rankTasks(query: RankQuery): Promise<RankedTask[]> {
+    return this.exclusive('ranking the tasks', async (connection) => {
+      const rows = await readRows(
+        connection,
+        `WITH scored AS (
+           SELECT instance_id, repository, level, CAST((${query.score}) AS DOUBLE) AS score, solution_tokens
+             FROM tasks WHERE checks_passed AND (${query.filter})
+         ), ranked AS (
+           SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, instance_id) AS INTEGER) AS rank,
+                  CAST(count(*) OVER (PARTITION BY level) AS INTEGER) AS available
+             FROM scored
+         )
+         SELECT ranked.*, quotas.quota, ranked.rank <= quotas.quota AS picked
+           FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, quota) USING (level)
+          ORDER BY level, rank`,
+        [query.quotas['self-contained'], query.quotas['file-level'], query.quotas['repo-level']],
+      );
+      return rows.map((row) => ({ ...pickFromRow(row), repository: text(row, 'repository'), solutionTokens: integer(row, 'solution_tokens'), available: integer(row, 'available'), quota: integer(row, 'quota'), picked: row['picked'] === true }));
+    });
+  }
+
+  saveSelection(selectionId: string, spec: string, picks: readonly SelectionPick[]): Promise<void> {
+    return this.exclusive(`storing the selection ${selectionId}`, (connection) =>
+      inTransaction(connection, async () => {
+        await connection.run('DELETE FROM selection_picks WHERE selection_id = $1', [selectionId]);
+        await connection.run('DELETE FROM selections WHERE selection_id = $1', [selectionId]);
+        await connection.run('INSERT INTO selections VALUES ($1, $2, $3)', [selectionId, spec, timestampValueOf(new Date())]);
+        for (const pick of picks) {
+          await connection.run('INSERT INTO selection_picks VALUES ($1, $2, $3, $4, $5)', [selectionId, pick.instanceId, pick.level, pick.score, pick.rank]);
+        }
+      }),
+    );
+  }
+
+  selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null> {
+    return this.exclusive('reading a selection', async (connection) => {
+      const [found] =
+        selectionId === undefined
+          ? await readRows(connection, 'SELECT * FROM selections ORDER BY created_at DESC LIMIT 1')
+          : await readRows(connection, 'SELECT * FROM selections WHERE selection_id = $1', [selectionId]);
+      if (found === undefined) return null;
+      const id = text(found, 'selection_id');
+      const picks = await readRows(connection, 'SELECT * FROM selection_picks WHERE selection_id = $1 ORDER BY level, rank', [id]);
+      return { selectionId: id, spec: text(found, 'spec'), createdAt: timestamp(found, 'created_at'), picks: picks.map(pickFromRow) };
     });
   }
 

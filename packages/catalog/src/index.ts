@@ -5,6 +5,9 @@ export {
   type FunctionStats,
   type KnownFile,
   type RunFilter,
+  type RankQuery,
+  type RankedTask,
+  type StoredTask,
   DEFAULT_CATALOG_PATH,
   IN_MEMORY,
   openCatalog,
@@ -35,3 +38,4 @@ export {
   MINING_COVERAGE_COLUMNS,
   RELEVANT_TESTS_COLUMNS,
 } from './mining-tables.js';
+export { type SelectionPick, type TaskLevel, type TaskRow, TASK_COLUMNS } from './tasks-tables.js';

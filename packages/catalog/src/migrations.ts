@@ -169,6 +169,58 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'tasks and selections',
+    sql: `
+      -- One row per task: a mined function with relevant tests, its level, statements and patches.
+      CREATE TABLE tasks (
+        instance_id TEXT PRIMARY KEY,
+        repository TEXT NOT NULL,
+        function_id TEXT NOT NULL,
+        file TEXT NOT NULL,
+        qualname TEXT NOT NULL,
+        repo TEXT NOT NULL,
+        base_commit TEXT NOT NULL,
+        base_commit_timestamp TEXT NOT NULL,
+        prompt TEXT NOT NULL,
+        solution TEXT NOT NULL,
+        prompt_lines INTEGER NOT NULL,
+        solution_lines INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        solution_tokens INTEGER NOT NULL,
+        cc INTEGER NOT NULL,
+        level TEXT NOT NULL CHECK (level IN ('self-contained', 'file-level', 'repo-level')),
+        dependencies TEXT NOT NULL, -- JSON: why the task has its level
+        fail_to_pass TEXT[] NOT NULL,
+        problem_code TEXT NOT NULL,
+        problem_test TEXT NOT NULL,
+        pre_code TEXT NOT NULL,
+        gold_code TEXT NOT NULL,
+        pre_test TEXT NOT NULL,
+        gold_test TEXT NOT NULL,
+        checks TEXT NOT NULL, -- JSON: round trip, git apply --check, collection of the pre state
+        checks_passed BOOLEAN NOT NULL,
+        built_at TIMESTAMP NOT NULL
+      );
+
+      -- A selection is named by the hash of its spec, which is stored with it (and with the release).
+      CREATE TABLE selections (
+        selection_id TEXT PRIMARY KEY,
+        spec TEXT NOT NULL,
+        created_at TIMESTAMP NOT NULL
+      );
+
+      CREATE TABLE selection_picks (
+        selection_id TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        level TEXT NOT NULL,
+        score DOUBLE NOT NULL,
+        rank INTEGER NOT NULL,
+        PRIMARY KEY (selection_id, instance_id)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

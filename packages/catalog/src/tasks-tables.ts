@@ -1,0 +1,137 @@
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { ContextLevel } from '@repocod/core';
+import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { appendTrailingDefaults } from './append-defaults.js';
+import { integer, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+
+/*
+ * The shapes @repocod/tasks and the pipeline hand over, declared here (the catalog depends on core only).
+ */
+
+export type TaskLevel = ContextLevel;
+
+/** One task, a row of `tasks`. */
+export interface TaskRow {
+  readonly instanceId: string;
+  readonly repository: string;
+  readonly functionId: string;
+  readonly file: string;
+  readonly qualname: string;
+  /** `owner/name` as the dataset's `repo` column has it. */
+  readonly repo: string;
+  readonly baseCommit: string;
+  readonly baseCommitTimestamp: string;
+  readonly prompt: string;
+  readonly solution: string;
+  readonly promptLines: number;
+  readonly solutionLines: number;
+  readonly promptTokens: number;
+  readonly solutionTokens: number;
+  readonly complexity: number;
+  readonly level: TaskLevel;
+  /** JSON array of the dependencies that gave the level (name, kind, qualname, file, line, via). */
+  readonly dependencies: string;
+  readonly failToPass: readonly string[];
+  readonly problemCode: string;
+  readonly problemTest: string;
+  readonly preCode: string;
+  readonly goldCode: string;
+  readonly preTest: string;
+  readonly goldTest: string;
+  /** JSON object of the patch checks (round trip, git apply --check, collection), with their messages. */
+  readonly checks: string;
+  /** Whether every check passed: only such tasks can be selected. */
+  readonly checksPassed: boolean;
+}
+
+export const TASK_COLUMNS = [
+  'instance_id',
+  'repository',
+  'function_id',
+  'file',
+  'qualname',
+  'repo',
+  'base_commit',
+  'base_commit_timestamp',
+  'prompt',
+  'solution',
+  'prompt_lines',
+  'solution_lines',
+  'prompt_tokens',
+  'solution_tokens',
+  'cc',
+  'level',
+  'dependencies',
+  'fail_to_pass',
+  'problem_code',
+  'problem_test',
+  'pre_code',
+  'gold_code',
+  'pre_test',
+  'gold_test',
+  'checks',
+  'checks_passed',
+  'built_at',
+] as const;
+
+const TEXT_LIST = LIST(VARCHAR);
+
+export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Date): void {
+  for (const value of [task.instanceId, task.repository, task.functionId, task.file, task.qualname, task.repo, task.baseCommit, task.baseCommitTimestamp, task.prompt, task.solution]) appender.appendVarchar(value);
+  for (const value of [task.promptLines, task.solutionLines, task.promptTokens, task.solutionTokens, task.complexity]) appender.appendInteger(value);
+  appender.appendVarchar(task.level);
+  appender.appendVarchar(task.dependencies);
+  appender.appendList(listValue([...task.failToPass]), TEXT_LIST);
+  for (const value of [task.problemCode, task.problemTest, task.preCode, task.goldCode, task.preTest, task.goldTest, task.checks]) appender.appendVarchar(value);
+  appender.appendBoolean(task.checksPassed);
+  appender.appendTimestamp(timestampValueOf(builtAt));
+  appendTrailingDefaults(appender, TASK_COLUMNS.length);
+  appender.endRow();
+}
+
+export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
+  return {
+    instanceId: text(row, 'instance_id'),
+    repository: text(row, 'repository'),
+    functionId: text(row, 'function_id'),
+    file: text(row, 'file'),
+    qualname: text(row, 'qualname'),
+    repo: text(row, 'repo'),
+    baseCommit: text(row, 'base_commit'),
+    baseCommitTimestamp: text(row, 'base_commit_timestamp'),
+    prompt: text(row, 'prompt'),
+    solution: text(row, 'solution'),
+    promptLines: integer(row, 'prompt_lines'),
+    solutionLines: integer(row, 'solution_lines'),
+    promptTokens: integer(row, 'prompt_tokens'),
+    solutionTokens: integer(row, 'solution_tokens'),
+    complexity: integer(row, 'cc'),
+    level: text(row, 'level') as TaskLevel,
+    dependencies: text(row, 'dependencies'),
+    failToPass: textList(row, 'fail_to_pass'),
+    problemCode: text(row, 'problem_code'),
+    problemTest: text(row, 'problem_test'),
+    preCode: text(row, 'pre_code'),
+    goldCode: text(row, 'gold_code'),
+    preTest: text(row, 'pre_test'),
+    goldTest: text(row, 'gold_test'),
+    checks: text(row, 'checks'),
+    checksPassed: row['checks_passed'] === true,
+    builtAt: timestamp(row, 'built_at'),
+  };
+}
+
+/** One pick of a selection, a row of `selection_picks`. */
+export interface SelectionPick {
+  readonly instanceId: string;
+  readonly level: TaskLevel;
+  readonly score: number;
+  /** 1-based rank within its level. */
+  readonly rank: number;
+}
+
+export function pickFromRow(row: Row): SelectionPick {
+  const score = row['score'];
+  return { instanceId: text(row, 'instance_id'), level: text(row, 'level') as TaskLevel, score: typeof score === 'number' ? score : Number(score), rank: integer(row, 'rank') };
+}
+
