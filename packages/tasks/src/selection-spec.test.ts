@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { parseSelectionSpec, REPOCOD_LITE_SPEC } from './selection-spec.js';
+
+describe('parseSelectionSpec', () => {
+  it('fills missing fields with REPOCOD-Lite and keeps the given ones', () => {
+    expect(parseSelectionSpec('{}', 'spec.json')).toEqual(REPOCOD_LITE_SPEC);
+    expect(parseSelectionSpec('{"quotas": {"repo-level": 10}, "filter": "cc >= 3"}', 'spec.json')).toEqual({
+      quotas: { 'self-contained': 66, 'file-level': 67, 'repo-level': 10 },
+      score: 'prompt_lines * solution_lines',
+      filter: 'cc >= 3',
+    });
+  });
+
+  it('names the field that is wrong', () => {
+    expect(() => parseSelectionSpec('{"quota": {}}', 'spec.json')).toThrow(/spec\.json: unknown field "quota"/);
+    expect(() => parseSelectionSpec('{"quotas": {"repo": 3}}', 'spec.json')).toThrow(/quotas: unknown level "repo"/);
+    expect(() => parseSelectionSpec('{"quotas": {"file-level": 2.5}}', 'spec.json')).toThrow(/quotas\.file-level must be a whole number/);
+    expect(() => parseSelectionSpec('{"score": "1; drop table tasks"}', 'spec.json')).toThrow(/"score" must be one SQL expression/);
+    expect(() => parseSelectionSpec('{', 'spec.json')).toThrow(/spec\.json: not JSON/);
+  });
+});

@@ -1,0 +1,64 @@
+import type { ContextLevel } from '@repocod/core';
+import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
+
+/** Quotas are per context level. */
+export type SelectionLevel = ContextLevel;
+
+export const SELECTION_LEVELS: readonly SelectionLevel[] = CONTEXT_LEVELS;
+
+/**
+ * How a Lite subset is chosen: a quota per context level, a score (an SQL expression over the
+ * `tasks` columns, higher first) and a filter (an SQL condition). Stored with every selection and
+ * release, so that a release says how it was built.
+ */
+export interface SelectionSpec {
+  readonly quotas: Readonly<Record<SelectionLevel, number>>;
+  readonly score: string;
+  readonly filter: string;
+}
+
+/** REPOCOD-Lite: 66/67/67 by lines(prompt) × lines(canonical solution), over every repository. */
+export const REPOCOD_LITE_SPEC: SelectionSpec = {
+  quotas: { 'self-contained': 66, 'file-level': 67, 'repo-level': 67 },
+  score: 'prompt_lines * solution_lines',
+  filter: 'true',
+};
+
+const FIELDS = ['quotas', 'score', 'filter'] as const;
+
+/**
+ * Reads a spec file (JSON). Missing fields take REPOCOD-Lite's values; an unknown field, a quota
+ * that is not a whole number ≥ 0, or an expression with a `;` is refused with the field named.
+ */
+export function parseSelectionSpec(text: string, source: string): SelectionSpec {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new RepocodError('config-invalid', `${source}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RepocodError('config-invalid', `${source}: the selection spec must be an object`);
+  const record = value as Record<string, unknown>;
+  const unknownField = Object.keys(record).find((key) => !(FIELDS as readonly string[]).includes(key));
+  if (unknownField !== undefined) throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: ${FIELDS.join(', ')})`);
+  const quotas = { ...REPOCOD_LITE_SPEC.quotas };
+  if (record['quotas'] !== undefined) {
+    const given = record['quotas'];
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new RepocodError('config-invalid', `${source}: "quotas" must be an object of levels`);
+    for (const [level, quota] of Object.entries(given)) {
+      if (!(SELECTION_LEVELS as readonly string[]).includes(level)) throw new RepocodError('config-invalid', `${source}: quotas: unknown level "${level}" (known: ${SELECTION_LEVELS.join(', ')})`);
+      if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0) throw new RepocodError('config-invalid', `${source}: quotas.${level} must be a whole number >= 0 (got ${JSON.stringify(quota)})`);
+      quotas[level as SelectionLevel] = quota;
+    }
+  }
+  return { quotas, score: expression(record, 'score', source), filter: expression(record, 'filter', source) };
+}
+
+function expression(record: Record<string, unknown>, field: 'score' | 'filter', source: string): string {
+  const given = record[field];
+  if (given === undefined) return REPOCOD_LITE_SPEC[field];
+  if (typeof given !== 'string' || given.trim() === '' || given.includes(';')) {
+    throw new RepocodError('config-invalid', `${source}: "${field}" must be one SQL expression over the tasks columns, without ";" (got ${JSON.stringify(given)})`);
+  }
+  return given;
+}

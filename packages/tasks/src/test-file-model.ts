@@ -1,0 +1,38 @@
+import { firstLine, lastCodeLine, namedChildrenOf, parsePythonText } from '@repocod/python';
+import type { Node, Parser } from 'web-tree-sitter';
+import type { TestFileModel } from './test-removal.js';
+
+/**
+ * Parses a test file into what test removal needs: its functions with their spans (from the
+ * shared extractor) and, for each class, the spans of its body's statements (comments are not
+ * statements: a class left with only comments needs its `pass`).
+ */
+export function testFileModel(parser: Parser, file: string, text: string): TestFileModel {
+  const parsed = parsePythonText(parser, text, file);
+  try {
+    const classBodies = new Map<string, { start: number; end: number }[]>();
+    collectClasses(parsed.tree.rootNode, '', classBodies);
+    return { file, text, functions: parsed.functions, classBodies };
+  } finally {
+    parsed.tree.delete();
+  }
+}
+
+/** Classes at module level and nested in classes (where pytest collects tests), by qualified name. */
+function collectClasses(container: Node, prefix: string, found: Map<string, { start: number; end: number }[]>): void {
+  for (const statement of namedChildrenOf(container)) {
+    const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
+    if (definition?.type !== 'class_definition') continue;
+    const name = definition.childForFieldName('name')?.text ?? '';
+    const body = definition.childForFieldName('body');
+    if (body === null) continue;
+    const qualname = `${prefix}${name}`;
+    found.set(
+      qualname,
+      namedChildrenOf(body)
+        .filter((child) => child.type !== 'comment')
+        .map((child) => ({ start: firstLine(child), end: lastCodeLine(child) })),
+    );
+    collectClasses(body, `${qualname}.`, found);
+  }
+}

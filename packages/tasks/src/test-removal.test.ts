@@ -1,0 +1,93 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { loadPythonParser } from '@repocod/python';
+import { describe, expect, it } from 'vitest';
+import { codePatches } from './code-patches.js';
+import { testFileModel } from './test-file-model.js';
+import { testLocation, testPatches } from './test-removal.js';
+
+/** A git repository holding `files`; returns its folder. */
+function repository(files: Record<string, string>): string {
+  const folder = mkdtempSync(join(tmpdir(), 'tasks-patch-'));
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(folder, file)), { recursive: true });
+    writeFileSync(join(folder, file), text);
+  }
+  execFileSync('git', ['init', '-q'], { cwd: folder });
+  return folder;
+}
+
+function apply(folder: string, patch: string): void {
+  writeFileSync(join(folder, 'p.diff'), patch);
+  execFileSync('git', ['apply', '--check', 'p.diff'], { cwd: folder });
+  execFileSync('git', ['apply', 'p.diff'], { cwd: folder });
+}
+
+const TESTS = [
+  'import pytest',
+  '',
+  '',
+  '@pytest.mark.parametrize("x", [1, 2])',
+  'def test_one(x):',
+  '    assert x',
+  '',
+  '',
+  'def test_two():',
+  '    assert True',
+  '',
+  '',
+  'class TestThing:',
+  '    # a comment that is not a statement',
+  '    def test_a(self):',
+  '        assert 1',
+  '',
+  '    @pytest.mark.slow',
+  '    def test_b(self):',
+  '        assert 2',
+  '',
+  '',
+  'class TestKept:',
+  '    """Docstring."""',
+  '',
+  '    def test_c(self):',
+  '        assert 3',
+  '',
+].join('\n');
+
+describe('test patches', () => {
+  it('remove whole test definitions with their decorators, keep an emptied class valid, and restore the bytes', async () => {
+    const parser = await loadPythonParser();
+    const models = new Map([['tests/test_m.py', testFileModel(parser, 'tests/test_m.py', TESTS)]]);
+    const ids = ['tests/test_m.py::test_one[1]', 'tests/test_m.py::test_one[2]', 'tests/test_m.py::TestThing::test_a', 'tests/test_m.py::TestThing::test_b', 'tests/test_m.py::TestKept::test_c', 'tests/test_m.py::test_gone'];
+    const pair = testPatches(models, ids);
+    expect(pair.missing).toEqual(['tests/test_m.py::test_gone']);
+    const folder = repository({ 'tests/test_m.py': TESTS });
+    apply(folder, pair.pre);
+    const pre = readFileSync(join(folder, 'tests/test_m.py'), 'utf8');
+    expect(pre).not.toMatch(/test_one|test_a|test_b|test_c|parametrize|mark\.slow/);
+    expect(pre).toContain('def test_two():');
+    expect(pre).toContain('class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the task\n');
+    expect(pre).toContain('class TestKept:\n    """Docstring."""\n');
+    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_m.py')]);
+    apply(folder, pair.gold);
+    expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
+  });
+
+  it('splits node ids into file and qualified test name', () => {
+    expect(testLocation('tests/a.py::TestX::TestY::test_z[p-q::r]')).toEqual({ file: 'tests/a.py', qualname: 'TestX.TestY.test_z' });
+  });
+});
+
+describe('code patches', () => {
+  it('delete the canonical solution only, and the gold patch restores it', () => {
+    const source = '@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n    x = a + 1\n    return x\n\n\ndef g():\n    pass\n';
+    const pair = codePatches({ file: 'm.py', qualname: 'f', definitionSpan: { start: 1, end: 7 }, signatureSpan: { start: 2, end: 2 }, docstringSpan: { start: 3, end: 5 } }, source);
+    const folder = repository({ 'm.py': source });
+    apply(folder, pair.pre);
+    expect(readFileSync(join(folder, 'm.py'), 'utf8')).toBe('@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n\n\ndef g():\n    pass\n');
+    apply(folder, pair.gold);
+    expect(readFileSync(join(folder, 'm.py'), 'utf8')).toBe(source);
+  });
+});
