@@ -12,3 +12,7 @@ export * from './run-tests-stage.js';
 export * from './mining-store.js';
 export * from './mine-stage.js';
 export type { MiningTracebacks, FunctionMining, MiningMode } from '@repocod/mining';
+export * from './tasks-stage.js';
+export * from './select-stage.js';
+export { DEFAULT_TEMPLATES, parseSelectionSpec, REPOCOD_LITE_SPEC } from '@repocod/tasks';
+export type { SelectionSpec, StatementTemplates } from '@repocod/tasks';

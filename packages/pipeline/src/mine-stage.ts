@@ -64,9 +64,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
   const repeat = options.repeat ?? 3;
   const tracebacks = options.tracebacks ?? 'native';
-  const miningKey = contentHash(
-    JSON.stringify({ version: MINING_VERSION, baseCommit: prepared.checkout.baseCommit, environment: prepared.environment.key, repeat, timeout: prepared.entry.timeoutSeconds, tracebacks }),
-  );
+  const miningKey = miningKeyOf(prepared, repeat, tracebacks);
   const summary = await mineRepository(prepared, new LocalExecutor(prepared), targets, {
     mode: options.mode,
     repeat,
@@ -76,6 +74,13 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     onEvent: options.onEvent,
   });
   return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: prepared.worktrees.length, candidates: candidates.length };
+}
+
+/** What mining results depend on besides the functions: a new key starts afresh, the same key resumes. */
+export function miningKeyOf(prepared: PreparedRepository, repeat = 3, tracebacks: MiningTracebacks = 'native'): string {
+  return contentHash(
+    JSON.stringify({ version: MINING_VERSION, baseCommit: prepared.checkout.baseCommit, environment: prepared.environment.key, repeat, timeout: prepared.entry.timeoutSeconds, tracebacks }),
+  );
 }
 
 /** The candidates named by --only (all without it); a name that matches nothing is an error that lists near names. */

@@ -1,0 +1,55 @@
+import type { Catalog, RankedTask } from '@repocod/catalog';
+import { contentHash, RepocodError } from '@repocod/core';
+import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
+import { SELECTION_LEVELS } from '@repocod/tasks';
+
+export interface LevelCut {
+  readonly level: SelectionLevel;
+  readonly quota: number;
+  /** Tasks of the level that passed their checks and the filter. */
+  readonly available: number;
+  readonly picked: number;
+  /** Score of the last pick; null when nothing was picked. */
+  readonly cutoff: number | null;
+  /** Score of the best task left out; null when none was. */
+  readonly firstLeftOut: number | null;
+}
+
+export interface SelectSummary {
+  readonly selectionId: string;
+  readonly spec: SelectionSpec;
+  readonly picks: readonly RankedTask[];
+  readonly levels: readonly LevelCut[];
+  /** Levels with fewer tasks than their quota: all of them were taken. */
+  readonly short: readonly LevelCut[];
+}
+
+/**
+ * `repocod select`: ranks every checked task of every repository per level by the spec's score (SQL
+ * in DuckDB), takes each level's quota, and stores the selection with its spec. The id is a hash of
+ * the spec and of the picks, so the same spec on the same tasks gives the same selection.
+ */
+export async function selectStage(catalog: Catalog, spec: SelectionSpec, source = 'the selection spec'): Promise<SelectSummary> {
+  let ranked: RankedTask[];
+  try {
+    ranked = await catalog.rankTasks(spec);
+  } catch (error) {
+    throw new RepocodError('config-invalid', `${source}: the score or the filter is not valid SQL over the tasks columns: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  const picks = ranked.filter((task) => task.picked);
+  const levels = SELECTION_LEVELS.map((level): LevelCut => {
+    const ofLevel = ranked.filter((task) => task.level === level);
+    const picked = ofLevel.filter((task) => task.picked);
+    return {
+      level,
+      quota: spec.quotas[level],
+      available: ofLevel.length,
+      picked: picked.length,
+      cutoff: picked.at(-1)?.score ?? null,
+      firstLeftOut: ofLevel.find((task) => !task.picked)?.score ?? null,
+    };
+  });
+  const selectionId = contentHash(JSON.stringify({ spec, picks: picks.map((pick) => pick.instanceId) })).slice(0, 16);
+  await catalog.saveSelection(selectionId, JSON.stringify(spec), picks);
+  return { selectionId, spec, picks, levels, short: levels.filter((level) => level.available < level.quota) };
+}

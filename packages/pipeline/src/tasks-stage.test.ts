@@ -1,0 +1,85 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Catalog } from '@repocod/catalog';
+import { openCatalog } from '@repocod/catalog';
+import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mineStage } from './mine-stage.js';
+import { selectStage } from './select-stage.js';
+import type { TasksSummary } from './tasks-stage.js';
+import { tasksStage } from './tasks-stage.js';
+
+const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
+const state = mkdtempSync(join(tmpdir(), 'repocod-tasks-'));
+const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2 };
+let catalog: Catalog;
+let summary: TasksSummary;
+
+beforeAll(async () => {
+  catalog = await openCatalog(join(state, 'catalog.duckdb'));
+  await mineStage(catalog, { ...options, mode: 'fast' });
+  summary = await tasksStage(catalog, options);
+}, 600_000);
+
+afterAll(async () => {
+  await catalog.close();
+});
+
+describe('tasks of the demo', () => {
+  it('makes one task per mined function, and checks every one of their patches', () => {
+    expect(summary.tasks).toHaveLength(51);
+    // retry decorates functions when inventory.util is imported: without its body it returns None,
+    // so the pre state cannot even load conftest.py. The task is kept, marked, and not selectable.
+    expect(summary.failedChecks.map((failed) => failed.instanceId)).toEqual(['demo-inventory.util.retry']);
+    expect(summary.failedChecks[0]?.checks).toMatchObject({ roundTrip: true, applies: true, collects: false });
+    expect(summary.failedChecks[0]?.checks.messages.join('\n')).toMatch(/the pre state does not collect \(collection-error\)[\s\S]*'NoneType' object is not callable/);
+    expect(new Set(summary.tasks.map((task) => task.instanceId)).size).toBe(51);
+    expect(summary.tasks.map((task) => task.instanceId)).toContain('demo-inventory.util.retry');
+    expect(Object.values(summary.byLevel).reduce((sum, count) => sum + count, 0)).toBe(51);
+    expect(Object.keys(summary.byLevel).sort()).toEqual(['file-level', 'repo-level', 'self-contained']);
+  });
+
+  it('gives patches that git applies to the checkout, and whose gold restores the base bytes', () => {
+    const task = summary.tasks.find((candidate) => candidate.qualname === 'Warehouse.pick');
+    expect(task).toBeDefined();
+    const folder = mkdtempSync(join(tmpdir(), 'repocod-tasks-apply-'));
+    execFileSync('git', ['clone', '-q', join(state, 'repos', 'demo'), folder]);
+    const original = readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8');
+    for (const [name, patch] of [['pre.code', task?.preCode], ['pre.test', task?.preTest]] as const) {
+      execFileSync('git', ['apply', '-'], { cwd: folder, input: patch ?? '' });
+      expect(name).toBeTruthy();
+    }
+    const pre = readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8');
+    expect(pre).toContain(task?.prompt ?? '');
+    expect(pre).not.toContain(task?.solution ?? '');
+    for (const patch of [task?.goldTest, task?.goldCode]) execFileSync('git', ['apply', '-'], { cwd: folder, input: patch ?? '' });
+    expect(readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8')).toBe(original);
+    expect(execFileSync('git', ['status', '--porcelain'], { cwd: folder, encoding: 'utf8' })).toBe('');
+  });
+
+  it('fills the problem statements from the templates', () => {
+    const task = summary.tasks.find((candidate) => candidate.qualname === 'slugify');
+    expect(task?.problemCode).toContain('Complete the body of `slugify` in `inventory/util.py` of the repository demo.');
+    expect(task?.problemCode).toContain(task?.prompt.trimEnd() ?? 'x');
+    expect(task?.problemTest).toContain(task?.failToPass[0] ?? 'x');
+  });
+
+  it('selects per level in SQL, saying when a level has fewer tasks than its quota', async () => {
+    const selection = await selectStage(catalog, REPOCOD_LITE_SPEC);
+    expect(selection.picks).toHaveLength(50);
+    expect(selection.short.map((level) => level.level).sort()).toEqual(['file-level', 'repo-level', 'self-contained']);
+    const small = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 } });
+    expect(small.picks).toHaveLength(6);
+    for (const level of small.levels) {
+      const picks = small.picks.filter((pick) => pick.level === level.level);
+      expect(picks.map((pick) => pick.rank)).toEqual([1, 2]);
+      expect(picks[0]?.score).toBeGreaterThanOrEqual(picks[1]?.score ?? Infinity);
+      expect(level.cutoff).toBe(picks[1]?.score);
+    }
+    // Same spec, same tasks: same selection.
+    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 } })).selectionId).toBe(small.selectionId);
+    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(/spec\.json: the score or the filter is not valid SQL/);
+  });
+});

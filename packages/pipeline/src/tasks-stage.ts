@@ -1,0 +1,189 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
+import { RepocodError } from '@repocod/core';
+import type { MiningMode, MiningTracebacks } from '@repocod/mining';
+import { listPythonFiles, loadPythonParser } from '@repocod/python';
+import type { PreparedRepository, RunJob } from '@repocod/runner';
+import { applyPatches, git, LocalExecutor, resetWorktree } from '@repocod/runner';
+import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
+import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches, uniqueInstanceIds } from '@repocod/tasks';
+import { classifyFunctions } from './classify-functions.js';
+import { miningKeyOf } from './mine-stage.js';
+import type { PrepareStageOptions } from './run-tests-stage.js';
+import { prepareStage } from './run-tests-stage.js';
+
+export interface TasksStageOptions extends PrepareStageOptions {
+  /** Which mining results to take (default fast); repeat and tracebacks name the mining key. */
+  readonly mode?: MiningMode;
+  readonly repeat?: number;
+  readonly tracebacks?: MiningTracebacks;
+  readonly templates?: StatementTemplates;
+  readonly onEvent?: (event: TasksStageEvent) => void;
+}
+
+export type TasksStageEvent =
+  | { readonly kind: 'tasks-built'; readonly tasks: number }
+  | { readonly kind: 'task-checked'; readonly instanceId: string; readonly passed: boolean; readonly done: number; readonly total: number };
+
+export interface TaskChecks {
+  /** base + pre + gold gives the base bytes back (applied with git in a worktree). */
+  readonly roundTrip: boolean;
+  /** Both pre patches and both gold patches apply with `git apply`. */
+  readonly applies: boolean;
+  /** The pre state (base + pre.code + pre.test) collects under pytest without error. */
+  readonly collects: boolean;
+  /** Relevant tests whose definition was not found in their file (not removed by pre.test). */
+  readonly testsNotFound: readonly string[];
+  readonly messages: readonly string[];
+}
+
+export interface TasksSummary {
+  readonly repository: string;
+  readonly tasks: readonly TaskRow[];
+  readonly byLevel: Readonly<Record<string, number>>;
+  readonly failedChecks: readonly { readonly instanceId: string; readonly checks: TaskChecks }[];
+  readonly durationSeconds: number;
+}
+
+/**
+ * `repocod tasks`: every mined function with relevant tests becomes a task: its instance id, its
+ * context level and the dependencies behind it, the problem statements, the pre/gold patches of code
+ * and tests, and the checks of those patches, stored in the catalog (replacing the repository's tasks).
+ */
+export async function tasksStage(catalog: Catalog, options: TasksStageOptions): Promise<TasksSummary> {
+  const started = performance.now();
+  const prepared = await prepareStage({ ...options, workers: options.workers ?? 2 });
+  const name = prepared.entry.name;
+  const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
+  const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter((row) => row.status === 'tests');
+  if (mined.length === 0) {
+    throw new RepocodError('usage', `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod mine ${name}\` first`);
+  }
+  const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));
+  const chosen = mined.flatMap((row) => {
+    const fn = functions.get(row.functionId);
+    return fn === undefined ? [] : [{ fn, tests: row.tests }];
+  });
+  const root = prepared.checkout.path;
+  const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
+  const parser = await loadPythonParser();
+  const levels = classifyFunctions(parser, texts, chosen.map(({ fn }) => fn));
+  const testModels = new Map<string, TestFileModel>();
+  for (const file of new Set(chosen.flatMap(({ tests }) => tests.map((test) => test.split('::')[0] ?? test)))) {
+    const text = texts.get(file);
+    if (text !== undefined) testModels.set(file, testFileModel(parser, file, text));
+  }
+  const ids = uniqueInstanceIds(repoName(prepared), chosen.map(({ fn }) => ({ fn, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
+  const templates = options.templates ?? DEFAULT_TEMPLATES;
+  const drafts = [...ids].map(([{ fn }, instanceId]) => {
+    const entry = chosen.find((item) => item.fn === fn);
+    const tests = entry?.tests ?? [];
+    const code = codePatches(fn, texts.get(fn.file) ?? '');
+    const test = testPatches(testModels, tests);
+    const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
+    const fields = { repository: repoName(prepared), file: fn.file, qualname: fn.qualname, prompt: fn.slices.prompt, level: classification.level, tests: tests.map((id) => `- ${id}`).join('\n') };
+    return { instanceId, fn, tests, code, test, classification, fields };
+  });
+  options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
+  const checks = await checkPatches(prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, patches: [draft.code.pre, draft.test.pre], gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.onEvent);
+  const tasks: TaskRow[] = drafts.map((draft) => {
+    const check = checks.get(draft.instanceId) as TaskChecks;
+    return {
+      instanceId: draft.instanceId,
+      repository: name,
+      functionId: draft.fn.functionId,
+      file: draft.fn.file,
+      qualname: draft.fn.qualname,
+      repo: repoName(prepared),
+      baseCommit: prepared.checkout.baseCommit,
+      baseCommitTimestamp: prepared.checkout.commitTimestamp,
+      prompt: draft.fn.slices.prompt,
+      solution: draft.fn.slices.solution,
+      promptLines: draft.fn.metrics.promptLines,
+      solutionLines: draft.fn.metrics.solutionLines,
+      promptTokens: draft.fn.metrics.promptTokens,
+      solutionTokens: draft.fn.metrics.solutionTokens,
+      complexity: draft.fn.metrics.cyclomatic,
+      level: draft.classification.level,
+      dependencies: JSON.stringify(draft.classification.dependencies),
+      failToPass: draft.tests,
+      problemCode: renderTemplate(templates.code, draft.fields, 'the code problem statement template'),
+      problemTest: renderTemplate(templates.test, draft.fields, 'the test problem statement template'),
+      preCode: draft.code.pre,
+      goldCode: draft.code.gold,
+      preTest: draft.test.pre,
+      goldTest: draft.test.gold,
+      checks: JSON.stringify(check),
+      checksPassed: check.roundTrip && check.applies && check.collects && check.testsNotFound.length === 0,
+    };
+  });
+  await catalog.replaceTasks(name, tasks);
+  const byLevel: Record<string, number> = {};
+  for (const task of tasks) byLevel[task.level] = (byLevel[task.level] ?? 0) + 1;
+  return {
+    repository: name,
+    tasks,
+    byLevel,
+    failedChecks: tasks.filter((task) => !task.checksPassed).map((task) => ({ instanceId: task.instanceId, checks: checks.get(task.instanceId) as TaskChecks })),
+    durationSeconds: (performance.now() - started) / 1000,
+  };
+}
+
+/** `owner/name` from the manifest's url; a local source (the demo) keeps its manifest name. */
+function repoName(prepared: PreparedRepository): string {
+  const url = prepared.entry.url;
+  const match = url === null ? null : /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
+  return match === null ? prepared.entry.name : `${match[1]}/${match[2]}`;
+}
+
+interface PatchCheck {
+  readonly instanceId: string;
+  readonly patches: readonly string[];
+  readonly gold: readonly string[];
+  readonly testsNotFound: readonly string[];
+}
+
+/**
+ * The checks of every task's patches: in a worktree, pre then gold applied with git must leave no
+ * difference from the base commit; then, on the runner's pool, pytest must collect the pre state
+ * without error (a removed body or removed tests must not break an import).
+ */
+async function checkPatches(prepared: PreparedRepository, tasks: readonly PatchCheck[], onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
+  const worktree = prepared.worktrees[0];
+  if (worktree === undefined) throw new Error('the tasks stage needs a worktree');
+  const roundTrips = new Map<string, { applies: boolean; roundTrip: boolean; message: string | null }>();
+  for (const task of tasks) {
+    const patches = [...task.patches, ...task.gold].filter((patch) => patch !== '');
+    const applied = await applyPatches(worktree, patches);
+    if (!applied.ok) {
+      roundTrips.set(task.instanceId, { applies: false, roundTrip: false, message: applied.message });
+      continue;
+    }
+    const status = await git(worktree.path, ['status', '--porcelain']);
+    await resetWorktree(worktree);
+    roundTrips.set(task.instanceId, { applies: true, roundTrip: status === '', message: status === '' ? null : `base + pre + gold differs from the base: ${status}` });
+  }
+  const jobs: RunJob[] = tasks.map((task) => ({ repository: prepared.entry.name, patches: task.patches.filter((patch) => patch !== ''), tests: 'all', pytestArgs: ['--collect-only', '-q'] }));
+  const results = new Map<string, TaskChecks>();
+  let done = 0;
+  for await (const { index, result } of new LocalExecutor(prepared).run(jobs)) {
+    const task = tasks[index] as PatchCheck;
+    const trip = roundTrips.get(task.instanceId) ?? { applies: false, roundTrip: false, message: 'not checked' };
+    const run = result.runs[0];
+    const collects = result.patchError === null && run !== undefined && run.status === 'ok';
+    const messages = [
+      ...(trip.message === null ? [] : [trip.message]),
+      ...(result.patchError !== null ? [result.patchError] : []),
+      ...(run !== undefined && run.status !== 'ok' ? [`the pre state does not collect (${run.status}):\n${run.log.trimEnd().split('\n').slice(-15).join('\n')}`] : []),
+      ...(task.testsNotFound.length > 0 ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`] : []),
+    ];
+    const checks: TaskChecks = { roundTrip: trip.roundTrip, applies: trip.applies && result.patchError === null, collects, testsNotFound: task.testsNotFound, messages };
+    results.set(task.instanceId, checks);
+    done++;
+    onEvent?.({ kind: 'task-checked', instanceId: task.instanceId, passed: checks.roundTrip && checks.applies && checks.collects && checks.testsNotFound.length === 0, done, total: tasks.length });
+  }
+  return results;
+}
+
+export type { CatalogFunction };
