@@ -6,8 +6,11 @@ import { SQL_USAGE, sqlCommand } from './sql-command.js';
 import { ENV_USAGE, envCommand } from './env-command.js';
 import { RUN_USAGE, runCommand } from './run-command.js';
 import { MINE_USAGE, mineCommand } from './mine-command.js';
+import { TASKS_USAGE, tasksCommand } from './tasks-command.js';
+import { SELECT_USAGE, selectCommand } from './select-command.js';
+import { SHOW_USAGE, showCommand } from './show-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -17,6 +20,9 @@ commands:
   env <repository>      check out a repository and make its environment
   run <repository>      run its tests (with patches) in isolated worktrees
   mine <repository>     find every candidate function's relevant tests (FAIL_TO_PASS)
+  tasks <repository>    tasks from the mined functions: level, statements, pre/gold patches
+  select                the Lite subset over all tasks (DuckDB SQL), stored with its spec
+  show <instance_id>    a task, with its prompt, its diffs and why it has its level
 
 ${EXTRACT_USAGE}
 
@@ -27,6 +33,12 @@ ${ENV_USAGE}
 ${RUN_USAGE}
 
 ${MINE_USAGE}
+
+${TASKS_USAGE}
+
+${SELECT_USAGE}
+
+${SHOW_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -49,6 +61,15 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'mine':
         assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks']);
         return await mineCommand(args, io);
+      case 'tasks':
+        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'templates', 'workers']);
+        return await tasksCommand(args, io);
+      case 'select':
+        assertKnownOptions(args, ['db', 'spec', 'explain']);
+        return await selectCommand(args, io);
+      case 'show':
+        assertKnownOptions(args, ['db']);
+        return await showCommand(args, io);
       case 'help':
         io.out(USAGE);
         return 0;

@@ -1,0 +1,51 @@
+import { readFileSync } from 'node:fs';
+import { RepocodError } from '@repocod/core';
+import type { SelectSummary } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, parseSelectionSpec, REPOCOD_LITE_SPEC, selectStage } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { stringOption } from './parse-args.js';
+
+export const SELECT_USAGE = `usage: repocod select [--spec FILE] [--explain] [--db FILE]
+
+Chooses the Lite subset over every repository's checked tasks, in DuckDB: per context level, the
+tasks ranked by the spec's score (default lines(prompt) × lines(solution)), ties broken by solution
+tokens then instance id, the first quota of each (default 66 self-contained, 67 file-level, 67
+repo-level). --spec FILE is JSON: {"quotas": {...}, "score": "<SQL>", "filter": "<SQL>"}. The
+selection is stored with its spec. --explain prints each pick's rank and score and the cut-off per level.`;
+
+export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length > 0) throw new RepocodError('usage', SELECT_USAGE);
+  const specFile = stringOption(args, 'spec');
+  const spec = specFile === undefined ? REPOCOD_LITE_SPEC : parseSelectionSpec(readSpec(specFile), specFile);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const summary = await selectStage(catalog, spec, specFile ?? 'the default spec');
+    io.out(formatSelection(summary, args.flags.get('explain') === true));
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function readSpec(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new RepocodError('file-unreadable', `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
+export function formatSelection(summary: SelectSummary, explain: boolean): string {
+  const lines = [`selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter ${summary.spec.filter}`];
+  for (const level of summary.levels) {
+    const cut = level.cutoff === null ? 'none picked' : `cut-off score ${level.cutoff}${level.firstLeftOut === null ? '' : ` (best left out ${level.firstLeftOut})`}`;
+    lines.push(`  ${level.level.padEnd(15)} ${level.picked}/${level.quota} picked of ${level.available}; ${cut}`);
+  }
+  for (const level of summary.short) lines.push(`  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were taken`);
+  if (explain) {
+    lines.push('  picks (level, rank, score, solution tokens, instance id):');
+    for (const pick of summary.picks) lines.push(`    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} ${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`);
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,62 @@
+import { RepocodError } from '@repocod/core';
+import { DEFAULT_CATALOG_PATH, openCatalog } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { stringOption } from './parse-args.js';
+
+export const SHOW_USAGE = `usage: repocod show <instance_id> [--db FILE]
+
+Prints a task: its prompt, its level and the dependencies that gave it, its FAIL_TO_PASS, the checks,
+and the pre/gold diffs of code and tests.`;
+
+interface ShownDependency {
+  readonly name: string;
+  readonly kind: string;
+  readonly qualname: string;
+  readonly file: string;
+  readonly line: number;
+  readonly via: string;
+}
+
+export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const [instanceId, extra] = args.positionals;
+  if (instanceId === undefined || extra !== undefined) throw new RepocodError('usage', SHOW_USAGE);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const task = await catalog.task(instanceId);
+    if (task === null) {
+      const near = (await catalog.tasks()).map((candidate) => candidate.instanceId).filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId)).slice(0, 5);
+      throw new RepocodError('usage', `no task ${instanceId} in the catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; `repocod sql "select instance_id from tasks"` lists them'}`);
+    }
+    const dependencies = JSON.parse(task.dependencies) as ShownDependency[];
+    const checks = JSON.parse(task.checks) as { messages?: string[] };
+    const lines = [
+      `${task.instanceId}`,
+      `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
+      `  function     ${task.file}::${task.qualname}`,
+      `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
+      `  level        ${task.level}${dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:'}`,
+      ...dependencies.map((dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`),
+      `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${(checks.messages ?? []).join('; ')}`}`,
+      `  FAIL_TO_PASS (${task.failToPass.length})`,
+      ...task.failToPass.map((test) => `    ${test}`),
+      '',
+      '--- prompt ---',
+      task.prompt.trimEnd(),
+      '',
+      '--- pre_patches.code ---',
+      task.preCode.trimEnd(),
+      '',
+      '--- pre_patches.test ---',
+      task.preTest.trimEnd(),
+      '',
+      '--- gold_patches.code ---',
+      task.goldCode.trimEnd(),
+      '',
+    ];
+    io.out(`${lines.join('\n')}\n`);
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}

@@ -1,0 +1,47 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { bufferIO, makeTempDir } from './test-support.js';
+
+/** `repocod tasks`, `select` and `show` on the demo, after a real `repocod mine`. */
+describe('repocod tasks, select and show', () => {
+  it('builds the demo tasks, selects with a spec and explains, and shows one task', { timeout: 600_000 }, async () => {
+    const folder = makeTempDir().dir;
+    const db = join(folder, 'catalog.duckdb');
+    const early = bufferIO();
+    expect(await main(['tasks', 'demo', '--db', db], early)).toBe(2);
+    expect(early.stderr()).toMatch(/demo: no mined function with relevant tests .*; run `repocod mine demo` first/);
+
+    expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
+    const templates = join(folder, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }));
+    const tasks = bufferIO();
+    // One task (retry) cannot have its body removed without breaking the import: exit code 1.
+    expect(await main(['tasks', 'demo', '--db', db, '--templates', templates], tasks)).toBe(1);
+    expect(tasks.stdout()).toMatch(/^demo: 51 tasks in /);
+    expect(tasks.stdout()).toMatch(/checks     50 passed .*, 1 failed\n    demo-inventory\.util\.retry: the pre state does not collect/);
+
+    const spec = join(folder, 'spec.json');
+    writeFileSync(spec, JSON.stringify({ quotas: { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 }, filter: 'cc >= 2' }));
+    const select = bufferIO();
+    expect(await main(['select', '--spec', spec, '--explain', '--db', db], select)).toBe(0);
+    const out = select.stdout();
+    expect(out).toMatch(/^selection [0-9a-f]{16}: 9 tasks; score prompt_lines \* solution_lines; filter cc >= 2/);
+    expect(out).toMatch(/self-contained\s+3\/3 picked of \d+; cut-off score \d+ \(best left out \d+\)/);
+    expect(out.match(/^ {4}(self-contained|file-level|repo-level) +[123] /gm)).toHaveLength(9);
+
+    const show = bufferIO();
+    expect(await main(['show', 'demo-inventory.warehouse.Bin.take', '--db', db], show)).toBe(0);
+    expect(show.stdout()).toContain('level        repo-level, because it uses:');
+    expect(show.stdout()).toMatch(/inventory\/errors\.py:\d+, via import/);
+    expect(show.stdout()).toContain('--- pre_patches.code ---\ndiff --git a/inventory/warehouse.py b/inventory/warehouse.py');
+    const sql = bufferIO();
+    expect(await main(['sql', "select problem_code from tasks where qualname = 'Bin.take'", '--db', db, '--width', '400'], sql)).toBe(0);
+    expect(sql.stdout()).toContain('Implement Bin.take (repo-level).');
+
+    const missing = bufferIO();
+    expect(await main(['show', 'demo-inventory.warehouse.Bin.tak', '--db', db], missing)).toBe(2);
+    expect(missing.stderr()).toMatch(/no task demo-inventory\.warehouse\.Bin\.tak in the catalog/);
+  });
+});

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs';
+import { RepocodError } from '@repocod/core';
+import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { PROJECT_ROOT } from './project-root.js';
+
+export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
+                     [--source NAME=PATH] [--db FILE]
+
+Turns the mined functions with relevant tests into tasks: instance id, context level with the
+dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
+"..."} with {repository} {file} {qualname} {prompt} {level} {tests}), pre/gold patches of code and
+tests, and their checks (round trip, git apply, the pre state collects). --exact takes the results of
+\`repocod mine --exact\`.`;
+
+export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const [repository, extra] = args.positionals;
+  if (repository === undefined || extra !== undefined) throw new RepocodError('usage', TASKS_USAGE);
+  const templatesFile = stringOption(args, 'templates');
+  const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const summary = await tasksStage(catalog, {
+      projectRoot: PROJECT_ROOT,
+      repository,
+      manifest: stringOption(args, 'manifest'),
+      sources: listOption(args, 'source'),
+      workers: wholeNumber(args, 'workers', 2),
+      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+      templates,
+      onEvent: (event) => {
+        if (event.kind === 'tasks-built') io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
+        else if (io.interactive) io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
+      },
+    });
+    io.out(formatTasksSummary(summary));
+    return summary.failedChecks.length === 0 ? 0 : 1;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function readTemplates(file: string): StatementTemplates {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new RepocodError('config-invalid', `${file}: cannot read the templates (${error instanceof Error ? error.message : String(error)})`);
+  }
+  const record = value as Record<string, unknown>;
+  if (typeof record !== 'object' || record === null || typeof record['code'] !== 'string' || typeof record['test'] !== 'string' || Object.keys(record).some((key) => key !== 'code' && key !== 'test')) {
+    throw new RepocodError('config-invalid', `${file}: templates must be {"code": "...", "test": "..."}`);
+  }
+  return { code: record['code'], test: record['test'] };
+}
+
+export function formatTasksSummary(summary: TasksSummary): string {
+  const lines = [
+    `${summary.repository}: ${summary.tasks.length} tasks in ${summary.durationSeconds.toFixed(1)} s`,
+    `  levels     ${['self-contained', 'file-level', 'repo-level'].map((level) => `${level} ${summary.byLevel[level] ?? 0}`).join(', ')}`,
+    `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state collects), ${summary.failedChecks.length} failed`,
+  ];
+  for (const failed of summary.failedChecks.slice(0, 10)) lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);
+  return `${lines.join('\n')}\n`;
+}
