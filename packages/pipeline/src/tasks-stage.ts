@@ -130,9 +130,9 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   };
 }
 
-/** `owner/name` from the manifest's url; a local source (the demo) keeps its manifest name. */
+/** `owner/name` from the manifest's url (also under --source); a local project (the demo) keeps its manifest name. */
 function repoName(prepared: PreparedRepository): string {
-  const url = prepared.entry.url;
+  const url = prepared.entry.url ?? prepared.entry.upstream ?? null;
   const match = url === null ? null : /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
   return match === null ? prepared.entry.name : `${match[1]}/${match[2]}`;
 }

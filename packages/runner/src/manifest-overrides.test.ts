@@ -41,13 +41,14 @@ function failure(overrides: string[]): { code: string; message: string } {
 }
 
 describe('applySourceOverrides', () => {
-  it('takes the named repository from the local clone, keeping its base commit', () => {
+  it('takes the named repository from the local clone, keeping its base commit and its url as upstream', () => {
     const result = applySourceOverrides(MANIFEST, ['flask=flask'], CLONES);
     expect(result.repositories[0]).toEqual({
       ...MANIFEST.repositories[0],
       url: null,
       source: join(CLONES, 'flask'),
       baseCommit: '2fec0b206c6e83ea813ab26597e15c96fab08be7',
+      upstream: 'https://github.com/pallets/flask.git',
     });
     expect(result.repositories[1]).toBe(MANIFEST.repositories[1]);
     expect(MANIFEST.repositories[0]?.url).toBe('https://github.com/pallets/flask.git');

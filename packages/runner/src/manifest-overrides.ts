@@ -59,5 +59,6 @@ function checkFolder(override: string, folder: string): string {
 }
 
 function fromLocalClone(entry: ManifestEntry, source: string): LocalManifestEntry {
-  return { ...entry, url: null, source, baseCommit: entry.baseCommit };
+  const upstream = entry.url ?? entry.upstream;
+  return { ...entry, url: null, source, baseCommit: entry.baseCommit, ...(upstream === undefined ? {} : { upstream }) };
 }

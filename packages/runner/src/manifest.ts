@@ -46,6 +46,8 @@ export interface LocalManifestEntry extends ManifestEntryFields {
   readonly url: null;
   readonly source: string;
   readonly baseCommit: string | null;
+  /** The manifest's url when --source put a local clone in its place: still the repository's name. */
+  readonly upstream?: string;
 }
 
 /** One repository of a manifest: where it comes from, how its environment is made, how it is tested. */
