@@ -74,11 +74,9 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     const text = texts.get(file);
     if (text !== undefined) testModels.set(file, testFileModel(parser, file, text));
   }
-  const ids = uniqueInstanceIds(repoName(prepared), chosen.map(({ fn }) => ({ fn, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
+  const ids = uniqueInstanceIds(repoName(prepared), chosen.map(({ fn, tests }) => ({ fn, tests, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
   const templates = options.templates ?? DEFAULT_TEMPLATES;
-  const drafts = [...ids].map(([{ fn }, instanceId]) => {
-    const entry = chosen.find((item) => item.fn === fn);
-    const tests = entry?.tests ?? [];
+  const drafts = [...ids].map(([{ fn, tests }, instanceId]) => {
     const code = codePatches(fn, texts.get(fn.file) ?? '');
     const test = testPatches(testModels, tests);
     const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
