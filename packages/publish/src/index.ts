@@ -1,0 +1,2 @@
+export * from './seed-schema.js';
+export * from './release-table.js';
