@@ -9,8 +9,9 @@ import { MINE_USAGE, mineCommand } from './mine-command.js';
 import { TASKS_USAGE, tasksCommand } from './tasks-command.js';
 import { SELECT_USAGE, selectCommand } from './select-command.js';
 import { SHOW_USAGE, showCommand } from './show-command.js';
+import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -23,6 +24,7 @@ commands:
   tasks <repository>    tasks from the mined functions: level, statements, pre/gold patches
   select                the Lite subset over all tasks (DuckDB SQL), stored with its spec
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
+  publish --version V   the selected tasks as a release folder: Parquet and a dataset card
 
 ${EXTRACT_USAGE}
 
@@ -39,6 +41,8 @@ ${TASKS_USAGE}
 ${SELECT_USAGE}
 
 ${SHOW_USAGE}
+
+${PUBLISH_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -70,6 +74,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'show':
         assertKnownOptions(args, ['db']);
         return await showCommand(args, io);
+      case 'publish':
+        assertKnownOptions(args, ['db', 'version', 'out', 'selection']);
+        return await publishCommand(args, io);
       case 'help':
         io.out(USAGE);
         return 0;

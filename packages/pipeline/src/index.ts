@@ -16,3 +16,4 @@ export * from './tasks-stage.js';
 export * from './select-stage.js';
 export { DEFAULT_TEMPLATES, parseSelectionSpec, REPOCOD_LITE_SPEC } from '@repocod/tasks';
 export type { SelectionSpec, StatementTemplates } from '@repocod/tasks';
+export * from './publish-stage.js';
