@@ -15,6 +15,7 @@ export type RepocodErrorCode =
   | 'git-failed'
   | 'environment-failed'
   | 'tests-cannot-run'
+  | 'hub-failed'
   | 'usage';
 
 export class RepocodError extends Error {
