@@ -71,6 +71,7 @@ describe('openCatalog', () => {
       [2, 'runs and test results'],
       [3, 'mining: baseline, coverage map and relevant tests'],
       [4, 'tasks and selections'],
+      [5, 'validations'],
     ]);
     await again.close();
   });

@@ -1,6 +1,7 @@
 import { access, constants, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
+  BOOLEAN,
   type DuckDBAppender,
   type DuckDBConnection,
   DuckDBInstance,
@@ -43,6 +44,7 @@ import {
 import { SerialQueue } from './serial-queue.js';
 import { appendTask, pickFromRow, type SelectionPick, type TaskLevel, taskFromRow, type TaskRow } from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
+import { appendValidation, type StoredValidation, type ValidationRow, validationFromRow } from './validations-table.js';
 
 /** Where the catalog lives unless the user says otherwise, relative to the working directory. */
 export const DEFAULT_CATALOG_PATH = '.repocod/catalog.duckdb';
@@ -91,6 +93,13 @@ export type RankedTask = SelectionPick & {
   readonly quota: number;
   readonly picked: boolean;
 };
+
+export interface ValidationFilter {
+  /** Only the validations of this repository. */
+  readonly repository?: string;
+  /** Only the validations of these tasks. */
+  readonly instanceIds?: readonly string[];
+}
 
 export interface RunFilter {
   /** Only the runs of this repository. */
@@ -161,6 +170,10 @@ export interface Catalog {
   saveSelection(selectionId: string, spec: string, picks: readonly SelectionPick[]): Promise<void>;
   /** A stored selection's spec and picks; null when there is none of that id (the latest when no id). */
   selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
+  /** Adds or replaces one task's validation (same instance id and validation key). */
+  saveValidation(row: ValidationRow): Promise<void>;
+  /** Stored validations ordered by instance id, newest first within a task. */
+  validations(filter?: ValidationFilter): Promise<StoredValidation[]>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -602,6 +615,28 @@ class DuckDBCatalog implements Catalog {
       const id = text(found, 'selection_id');
       const picks = await readRows(connection, 'SELECT * FROM selection_picks WHERE selection_id = $1 ORDER BY level, rank', [id]);
       return { selectionId: id, spec: text(found, 'spec'), createdAt: timestamp(found, 'created_at'), picks: picks.map(pickFromRow) };
+    });
+  }
+
+  saveValidation(row: ValidationRow): Promise<void> {
+    return this.exclusive(`storing the validation of ${row.instanceId}`, (connection) =>
+      inTransaction(connection, async () => {
+        await connection.run('DELETE FROM validations WHERE instance_id = $1 AND validation_key = $2', [row.instanceId, row.validationKey]);
+        await withAppender(connection, 'validations', (appender) => appendValidation(appender, row, new Date()));
+      }),
+    );
+  }
+
+  validations(filter: ValidationFilter = {}): Promise<StoredValidation[]> {
+    return this.exclusive('reading the validations', async (connection) => {
+      const reader = await connection.runAndReadAll(
+        `SELECT * FROM validations
+          WHERE ($1 = '' OR repository = $1) AND ($2 OR list_contains($3, instance_id))
+          ORDER BY instance_id, validated_at DESC, validation_key`,
+        [filter.repository ?? '', filter.instanceIds === undefined, listValue([...(filter.instanceIds ?? [])])],
+        [VARCHAR, BOOLEAN, TEXT_LIST],
+      );
+      return reader.getRowObjects().map(validationFromRow);
     });
   }
 

@@ -5,6 +5,7 @@ export {
   type FunctionStats,
   type KnownFile,
   type RunFilter,
+  type ValidationFilter,
   type RankQuery,
   type RankedTask,
   type StoredTask,
@@ -39,3 +40,10 @@ export {
   RELEVANT_TESTS_COLUMNS,
 } from './mining-tables.js';
 export { type SelectionPick, type TaskLevel, type TaskRow, TASK_COLUMNS } from './tasks-tables.js';
+export {
+  type StoredValidation,
+  type ValidationRow,
+  type ValidationStatus,
+  VALIDATION_COLUMNS,
+  VALIDATION_STATUSES,
+} from './validations-table.js';

@@ -36,7 +36,7 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5]);
     expect(await tables(connection)).toEqual([
       'files',
       'functions',
@@ -50,8 +50,9 @@ describe('migrate', () => {
       'selections',
       'tasks',
       'test_results',
+      'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -59,16 +60,16 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2, 3, 4]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5]);
     const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, NEXT]);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
@@ -144,6 +145,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [2, 'runs and test results'],
         [3, 'mining: baseline, coverage map and relevant tests'],
         [4, 'tasks and selections'],
+        [5, 'validations'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(

@@ -221,6 +221,36 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    name: 'validations',
+    sql: `
+      -- One row per task validation, written as each task's checks finish: a killed run resumes with
+      -- the tasks that have no row (or an infra-error row) under the same validation key. task_hash
+      -- names the task's content (patches, tests, commit), so a rebuilt task is validated again;
+      -- validation_key adds the environment, the number of runs and the settings.
+      CREATE TABLE validations (
+        instance_id TEXT NOT NULL,
+        task_hash TEXT NOT NULL,
+        validation_key TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'infra-error')),
+        checks TEXT NOT NULL, -- JSON: per check its status, the tests concerned, detail, log and run ids
+        fail_to_pass TEXT[] NOT NULL, -- as validated: flaky (and, when narrowing, non-failing) tests removed
+        flaky_tests TEXT[] NOT NULL,
+        dropped_tests TEXT[] NOT NULL, -- tests that pass without the body, removed when narrowing
+        tool_version TEXT NOT NULL,
+        python_version TEXT NOT NULL,
+        packages_hash TEXT NOT NULL,
+        environment_key TEXT NOT NULL,
+        run_ids TEXT[] NOT NULL,
+        repeat INTEGER NOT NULL,
+        seconds DOUBLE NOT NULL,
+        validated_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (instance_id, validation_key)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

@@ -1,0 +1,99 @@
+import { type DuckDBAppender, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { appendTrailingDefaults } from './append-defaults.js';
+import { double, integer, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+
+/*
+ * The shape the pipeline's validation hands over, declared here (the catalog depends on core only).
+ */
+
+/** A task's verdict: `infra-error` (a timeout, a crash, a broken environment) is kept apart from a failed check. */
+export type ValidationStatus = 'passed' | 'failed' | 'infra-error';
+
+export const VALIDATION_STATUSES: readonly ValidationStatus[] = ['passed', 'failed', 'infra-error'];
+
+/** One task's validation, a row of `validations`. */
+export interface ValidationRow {
+  readonly instanceId: string;
+  /** Hash of the task's content (patches, FAIL_TO_PASS, base commit): a rebuilt task has another. */
+  readonly taskHash: string;
+  /** Hash of the task hash, the environment, the number of runs and the settings. */
+  readonly validationKey: string;
+  readonly repository: string;
+  readonly status: ValidationStatus;
+  /** JSON array of the checks: name, status, tests concerned, detail, log, run ids. */
+  readonly checks: string;
+  /** FAIL_TO_PASS as validated. */
+  readonly failToPass: readonly string[];
+  /** Tests whose outcome flipped across the runs with the gold patches (removed from FAIL_TO_PASS). */
+  readonly flakyTests: readonly string[];
+  /** Tests that pass without the body, removed from FAIL_TO_PASS when validation narrows it. */
+  readonly droppedTests: readonly string[];
+  readonly toolVersion: string;
+  readonly pythonVersion: string;
+  /** sha256 of the environment's installed packages (name==version, sorted). */
+  readonly packagesHash: string;
+  readonly environmentKey: string;
+  /** The `runs` rows behind the verdict. */
+  readonly runIds: readonly string[];
+  /** Runs with the gold patches (k). */
+  readonly repeat: number;
+  readonly seconds: number;
+}
+
+export type StoredValidation = ValidationRow & { readonly validatedAt: Date };
+
+export const VALIDATION_COLUMNS = [
+  'instance_id',
+  'task_hash',
+  'validation_key',
+  'repository',
+  'status',
+  'checks',
+  'fail_to_pass',
+  'flaky_tests',
+  'dropped_tests',
+  'tool_version',
+  'python_version',
+  'packages_hash',
+  'environment_key',
+  'run_ids',
+  'repeat',
+  'seconds',
+  'validated_at',
+] as const;
+
+const TEXT_LIST = LIST(VARCHAR);
+
+export function appendValidation(appender: DuckDBAppender, row: ValidationRow, validatedAt: Date): void {
+  for (const value of [row.instanceId, row.taskHash, row.validationKey, row.repository, row.status, row.checks]) appender.appendVarchar(value);
+  for (const list of [row.failToPass, row.flakyTests, row.droppedTests]) appender.appendList(listValue([...list]), TEXT_LIST);
+  for (const value of [row.toolVersion, row.pythonVersion, row.packagesHash, row.environmentKey]) appender.appendVarchar(value);
+  appender.appendList(listValue([...row.runIds]), TEXT_LIST);
+  appender.appendInteger(row.repeat);
+  appender.appendDouble(row.seconds);
+  appender.appendTimestamp(timestampValueOf(validatedAt));
+  appendTrailingDefaults(appender, VALIDATION_COLUMNS.length);
+  appender.endRow();
+}
+
+export function validationFromRow(row: Row): StoredValidation {
+  return {
+    instanceId: text(row, 'instance_id'),
+    taskHash: text(row, 'task_hash'),
+    validationKey: text(row, 'validation_key'),
+    repository: text(row, 'repository'),
+    status: text(row, 'status') as ValidationStatus,
+    checks: text(row, 'checks'),
+    failToPass: textList(row, 'fail_to_pass'),
+    flakyTests: textList(row, 'flaky_tests'),
+    droppedTests: textList(row, 'dropped_tests'),
+    toolVersion: text(row, 'tool_version'),
+    pythonVersion: text(row, 'python_version'),
+    packagesHash: text(row, 'packages_hash'),
+    environmentKey: text(row, 'environment_key'),
+    runIds: textList(row, 'run_ids'),
+    repeat: integer(row, 'repeat'),
+    seconds: double(row, 'seconds'),
+    validatedAt: timestamp(row, 'validated_at'),
+  };
+}
