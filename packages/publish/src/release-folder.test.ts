@@ -1,10 +1,10 @@
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { ReleaseRow } from './release-table.js';
-import { PARQUET_NAME, readReleaseRows, writeRelease } from './release-folder.js';
+import { applyReleasePlan, PARQUET_NAME, planRelease, readReleaseRows, releaseFiles, writeRelease } from './release-folder.js';
 
 function row(id: string, code = 'gold'): ReleaseRow {
   return {
@@ -44,5 +44,23 @@ describe('writeRelease', () => {
 
     expect(() => writeRelease(folder, '1.0', [row('z')], '')).toThrow(/version 1\.0 is already released there \(1\.0, 1\.1\); versions are never rewritten/);
     expect(() => writeRelease(folder, 'data', [row('z')], '')).toThrow(/--version data/);
+  });
+
+  it('plans a version without writing anything, then writes the plan with the version\'s extra files', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'repocod-release-'));
+    writeRelease(folder, '1.0', [row('a')], '# Demo\n');
+    writeFileSync(join(folder, '1.0', `${PARQUET_NAME}.partial`), 'left by an interrupted write');
+    writeFileSync(join(folder, '.hidden'), 'not part of a release');
+    const plan = planRelease(folder, '2.0', [row('a'), row('b')], '# Demo 2\n', [{ name: 'validation.jsonl', content: '{"instance_id":"a"}\n' }]);
+    expect(plan.writes.map((write) => write.path)).toEqual([`2.0/${PARQUET_NAME}`, `data/${PARQUET_NAME}`, '2.0/validation.jsonl', 'README.md']);
+    expect(plan.files).toEqual(['README.md', `data/${PARQUET_NAME}`, `1.0/${PARQUET_NAME}`, `2.0/${PARQUET_NAME}`, '2.0/validation.jsonl']);
+    expect(plan.diff).toEqual({ previous: '1.0', added: ['b'], removed: [], changed: [] });
+    expect(existsSync(join(folder, '2.0'))).toBe(false);
+    expect(readFileSync(join(folder, 'README.md'), 'utf8')).not.toContain('2.0');
+    const written = applyReleasePlan(plan);
+    expect(written).not.toHaveProperty('writes');
+    expect(releaseFiles(folder)).toEqual(plan.files);
+    expect(readFileSync(join(folder, '2.0', 'validation.jsonl'), 'utf8')).toBe('{"instance_id":"a"}\n');
+    expect(readFileSync(join(folder, '2.0', PARQUET_NAME))).toEqual(Buffer.from(plan.writes[0]?.bytes ?? []));
   });
 });

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC, tableToIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
@@ -28,14 +28,25 @@ export interface WrittenRelease {
   readonly diff: VersionDiff | null;
 }
 
+/** A file of a version beside its Parquet (`<version>/<name>`), such as its validation record. */
+export interface VersionFile {
+  readonly name: string;
+  readonly content: string;
+}
+
+/** What adding a version will write, worked out from the folder as it is: nothing written yet. */
+export interface ReleasePlan extends WrittenRelease {
+  /** The files to write, relative to the folder, in the order they are written (the card last). */
+  readonly writes: readonly { readonly path: string; readonly bytes: Uint8Array }[];
+}
+
 /**
- * Writes a version into a release folder laid out as the Hub wants it: `<version>/test-…parquet`,
- * `data/test-…parquet` (the default config, this version) and README.md (front matter for every
- * version, then `body`). Earlier versions found in the folder's card stay as they are: a version is
- * never rewritten. The new files are written before the card, each through a temporary file, so a
- * failure leaves the previous release whole.
+ * Works out a new version of a release folder laid out as the Hub wants it: `<version>/test-…parquet`,
+ * `data/test-…parquet` (the default config, this version), the version's own extra files and
+ * README.md (front matter for every version, then `body`). Earlier versions found in the folder's card
+ * stay as they are: a version is never rewritten.
  */
-export function writeRelease(folder: string, version: string, rows: readonly ReleaseRow[], body: string): WrittenRelease {
+export function planRelease(folder: string, version: string, rows: readonly ReleaseRow[], body: string, extras: readonly VersionFile[] = []): ReleasePlan {
   if (!/^[\w.-]+$/.test(version) || version === 'data' || version === 'default') {
     throw new RepocodError('usage', `--version ${version}: use letters, digits, dots, dashes or underscores (not "data" or "default")`);
   }
@@ -54,17 +65,55 @@ export function writeRelease(folder: string, version: string, rows: readonly Rel
   const config: ConfigInfo = { version, numBytes: tableToIPC(table, 'stream').byteLength, numExamples: rows.length, downloadSize: parquet.byteLength };
   const previous = earlier.at(-1);
   const diff = previous === undefined ? null : versionDiff(previous.version, readReleaseRows(join(folder, previous.version, PARQUET_NAME)), rows);
-  writeAtomically(join(folder, version, PARQUET_NAME), parquet);
-  writeAtomically(join(folder, 'data', PARQUET_NAME), parquet);
   const configs = [...earlier, config];
-  writeAtomically(cardPath, `${cardFrontMatter(configs, version)}\n${body}`);
-  return {
-    folder,
-    version,
-    configs,
-    files: ['README.md', join('data', PARQUET_NAME), ...configs.map((item) => join(item.version, PARQUET_NAME))],
-    diff,
+  const text = new TextEncoder();
+  const writes = [
+    { path: join(version, PARQUET_NAME), bytes: parquet },
+    { path: join('data', PARQUET_NAME), bytes: parquet },
+    ...extras.map((extra) => ({ path: join(version, extra.name), bytes: text.encode(extra.content) })),
+    { path: 'README.md', bytes: text.encode(`${cardFrontMatter(configs, version)}\n${body}`) },
+  ];
+  const files = [...new Set([...releaseFiles(folder), ...writes.map((write) => write.path)])].sort(byReleaseOrder);
+  return { folder, version, configs, files, diff, writes };
+}
+
+/**
+ * Writes a planned version. The new files go before the card, each through a temporary file, so a
+ * failure leaves the previous release whole (its card still lists only the earlier versions).
+ */
+export function applyReleasePlan(plan: ReleasePlan): WrittenRelease {
+  for (const write of plan.writes) writeAtomically(join(plan.folder, write.path), write.bytes);
+  const { writes: _written, ...release } = plan;
+  return release;
+}
+
+/** Plans and writes a new version (see planRelease). */
+export function writeRelease(folder: string, version: string, rows: readonly ReleaseRow[], body: string, extras: readonly VersionFile[] = []): WrittenRelease {
+  return applyReleasePlan(planRelease(folder, version, rows, body, extras));
+}
+
+/**
+ * The files of a release folder, relative to it, as a push uploads them: everything but hidden files
+ * and the temporaries of an interrupted write. README.md first, then data/, then the versions.
+ */
+export function releaseFiles(folder: string): string[] {
+  if (!existsSync(folder)) return [];
+  const found: string[] = [];
+  const walk = (relative: string): void => {
+    for (const entry of readdirSync(join(folder, relative), { withFileTypes: true })) {
+      if (entry.name.startsWith('.') || entry.name.endsWith('.partial')) continue;
+      const path = relative === '' ? entry.name : join(relative, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.isFile()) found.push(path);
+    }
   };
+  walk('');
+  return found.sort(byReleaseOrder);
+}
+
+function byReleaseOrder(a: string, b: string): number {
+  const rank = (path: string): number => (path === 'README.md' ? 0 : path.startsWith('data/') ? 1 : 2);
+  return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 /** The rows of a release Parquet file, as plain objects keyed by the seed's column names. */
