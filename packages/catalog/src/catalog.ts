@@ -44,7 +44,7 @@ import {
 import { SerialQueue } from './serial-queue.js';
 import { appendTask, pickFromRow, type SelectionPick, type TaskLevel, taskFromRow, type TaskRow } from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
-import { appendValidation, type StoredValidation, type ValidationRow, validationFromRow } from './validations-table.js';
+import { appendValidation, type StoredValidation, validationFromRow } from './validations-table.js';
 
 /** Where the catalog lives unless the user says otherwise, relative to the working directory. */
 export const DEFAULT_CATALOG_PATH = '.repocod/catalog.duckdb';
@@ -171,7 +171,7 @@ export interface Catalog {
   /** A stored selection's spec and picks; null when there is none of that id (the latest when no id). */
   selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
   /** Adds or replaces one task's validation (same instance id and validation key). */
-  saveValidation(row: ValidationRow): Promise<void>;
+  saveValidation(row: StoredValidation): Promise<void>;
   /** Stored validations ordered by instance id, newest first within a task. */
   validations(filter?: ValidationFilter): Promise<StoredValidation[]>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
@@ -618,11 +618,11 @@ class DuckDBCatalog implements Catalog {
     });
   }
 
-  saveValidation(row: ValidationRow): Promise<void> {
+  saveValidation(row: StoredValidation): Promise<void> {
     return this.exclusive(`storing the validation of ${row.instanceId}`, (connection) =>
       inTransaction(connection, async () => {
         await connection.run('DELETE FROM validations WHERE instance_id = $1 AND validation_key = $2', [row.instanceId, row.validationKey]);
-        await withAppender(connection, 'validations', (appender) => appendValidation(appender, row, new Date()));
+        await withAppender(connection, 'validations', (appender) => appendValidation(appender, row));
       }),
     );
   }

@@ -64,14 +64,14 @@ export const VALIDATION_COLUMNS = [
 
 const TEXT_LIST = LIST(VARCHAR);
 
-export function appendValidation(appender: DuckDBAppender, row: ValidationRow, validatedAt: Date): void {
+export function appendValidation(appender: DuckDBAppender, row: StoredValidation): void {
   for (const value of [row.instanceId, row.taskHash, row.validationKey, row.repository, row.status, row.checks]) appender.appendVarchar(value);
   for (const list of [row.failToPass, row.flakyTests, row.droppedTests]) appender.appendList(listValue([...list]), TEXT_LIST);
   for (const value of [row.toolVersion, row.pythonVersion, row.packagesHash, row.environmentKey]) appender.appendVarchar(value);
   appender.appendList(listValue([...row.runIds]), TEXT_LIST);
   appender.appendInteger(row.repeat);
   appender.appendDouble(row.seconds);
-  appender.appendTimestamp(timestampValueOf(validatedAt));
+  appender.appendTimestamp(timestampValueOf(row.validatedAt));
   appendTrailingDefaults(appender, VALIDATION_COLUMNS.length);
   appender.endRow();
 }

@@ -1,7 +1,7 @@
-import type { Catalog, RunRecord, StoredRun, TestResultRecord } from '@repocod/catalog';
-import { contentHash } from '@repocod/core';
-import type { JobResult, PreparedRepository, PytestRun, RunJob, TestOutcome, TestResult } from '@repocod/runner';
+import type { Catalog } from '@repocod/catalog';
+import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
 import { LocalExecutor, jobHash, prepareRepository, runnerPaths } from '@repocod/runner';
+import { recordJobResult, storedJobResult } from './job-records.js';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository } from './find-repository.js';
 
@@ -64,74 +64,17 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
   const toRun: RunJob[] = [];
   for (const job of jobs) {
     const stored = options.fresh === true ? [] : await catalog.runsForJob(jobHash(job, prepared));
-    const cached = fromCatalog(job, prepared, stored);
+    const cached = storedJobResult(job, prepared, stored);
     if (cached === null) toRun.push(job);
     else results.push(cached);
   }
   const fromCatalogCount = results.length;
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
   for await (const { result } of new LocalExecutor(prepared).run(toRun)) {
-    await recordJob(catalog, prepared, result);
+    await recordJobResult(catalog, prepared, result);
     results.push(result);
   }
   return { ...summarise(prepared, results, (performance.now() - started) / 1000), fromCatalog: fromCatalogCount };
-}
-
-/** A job's stored attempts as a result, when all of them are there. */
-function fromCatalog(job: RunJob, prepared: PreparedRepository, stored: readonly StoredRun[]): JobResult | null {
-  const repeat = job.repeat ?? 1;
-  if (stored.length < repeat) return null;
-  const attempts = stored.slice(0, repeat);
-  const patchError = attempts[0]?.status === 'patch-error' ? attempts[0].log : null;
-  const runs: PytestRun[] =
-    patchError !== null
-      ? []
-      : attempts.map((run) => ({
-          status: run.status === 'patch-error' ? 'infra-error' : run.status,
-          exitCode: run.exitCode,
-          durationSeconds: run.durationSeconds,
-          log: run.log,
-          network: run.network,
-          artifact: null,
-          results: orderLike(job, run.results).map((test) => ({ nodeId: test.nodeId, outcome: test.outcome, duration: test.durationSeconds, message: test.message })),
-        }));
-  return { job, jobHash: jobHash(job, prepared), patchError, runs, worker: attempts[0]?.worker ?? 0 };
-}
-
-/** The catalog gives results by node id; a listed job wants them in its own order. */
-function orderLike(job: RunJob, results: readonly TestResultRecord[]): TestResultRecord[] {
-  if (job.tests === 'all') return [...results];
-  const byId = new Map(results.map((result) => [result.nodeId, result]));
-  return job.tests.flatMap((id) => {
-    const result = byId.get(id);
-    return result === undefined ? [] : [result];
-  });
-}
-
-async function recordJob(catalog: Catalog, prepared: PreparedRepository, result: JobResult): Promise<void> {
-  const finishedAt = new Date();
-  const base = {
-    jobHash: result.jobHash,
-    repository: prepared.entry.name,
-    baseCommit: prepared.checkout.baseCommit,
-    environmentKey: prepared.environment.key,
-    recipeHash: prepared.environment.recipeHash,
-    patchesHash: contentHash(JSON.stringify(result.job.patches)),
-    testsHash: contentHash(JSON.stringify(result.job.tests === 'all' ? 'all' : [...result.job.tests].sort())),
-    worker: result.worker,
-  };
-  if (result.patchError !== null) {
-    const record: RunRecord = { ...base, runId: `${result.jobHash}:1`, attempt: 1, status: 'patch-error', exitCode: null, durationSeconds: 0, network: '', log: result.patchError, startedAt: finishedAt, finishedAt };
-    await catalog.recordRun(record, []);
-    return;
-  }
-  for (const [index, run] of result.runs.entries()) {
-    const startedAt = new Date(finishedAt.getTime() - run.durationSeconds * 1000);
-    const record: RunRecord = { ...base, runId: `${result.jobHash}:${index + 1}`, attempt: index + 1, status: run.status, exitCode: run.exitCode, durationSeconds: run.durationSeconds, network: run.network, log: run.log, startedAt, finishedAt };
-    // A run may report a node id twice (a test listed twice); the catalog keeps one row per id.
-    const unique = new Map(run.results.map((test) => [test.nodeId, { nodeId: test.nodeId, outcome: test.outcome, durationSeconds: test.duration, message: test.message }]));
-    await catalog.recordRun(record, [...unique.values()]);
-  }
 }
 
 function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {

@@ -9,9 +9,11 @@ import { applyPatches, git, LocalExecutor, resetWorktree } from '@repocod/runner
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches, uniqueInstanceIds } from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
+import { recordJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
+import { preStateCollectJob } from './validation-jobs.js';
 
 export interface TasksStageOptions extends PrepareStageOptions {
   /** Which mining results to take (default fast); repeat and tracebacks name the mining key. */
@@ -84,7 +86,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     return { instanceId, fn, tests, code, test, classification, fields };
   });
   options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
-  const checks = await checkPatches(prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, patches: [draft.code.pre, draft.test.pre], gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.onEvent);
+  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.onEvent);
   const tasks: TaskRow[] = drafts.map((draft) => {
     const check = checks.get(draft.instanceId) as TaskChecks;
     return {
@@ -137,7 +139,8 @@ function repoName(prepared: PreparedRepository): string {
 
 interface PatchCheck {
   readonly instanceId: string;
-  readonly patches: readonly string[];
+  readonly preCode: string;
+  readonly preTest: string;
   readonly gold: readonly string[];
   readonly testsNotFound: readonly string[];
 }
@@ -147,12 +150,12 @@ interface PatchCheck {
  * difference from the base commit; then, on the runner's pool, pytest must collect the pre state
  * without error (a removed body or removed tests must not break an import).
  */
-async function checkPatches(prepared: PreparedRepository, tasks: readonly PatchCheck[], onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
+async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
   if (worktree === undefined) throw new Error('the tasks stage needs a worktree');
   const roundTrips = new Map<string, { applies: boolean; roundTrip: boolean; message: string | null }>();
   for (const task of tasks) {
-    const patches = [...task.patches, ...task.gold].filter((patch) => patch !== '');
+    const patches = [task.preCode, task.preTest, ...task.gold].filter((patch) => patch !== '');
     const applied = await applyPatches(worktree, patches);
     if (!applied.ok) {
       roundTrips.set(task.instanceId, { applies: false, roundTrip: false, message: applied.message });
@@ -162,10 +165,12 @@ async function checkPatches(prepared: PreparedRepository, tasks: readonly PatchC
     await resetWorktree(worktree);
     roundTrips.set(task.instanceId, { applies: true, roundTrip: status === '', message: status === '' ? null : `base + pre + gold differs from the base: ${status}` });
   }
-  const jobs: RunJob[] = tasks.map((task) => ({ repository: prepared.entry.name, patches: task.patches.filter((patch) => patch !== ''), tests: 'all', pytestArgs: ['--collect-only', '-q'] }));
+  const jobs: RunJob[] = tasks.map((task) => preStateCollectJob({ repository: prepared.entry.name, preCode: task.preCode, preTest: task.preTest }));
   const results = new Map<string, TaskChecks>();
   let done = 0;
   for await (const { index, result } of new LocalExecutor(prepared).run(jobs)) {
+    // Stored like any runner job: validation's collect check is this very job, and reads it back.
+    await recordJobResult(catalog, prepared, result);
     const task = tasks[index] as PatchCheck;
     const trip = roundTrips.get(task.instanceId) ?? { applies: false, roundTrip: false, message: 'not checked' };
     const run = result.runs[0];

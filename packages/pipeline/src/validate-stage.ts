@@ -1,0 +1,202 @@
+import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
+import { contentHash, RepocodError } from '@repocod/core';
+import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import { jobHash, LocalExecutor } from '@repocod/runner';
+import { recordJobResult, storedJobResult } from './job-records.js';
+import { tasksOfSelection } from './selection-tasks.js';
+import type { PrepareStageOptions } from './run-tests-stage.js';
+import { prepareStage } from './run-tests-stage.js';
+import { toolVersion } from './tool-version.js';
+import type { ValidationCheck } from './validation-jobs.js';
+import { taskHash, VALIDATION_CHECKS, validationJobs } from './validation-jobs.js';
+import type { TaskVerdict } from './validation-verdict.js';
+import { taskVerdict } from './validation-verdict.js';
+
+/** Bumped when the checks change what they decide: validations stored under an older version are redone. */
+export const VALIDATION_VERSION = 1;
+
+export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
+  /** The selection whose tasks are validated (default: the latest). */
+  readonly selectionId?: string;
+  /** Only the tasks of these repositories (manifest names). */
+  readonly repositories?: readonly string[];
+  /** Runs with the gold patches (k, default 3). */
+  readonly repeat?: number;
+  /** Seconds per pytest run (default: the manifest's timeout). */
+  readonly timeoutSeconds?: number;
+  /** Validate again the tasks that failed a check (infrastructure errors are always retried). */
+  readonly retryFailed?: boolean;
+  /** Run every job again instead of answering it from the catalog's stored runs. */
+  readonly fresh?: boolean;
+  /** Narrow FAIL_TO_PASS to the tests that fail without the body (see VerdictInput.narrow). */
+  readonly narrow?: boolean;
+  readonly onEvent?: (event: ValidateStageEvent) => void;
+}
+
+export type ValidateStageEvent =
+  | { readonly kind: 'validate-repository'; readonly repository: string; readonly tasks: number; readonly toValidate: number; readonly jobs: number; readonly jobsFromCatalog: number }
+  | { readonly kind: 'validate-task'; readonly repository: string; readonly instanceId: string; readonly status: TaskVerdict['status']; readonly done: number; readonly total: number };
+
+export interface RepositoryValidation {
+  readonly repository: string;
+  readonly pythonVersion: string;
+  readonly packagesHash: string;
+  readonly environmentKey: string;
+  readonly workers: number;
+  readonly tasks: number;
+  /** Tasks validated in this run (the others had a verdict from an earlier run). */
+  readonly validatedNow: number;
+  /** Jobs run now, and jobs whose runs were already in the catalog. */
+  readonly jobsRun: number;
+  readonly jobsFromCatalog: number;
+}
+
+export interface ValidateSummary {
+  readonly selectionId: string;
+  readonly repeat: number;
+  readonly toolVersion: string;
+  readonly repositories: readonly RepositoryValidation[];
+  /** The current validation of every task validated (this run's or an earlier one's), by instance id. */
+  readonly validations: readonly StoredValidation[];
+  readonly durationSeconds: number;
+}
+
+/**
+ * `repocod validate`: every task of a selection checked with the shared runner: the pre state
+ * collects; with the tests restored, every FAIL_TO_PASS test fails without the body; with the gold
+ * code, every one passes in each of k runs (tests that flip are removed and recorded). Each task's
+ * verdict is stored as soon as its three checks are in, with its provenance (tool, Python, packages,
+ * run ids), so a killed run resumes with the tasks that have none; tasks of one repository run in
+ * parallel on its worktree pool.
+ */
+export async function validateStage(catalog: Catalog, options: ValidateStageOptions): Promise<ValidateSummary> {
+  const started = performance.now();
+  const { selectionId, tasks } = await selectedTasks(catalog, options.selectionId, options.repositories);
+  const repeat = options.repeat ?? 3;
+  const tool = toolVersion(options.projectRoot);
+  const repositories: RepositoryValidation[] = [];
+  const validations: StoredValidation[] = [];
+  for (const [repository, ofRepository] of groupBy(tasks, (task) => task.repository)) {
+    const prepared = await prepareStage({ ...options, repository, workers: options.workers ?? 2 });
+    const result = await validateRepository(catalog, prepared, ofRepository, { ...options, repeat, tool });
+    repositories.push(result.repository);
+    validations.push(...result.validations);
+  }
+  return { selectionId, repeat, toolVersion: tool, repositories, validations, durationSeconds: (performance.now() - started) / 1000 };
+}
+
+async function selectedTasks(catalog: Catalog, selectionId: string | undefined, repositories: readonly string[] | undefined): Promise<{ selectionId: string; tasks: StoredTask[] }> {
+  const selection = await tasksOfSelection(catalog, selectionId);
+  const known = [...new Set(selection.tasks.map((task) => task.repository))].sort();
+  const unknown = (repositories ?? []).filter((name) => !known.includes(name));
+  if (unknown.length > 0) throw new RepocodError('usage', `--repo ${unknown.join(', ')}: selection ${selection.selectionId} has no task of it (it has tasks of ${known.join(', ')})`);
+  const tasks = selection.tasks.filter((task) => repositories === undefined || repositories.length === 0 || repositories.includes(task.repository));
+  return { selectionId: selection.selectionId, tasks };
+}
+
+interface RepositorySettings extends ValidateStageOptions {
+  readonly repeat: number;
+  readonly tool: string;
+}
+
+/** One task's jobs, filled in as their results come (from the catalog or from the pool). */
+interface PendingTask {
+  readonly task: StoredTask;
+  readonly taskHash: string;
+  readonly validationKey: string;
+  readonly jobs: Record<ValidationCheck, RunJob>;
+  readonly results: Partial<Record<ValidationCheck, JobResult>>;
+}
+
+async function validateRepository(catalog: Catalog, prepared: PreparedRepository, tasks: readonly StoredTask[], settings: RepositorySettings): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
+  const repository = prepared.entry.name;
+  const environment = prepared.environment;
+  const earlier = new Map<string, StoredValidation>();
+  for (const row of await catalog.validations({ repository })) if (!earlier.has(`${row.instanceId}\n${row.validationKey}`)) earlier.set(`${row.instanceId}\n${row.validationKey}`, row);
+  const current: StoredValidation[] = [];
+  const pending: PendingTask[] = [];
+  for (const task of tasks) {
+    const hash = taskHash(task);
+    const validationKey = contentHash(JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: settings.timeoutSeconds ?? prepared.entry.timeoutSeconds, narrow: settings.narrow === true }));
+    const stored = earlier.get(`${task.instanceId}\n${validationKey}`);
+    const redo = stored === undefined || stored.status === 'infra-error' || (settings.retryFailed === true && stored.status === 'failed');
+    if (!redo) {
+      current.push(stored);
+      continue;
+    }
+    // A task validated before is validated afresh: its stored runs are what gave the old verdict.
+    const fresh = settings.fresh === true || stored !== undefined;
+    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, settings.timeoutSeconds), results: {} };
+    if (!fresh) for (const check of VALIDATION_CHECKS) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
+    pending.push(entry);
+  }
+  const queue = pending.flatMap((entry) => VALIDATION_CHECKS.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, check })));
+  const jobsFromCatalog = pending.length * VALIDATION_CHECKS.length - queue.length;
+  settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog });
+
+  let done = 0;
+  const finish = async (entry: PendingTask): Promise<void> => {
+    const { collects, 'fails-without-body': withoutBody, 'passes-with-gold': withGold } = entry.results;
+    if (collects === undefined || withoutBody === undefined || withGold === undefined) return;
+    const verdict = taskVerdict({ failToPass: entry.task.failToPass, collects, withoutBody, withGold, narrow: settings.narrow });
+    const row: StoredValidation = {
+      instanceId: entry.task.instanceId,
+      taskHash: entry.taskHash,
+      validationKey: entry.validationKey,
+      repository,
+      status: verdict.status,
+      checks: JSON.stringify(verdict.checks),
+      failToPass: verdict.failToPass,
+      flakyTests: verdict.flakyTests.map((test) => test.nodeId),
+      droppedTests: verdict.droppedTests,
+      toolVersion: settings.tool,
+      pythonVersion: environment.pythonVersion,
+      packagesHash: environment.packagesHash,
+      environmentKey: environment.key,
+      runIds: verdict.checks.flatMap((check) => check.runIds),
+      repeat: settings.repeat,
+      seconds: [collects, withoutBody, withGold].flatMap((result) => result.runs).reduce((sum, run) => sum + run.durationSeconds, 0),
+      validatedAt: new Date(),
+    };
+    await catalog.saveValidation(row);
+    current.push(row);
+    done++;
+    settings.onEvent?.({ kind: 'validate-task', repository, instanceId: row.instanceId, status: row.status, done, total: pending.length });
+  };
+  for (const entry of pending) await finish(entry);
+  // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
+  for await (const { index, result } of new LocalExecutor(prepared).run(queue.map((item) => item.entry.jobs[item.check]))) {
+    const item = queue[index] as (typeof queue)[number];
+    await recordJobResult(catalog, prepared, result);
+    item.entry.results[item.check] = result;
+    await finish(item.entry);
+  }
+  current.sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
+  return {
+    repository: {
+      repository,
+      pythonVersion: environment.pythonVersion,
+      packagesHash: environment.packagesHash,
+      environmentKey: environment.key,
+      workers: prepared.worktrees.length,
+      tasks: tasks.length,
+      validatedNow: pending.length,
+      jobsRun: queue.length,
+      jobsFromCatalog,
+    },
+    validations: current,
+  };
+}
+
+/** A job's stored runs, unless there are none (or too few) or one of them could not finish. */
+async function reusableResult(catalog: Catalog, prepared: PreparedRepository, job: RunJob): Promise<JobResult | undefined> {
+  const result = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
+  if (result === null || result.runs.some((run) => run.status === 'timeout' || run.status === 'crashed' || run.status === 'infra-error')) return undefined;
+  return result;
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}

@@ -1,0 +1,95 @@
+import type { JobResult, PytestRun, TestOutcome } from '@repocod/runner';
+import { describe, expect, it } from 'vitest';
+import { taskVerdict } from './validation-verdict.js';
+
+/** Results as the runner hands them over; the whole-flow tests run the real thing (validate-stage.test.ts). */
+function run(outcomes: Record<string, TestOutcome>, status: PytestRun['status'] = 'ok', log = 'pytest output\n'): PytestRun {
+  return {
+    status,
+    exitCode: status === 'ok' ? 0 : 1,
+    durationSeconds: 0.5,
+    log,
+    network: 'isolated',
+    artifact: null,
+    results: Object.entries(outcomes).map(([nodeId, outcome]) => ({ nodeId, outcome, duration: 0.01, message: outcome === 'failed' ? 'E   assert None == 3\nmore' : null })),
+  };
+}
+
+function job(hash: string, runs: PytestRun[], patchError: string | null = null): JobResult {
+  return { job: { repository: 'demo', patches: [], tests: 'all' }, jobHash: hash, patchError, runs, worker: 0 };
+}
+
+const TESTS = ['t.py::test_a', 't.py::test_b', 't.py::test_c'];
+const ALL_FAIL = { 't.py::test_a': 'failed', 't.py::test_b': 'error', 't.py::test_c': 'failed' } as const;
+const ALL_PASS = { 't.py::test_a': 'passed', 't.py::test_b': 'passed', 't.py::test_c': 'skipped' } as const;
+
+describe('taskVerdict', () => {
+  it('passes a task whose pre state collects, whose tests all fail without the body and all pass k times with it', () => {
+    const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: job('w', [run(ALL_FAIL)]), withGold: job('g', [run(ALL_PASS), run(ALL_PASS), run(ALL_PASS)]) });
+    expect(verdict.status).toBe('passed');
+    expect(verdict.checks.map((check) => [check.check, check.status, check.runIds])).toEqual([
+      ['collects', 'passed', ['c:1']],
+      ['fails-without-body', 'passed', ['w:1']],
+      ['passes-with-gold', 'passed', ['g:1', 'g:2', 'g:3']],
+    ]);
+    expect(verdict.failToPass).toEqual(TESTS);
+    expect(verdict.flakyTests).toEqual([]);
+  });
+
+  it('fails the check, naming the tests, when some pass without the body or are missing', () => {
+    const verdict = taskVerdict({
+      failToPass: TESTS,
+      collects: job('c', [run({})]),
+      withoutBody: job('w', [run({ 't.py::test_a': 'failed', 't.py::test_b': 'passed', 't.py::test_c': 'missing' }, 'collection-error')]),
+      withGold: job('g', [run(ALL_PASS)]),
+    });
+    expect(verdict.status).toBe('failed');
+    const check = verdict.checks[1];
+    expect(check).toMatchObject({ check: 'fails-without-body', status: 'failed', tests: ['t.py::test_b (passed)', 't.py::test_c (missing)'] });
+    expect(check?.detail).toBe('1 of 3 FAIL_TO_PASS test(s) do not fail without the body; 1 missing from the report (collection error)');
+    expect(check?.log).toBe('pytest output\n');
+    expect(verdict.failToPass).toEqual(TESTS);
+  });
+
+  it('narrows FAIL_TO_PASS to the tests that fail without the body when asked, and fails when none is left', () => {
+    const someFail = taskVerdict({ failToPass: TESTS, narrow: true, collects: job('c', [run({})]), withoutBody: job('w', [run({ ...ALL_FAIL, 't.py::test_b': 'passed' })]), withGold: job('g', [run(ALL_PASS)]) });
+    expect(someFail.status).toBe('passed');
+    expect(someFail.failToPass).toEqual(['t.py::test_a', 't.py::test_c']);
+    expect(someFail.droppedTests).toEqual(['t.py::test_b']);
+    const noneFail = taskVerdict({ failToPass: TESTS, narrow: true, collects: job('c', [run({})]), withoutBody: job('w', [run(ALL_PASS)]), withGold: job('g', [run(ALL_PASS)]) });
+    expect(noneFail.status).toBe('failed');
+    expect(noneFail.checks[1]?.detail).toBe('no FAIL_TO_PASS test fails without the body');
+  });
+
+  it('removes and records the tests that flip across the k runs, and judges the rest', () => {
+    const flips = { ...ALL_PASS, 't.py::test_c': 'failed' } as const;
+    const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: job('w', [run({ ...ALL_FAIL, 't.py::test_c': 'passed' })]), withGold: job('g', [run(ALL_PASS), run(flips), run(ALL_PASS)]) });
+    // test_c passed without the body too, but it is flaky: it left FAIL_TO_PASS before check 2 judged.
+    expect(verdict.status).toBe('passed');
+    expect(verdict.flakyTests).toEqual([{ nodeId: 't.py::test_c', outcomes: ['skipped', 'failed', 'skipped'] }]);
+    expect(verdict.failToPass).toEqual(['t.py::test_a', 't.py::test_b']);
+    expect(verdict.checks[2]?.detail).toBe('all 2 test(s) pass in each of 3 run(s); 1 flaky test(s) left FAIL_TO_PASS (t.py::test_c: skipped, failed, skipped)');
+    const allFlaky = taskVerdict({ failToPass: ['t.py::test_c'], collects: job('c', [run({})]), withoutBody: job('w', [run(ALL_FAIL)]), withGold: job('g', [run(ALL_PASS), run(flips)]) });
+    expect(allFlaky.status).toBe('failed');
+    expect(allFlaky.checks[2]).toMatchObject({ status: 'failed', tests: ['t.py::test_c'] });
+  });
+
+  it('fails the gold check for a test that never passes, with its first message line', () => {
+    const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: job('w', [run(ALL_FAIL)]), withGold: job('g', [run(ALL_FAIL), run(ALL_FAIL)]) });
+    expect(verdict.checks[2]).toMatchObject({ status: 'failed', detail: '3 of 3 test(s) do not pass with the gold patches in any of 2 run(s)' });
+    expect(verdict.checks[2]?.tests[0]).toBe('t.py::test_a (failed: E   assert None == 3)');
+  });
+
+  it('keeps infrastructure failures apart from failed checks, and a patch that does not apply is a failure', () => {
+    const timedOut = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: job('w', [run({}, 'timeout', 'x'.repeat(20_000))]), withGold: job('g', [run(ALL_PASS)]) });
+    expect(timedOut.status).toBe('infra-error');
+    expect(timedOut.checks[1]).toMatchObject({ status: 'infra-error', detail: 'the run ended with timeout (exit code 1, 0.5 s)' });
+    expect(timedOut.checks[1]?.log?.length).toBeLessThan(9_000);
+    const notCollecting = taskVerdict({ failToPass: TESTS, collects: job('c', [run({}, 'collection-error', 'E   ImportError')]), withoutBody: job('w', [run({}, 'crashed')]), withGold: job('g', [run(ALL_PASS)]) });
+    expect(notCollecting.status).toBe('failed');
+    expect(notCollecting.checks.map((check) => check.status)).toEqual(['failed', 'infra-error', 'passed']);
+    expect(notCollecting.checks[0]?.log).toBe('E   ImportError');
+    const unpatched = taskVerdict({ failToPass: TESTS, collects: job('c', [], 'patch 1 of 2 does not apply: error: corrupt patch\nmore'), withoutBody: job('w', [run(ALL_FAIL)]), withGold: job('g', [run(ALL_PASS)]) });
+    expect(unpatched.checks[0]).toMatchObject({ status: 'failed', detail: 'patch 1 of 2 does not apply: error: corrupt patch', runIds: ['c:1'] });
+  });
+});
