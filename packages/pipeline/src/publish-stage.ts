@@ -1,91 +1,123 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Catalog, StoredTask } from '@repocod/catalog';
-import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
-import type { ReleaseRow, WrittenRelease } from '@repocod/publish';
-import { writeRelease } from '@repocod/publish';
+import type { Catalog } from '@repocod/catalog';
+import { RepocodError } from '@repocod/core';
+import type { DownloadedRelease, PushPlan, PushResult, ReleasePlan, WrittenRelease } from '@repocod/publish';
+import { applyReleasePlan, configsOfCard, downloadHubRelease, hubReleaseCard, planPush, planRelease, pushRelease, releaseFiles } from '@repocod/publish';
+import type { ReleaseContent } from './release-content.js';
+import { releaseContent } from './release-content.js';
+
+/** Where a release goes on the Hub. */
+export interface HubTarget {
+  /** `ORG/NAME` of the dataset repository. */
+  readonly repo: string;
+  /** Another endpoint than https://huggingface.co (a mirror, a test server). */
+  readonly hubUrl?: string;
+  readonly accessToken: string;
+}
 
 export interface PublishOptions {
-  readonly version: string;
+  /** The version to add; without it the release folder is pushed as it is. */
+  readonly version?: string;
   /** The release folder (default out/release under the project root). */
   readonly out: string;
   /** Which selection to release (default: the latest). */
   readonly selectionId?: string;
+  /** Tasks that failed validation, released all the same. */
+  readonly keep?: readonly string[];
+  readonly push?: HubTarget;
+  /** Write and upload nothing: say what would be written and uploaded. */
+  readonly dryRun?: boolean;
 }
 
-export type PublishSummary = WrittenRelease & { readonly selectionId: string; readonly tasks: number };
+export interface PublishSummary {
+  readonly folder: string;
+  readonly version: string | null;
+  readonly dryRun: boolean;
+  /** What the new version holds and why; null when only pushing. */
+  readonly content: ReleaseContent | null;
+  /** The release folder after this version (or as it is, when only pushing). */
+  readonly release: WrittenRelease;
+  /** Files written (or, on a dry run, to be written), with their sizes. */
+  readonly writes: readonly { readonly path: string; readonly bytes: number }[];
+  /** The earlier release brought from the Hub into an empty folder first. */
+  readonly downloaded: DownloadedRelease | null;
+  /** What is (or would be) uploaded; null without --push. */
+  readonly upload: PushPlan | null;
+  readonly commitTitle: string | null;
+  readonly pushed: PushResult | null;
+}
 
 /**
- * `repocod publish`: the tasks of a selection as a new version of the release folder: Parquet in the
- * seed's schema, and a dataset card whose header lists every version and whose body says what the
- * dataset is, how it was chosen, and its statistics per repository and per level.
+ * `repocod publish`: the validated tasks of a selection as a new version of the release folder
+ * (Parquet in the seed's schema, the card whose header lists every version, the validation record),
+ * and with a Hub target the whole folder uploaded in one commit. An empty folder is first filled with
+ * the release already on the Hub, so a new version lands beside the published ones. The folder is
+ * written before anything is uploaded: a failed upload leaves it whole, to be pushed again as it is.
  */
 export async function publishStage(catalog: Catalog, options: PublishOptions): Promise<PublishSummary> {
-  const selection = await catalog.selection(options.selectionId);
-  if (selection === null) {
-    throw new RepocodError('usage', options.selectionId === undefined ? 'no selection in the catalog yet; run `repocod select` first' : `no selection ${options.selectionId} in the catalog; \`repocod sql "select * from selections"\` lists them`);
+  const { version, out, push } = options;
+  const dryRun = options.dryRun === true;
+  if (version === undefined && push === undefined) throw new RepocodError('usage', 'give --version V to add a version, or --push ORG/NAME to upload the release folder as it is');
+  const downloaded = push === undefined ? null : await alignWithHub(out, push);
+
+  let content: ReleaseContent | null = null;
+  let plan: ReleasePlan | null = null;
+  if (version !== undefined) {
+    content = await releaseContent(catalog, { version, selectionId: options.selectionId, keep: options.keep });
+    plan = planRelease(out, version, content.rows, content.body, content.extras);
+    if (!dryRun) applyReleasePlan(plan);
   }
-  const byId = new Map((await catalog.tasks()).map((task) => [task.instanceId, task]));
-  const tasks = selection.picks.flatMap((pick) => byId.get(pick.instanceId) ?? []).sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
-  if (tasks.length !== selection.picks.length) {
-    throw new RepocodError('usage', `selection ${selection.selectionId} names ${selection.picks.length - tasks.length} task(s) no longer in the catalog (tasks were rebuilt); run \`repocod select\` again`);
+  const release: WrittenRelease = plan ?? existingRelease(out);
+  const writes = (plan?.writes ?? []).map((write) => ({ path: write.path, bytes: write.bytes.byteLength }));
+
+  let upload: PushPlan | null = null;
+  let pushed: PushResult | null = null;
+  let commitTitle: string | null = null;
+  if (push !== undefined) {
+    commitTitle = version === undefined ? `Upload the release (versions ${release.configs.map((config) => config.version).join(', ')})` : `Add version ${version} (${content?.rows.length ?? 0} tasks)`;
+    upload = dryRun ? plannedUpload(out, release.files, writes) : planPush(out, release.files);
+    if (!dryRun) {
+      const description = content === null ? undefined : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released after validation (${content.counts.toolVersions.join(', ')}).`;
+      pushed = await pushRelease({ folder: out, files: release.files, repo: push.repo, hubUrl: push.hubUrl, accessToken: push.accessToken, commitTitle, commitDescription: description });
+    }
   }
-  const rows: ReleaseRow[] = tasks.map((task) => ({
-    instance_id: task.instanceId,
-    version: options.version,
-    gold_patches: { code: task.goldCode, test: task.goldTest },
-    pre_patches: { code: task.preCode, test: task.preTest },
-    repo: task.repo,
-    base_commit: task.baseCommit,
-    base_commit_timestamp: task.baseCommitTimestamp,
-    problem_statement: { code: task.problemCode, test: task.problemTest },
-    environment_setup_commit: task.baseCommit,
-    FAIL_TO_PASS: task.failToPass,
-  }));
-  const written = writeRelease(options.out, options.version, rows, cardBody(options.version, selection.spec, tasks));
-  return { ...written, selectionId: selection.selectionId, tasks: tasks.length };
+  return { folder: out, version: version ?? null, dryRun, content, release, writes, downloaded, upload, commitTitle, pushed };
 }
 
-/** The card for people: what the dataset is, how it was built, its statistics. */
-export function cardBody(version: string, spec: string, tasks: readonly StoredTask[]): string {
-  const mean = (values: readonly number[]): string => (values.length === 0 ? '–' : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1));
-  const statsRow = (label: string, group: readonly StoredTask[]): string =>
-    `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | ${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | ${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => task.failToPass.length))} |`;
-  const header = ['| | tasks | prompt lines | solution lines | solution tokens | complexity | tests per task |', '|---|---|---|---|---|---|---|'];
-  const repositories = [...new Set(tasks.map((task) => task.repo))].sort();
-  return [
-    `# REPOCOD-style repository-level code generation, version ${version}`,
-    '',
-    'Each task is a function of a real Python repository whose body was removed: the model gets the',
-    'repository at the base commit with `pre_patches` applied (signature and docstring kept, the',
-    "function's relevant tests removed) and must write the body; `gold_patches` restore both. A task",
-    "passes when every test of `evaluation.FAIL_TO_PASS` passes. The columns follow REPOCOD_Lite_Unified.",
-    '',
-    '## How it was built',
-    '',
-    'Built with repocod-kit: candidate functions (library code, docstring over 10 lines), relevant tests',
-    'found by mutation (the tests that pass at the base commit in every baseline run and fail when the',
-    'body is replaced by an assertion failure), context level by static resolution, and this selection',
-    'spec (quotas per level, score and filter as DuckDB SQL over the tasks):',
-    '',
-    '```json',
-    spec,
-    '```',
-    '',
-    '## Statistics',
-    '',
-    ...header,
-    ...CONTEXT_LEVELS.map((level) => statsRow(level, tasks.filter((task) => task.level === level))),
-    statsRow('all', tasks),
-    '',
-    ...header,
-    ...repositories.map((repo) => statsRow(repo, tasks.filter((task) => task.repo === repo))),
-    '',
-    '## Validation',
-    '',
-    'Not yet validated with the shared runner in this version: every task passed its patch checks',
-    '(base + pre + gold gives back the base bytes, the patches apply, the pre state collects).',
-    '',
-  ].join('\n');
+/**
+ * Before writing for the Hub: an empty folder gets the Hub's release (its versions, to add the new one
+ * beside); a folder of our own must hold every version the Hub's card lists, or the card it uploads
+ * would drop published versions.
+ */
+async function alignWithHub(out: string, push: HubTarget): Promise<DownloadedRelease | null> {
+  const source = { repo: push.repo, hubUrl: push.hubUrl, accessToken: push.accessToken };
+  const cardPath = join(out, 'README.md');
+  if (!existsSync(cardPath)) return downloadHubRelease({ ...source, folder: out });
+  const card = await hubReleaseCard(source);
+  if (card === null) return null;
+  const local = new Set(existingRelease(out).configs.map((config) => config.version));
+  const missing = configsOfCard(card, `${push.repo}/README.md`)
+    .map((config) => config.version)
+    .filter((remote) => !local.has(remote));
+  if (missing.length > 0) {
+    throw new RepocodError('usage', `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions into ${out}`);
+  }
+  return null;
+}
+
+function existingRelease(out: string): WrittenRelease {
+  const cardPath = join(out, 'README.md');
+  if (!existsSync(cardPath)) throw new RepocodError('path-not-found', `${out} holds no release (no README.md); write one first with --version V`);
+  const configs = configsOfCard(readFileSync(cardPath, 'utf8'), cardPath);
+  return { folder: out, version: configs.at(-1)?.version ?? '', configs, files: releaseFiles(out), diff: null };
+}
+
+/** On a dry run the new files exist only in the plan: their planned sizes, the others' sizes on disk. */
+function plannedUpload(out: string, files: readonly string[], writes: readonly { path: string; bytes: number }[]): PushPlan {
+  const planned = new Map(writes.map((write) => [write.path, write.bytes]));
+  const listed = files.map((path) => ({ path, bytes: planned.get(path) ?? statSync(join(out, path)).size }));
+  return { folder: out, files: listed, totalBytes: listed.reduce((sum, file) => sum + file.bytes, 0) };
 }
 
 export const DEFAULT_RELEASE_FOLDER = join('out', 'release');

@@ -10,7 +10,6 @@ import { mineStage } from './mine-stage.js';
 import { selectStage } from './select-stage.js';
 import type { TasksSummary } from './tasks-stage.js';
 import { tasksStage } from './tasks-stage.js';
-import { publishStage } from './publish-stage.js';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-tasks-'));
@@ -82,30 +81,5 @@ describe('tasks of the demo', () => {
     // Same spec, same tasks: same selection.
     expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 } })).selectionId).toBe(small.selectionId);
     await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(/spec\.json: the score or the filter is not valid SQL/);
-  });
-});
-
-describe('publishing the demo selection', () => {
-  it('writes a release folder whose Parquet DuckDB reads back as the selected tasks', async () => {
-    const selection = await selectStage(catalog, REPOCOD_LITE_SPEC);
-    const out = join(state, 'release');
-    const release = await publishStage(catalog, { version: '1.0', out, selectionId: selection.selectionId });
-    expect(release.tasks).toBe(50);
-    expect(release.files).toEqual(['README.md', 'data/test-00000-of-00001.parquet', '1.0/test-00000-of-00001.parquet']);
-    // The catalog is DuckDB: it reads the release back.
-    const read = await catalog.query(`SELECT instance_id, version, repo, len(evaluation.FAIL_TO_PASS) AS tests FROM read_parquet('${join(out, '1.0', 'test-00000-of-00001.parquet')}') ORDER BY instance_id`);
-    expect(read.columns).toEqual(['instance_id', 'version', 'repo', 'tests']);
-    expect(read.rows).toHaveLength(50);
-    const tasks = new Map(summary.tasks.map((task) => [task.instanceId, task]));
-    for (const [instanceId, version, repo, tests] of read.rows) {
-      expect([version, repo]).toEqual(['1.0', 'demo']);
-      expect(Number(tests)).toBe(tasks.get(String(instanceId))?.failToPass.length);
-    }
-    const card = readFileSync(join(out, 'README.md'), 'utf8');
-    expect(card).toMatch(/^---\ndataset_info:\n/);
-    expect(card).toContain('| all | 50 |');
-    expect(card).toContain('"score":"prompt_lines * solution_lines"');
-    const again = await publishStage(catalog, { version: '1.1', out });
-    expect(again.diff).toEqual({ previous: '1.0', added: [], removed: [], changed: [] });
   });
 });
