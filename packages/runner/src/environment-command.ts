@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { killProcessGroup, trackProcessGroup } from './process-groups.js';
 import { writeSync } from 'node:fs';
 
 /** One step of an environment build: a program and its arguments, never a shell string we put together. */
@@ -27,27 +28,6 @@ export interface LoggedCommandResult {
   readonly seconds: number;
 }
 
-// Process groups of commands still running. Each command is its own group leader (detached), so a
-// Ctrl-C of the terminal does not reach it; whoever ends this process then still ends them.
-const liveGroups = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number): void {
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    // ESRCH: the group is already gone, which is what we wanted.
-  }
-}
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.on('exit', () => {
-    for (const pid of liveGroups) killGroup(pid);
-  });
-}
-
 /**
  * Runs one command with stdout and stderr appended to the log (after a `$ command` line) and
  * passed on line by line to `onLog`. On timeout the command's whole process group is killed: pip
@@ -56,7 +36,6 @@ function installExitHook(): void {
  * so a daemon it left behind cannot hold the output pipes open (and this promise with them).
  */
 export function runLoggedCommand(command: LoggedCommand, options: LoggedCommandOptions): Promise<LoggedCommandResult> {
-  installExitHook();
   const started = performance.now();
   const emit = (line: string): void => options.onLog?.(line);
   const log = (text: string): void => {
@@ -76,11 +55,11 @@ export function runLoggedCommand(command: LoggedCommand, options: LoggedCommandO
     let startError: string | null = null;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | null = null;
     const pid = child.pid;
-    if (pid !== undefined) liveGroups.add(pid);
+    const group = pid === undefined ? null : trackProcessGroup(pid);
 
     const timer = setTimeout(() => {
       timedOut = true;
-      if (pid !== undefined) killGroup(pid);
+      if (pid !== undefined) killProcessGroup(pid);
     }, options.timeoutMs);
 
     // Lines are split, and written to the log whole, per stream: a half line of stdout must never
@@ -115,11 +94,11 @@ export function runLoggedCommand(command: LoggedCommand, options: LoggedCommandO
     });
     child.on('exit', (code, signal) => {
       exit = { code, signal };
-      if (pid !== undefined) killGroup(pid);
+      if (pid !== undefined) killProcessGroup(pid);
     });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
-      if (pid !== undefined) liveGroups.delete(pid);
+      group?.forget();
       stdout.flush();
       stderr.flush();
       const final = exit ?? { code, signal };

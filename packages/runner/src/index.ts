@@ -21,3 +21,4 @@ export * from './prepare-repository.js';
 export * from './run-job.js';
 export * from './local-executor.js';
 export * from './worktree-imports.js';
+export * from './process-groups.js';

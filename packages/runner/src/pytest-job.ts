@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { networkIsolation } from './network-isolation.js';
+import { killProcessGroup, trackProcessGroup } from './process-groups.js';
 import { parseReportLog, resultsFor } from './pytest-report.js';
 import type { TestResult } from './test-outcome.js';
 
@@ -180,22 +181,19 @@ function spawnWithTimeout(command: readonly string[], cwd: string, env: NodeJS.P
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     let timedOut = false;
+    const group = child.pid === undefined ? null : trackProcessGroup(child.pid);
     const timer = setTimeout(() => {
       timedOut = true;
-      if (child.pid !== undefined) {
-        try {
-          process.kill(-child.pid, 'SIGKILL');
-        } catch {
-          // Already gone.
-        }
-      }
+      if (child.pid !== undefined) killProcessGroup(child.pid);
     }, timeoutSeconds * 1000);
     child.on('error', (error) => {
       clearTimeout(timer);
+      group?.forget();
       resolvePromise({ exitCode: null, timedOut, spawnError: `cannot start ${file}: ${error.message}`, output });
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      group?.forget();
       resolvePromise({ exitCode: code, timedOut, spawnError: null, output });
     });
   });
