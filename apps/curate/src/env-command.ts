@@ -3,7 +3,7 @@ import { prepareStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
-import { PROJECT_ROOT } from './project-root.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const ENV_USAGE = `usage: repocod env <repository> [--manifest FILE] [--source NAME=PATH] [--fresh]
 
@@ -17,6 +17,7 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const started = performance.now();
   const prepared = await prepareStage({
     projectRoot: PROJECT_ROOT,
+    stateRoot: stateRoot(),
     repository,
     manifest: stringOption(args, 'manifest'),
     sources: listOption(args, 'source'),

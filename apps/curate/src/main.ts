@@ -10,8 +10,9 @@ import { TASKS_USAGE, tasksCommand } from './tasks-command.js';
 import { SELECT_USAGE, selectCommand } from './select-command.js';
 import { SHOW_USAGE, showCommand } from './show-command.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
+import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -24,7 +25,8 @@ commands:
   tasks <repository>    tasks from the mined functions: level, statements, pre/gold patches
   select                the Lite subset over all tasks (DuckDB SQL), stored with its spec
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
-  publish --version V   the selected tasks as a release folder: Parquet and a dataset card
+  validate              check every selected task with the shared runner (k runs, flaky tests found)
+  publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
 
 ${EXTRACT_USAGE}
 
@@ -41,6 +43,8 @@ ${TASKS_USAGE}
 ${SELECT_USAGE}
 
 ${SHOW_USAGE}
+
+${VALIDATE_USAGE}
 
 ${PUBLISH_USAGE}
 `;
@@ -74,8 +78,11 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'show':
         assertKnownOptions(args, ['db']);
         return await showCommand(args, io);
+      case 'validate':
+        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'fresh', 'timeout', 'workers', 'manifest', 'source']);
+        return await validateCommand(args, io);
       case 'publish':
-        assertKnownOptions(args, ['db', 'version', 'out', 'selection']);
+        assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
         return await publishCommand(args, io);
       case 'help':
         io.out(USAGE);

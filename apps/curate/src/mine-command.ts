@@ -4,7 +4,7 @@ import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, openCatalog } fr
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
-import { PROJECT_ROOT } from './project-root.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
@@ -27,6 +27,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   try {
     const summary = await mineStage(catalog, {
       projectRoot: PROJECT_ROOT,
+      stateRoot: stateRoot(),
       repository,
       manifest: stringOption(args, 'manifest'),
       sources: listOption(args, 'source'),

@@ -1,27 +1,48 @@
 import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import type { PublishSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, openCatalog, publishStage } from '@repocod/pipeline';
+import type { HubTarget, PublishSummary } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo, publishStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
-import { stringOption } from './parse-args.js';
+import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
 
-export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--db FILE]
+export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... [--db FILE]
+                       [--push ORG/NAME [--hub-url URL]] [--dry-run]
+       repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
-Writes the tasks of a selection (default: the latest) as version V of a release folder (default
-out/release) in the Hub's layout: V/test-00000-of-00001.parquet, data/test-00000-of-00001.parquet
-(the default config, this version) and README.md, a dataset card whose header lists every version.
-Earlier versions in the folder are kept as they are; a version is never rewritten. Prints the
-difference from the previous version.`;
+Writes the validated tasks of a selection (default: the latest) as version V of a release folder
+(default out/release) in the Hub's layout: V/test-00000-of-00001.parquet, V/validation.jsonl,
+data/test-00000-of-00001.parquet (the default config, this version) and README.md, a dataset card
+whose header lists every version and whose body gives the statistics and the validation summary.
+Tasks that failed validation are left out unless kept with --keep; a task not validated stops the
+release. Earlier versions are kept as they are (a version is never rewritten); the difference from
+the previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME
+in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPOINT for another
+endpoint); into an empty folder the release already on the Hub is downloaded first. Without
+--version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes and
+uploads nothing and lists what would be.`;
 
 export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', PUBLISH_USAGE);
   const version = stringOption(args, 'version');
-  if (version === undefined) throw new RepocodError('usage', `give --version\n\n${PUBLISH_USAGE}`);
+  const pushTo = stringOption(args, 'push');
+  if (version === undefined && pushTo === undefined) throw new RepocodError('usage', `give --version V (and/or --push ORG/NAME)\n\n${PUBLISH_USAGE}`);
+  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined) throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
+  // Checked before the catalog is opened or anything is written: a bad name or a missing token
+  // must not leave a half-published version behind.
+  const push: HubTarget | undefined =
+    pushTo === undefined ? undefined : { repo: parseHubRepo(pushTo).id, hubUrl: stringOption(args, 'hub-url') ?? process.env['HF_ENDPOINT'], accessToken: hubToken(process.env) };
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await publishStage(catalog, { version, out: stringOption(args, 'out') ?? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER), selectionId: stringOption(args, 'selection') });
+    const summary = await publishStage(catalog, {
+      version,
+      out: stringOption(args, 'out') ?? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER),
+      selectionId: stringOption(args, 'selection'),
+      keep: listOption(args, 'keep'),
+      push,
+      dryRun: args.flags.get('dry-run') === true,
+    });
     io.out(formatPublish(summary));
     return 0;
   } finally {
@@ -29,16 +50,39 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   }
 }
 
+const size = (bytes: number): string => (bytes < 10_000 ? `${bytes} B` : bytes < 10_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
+
 export function formatPublish(summary: PublishSummary): string {
-  const lines = [
-    `release ${summary.folder}: version ${summary.version}, ${summary.tasks} tasks from selection ${summary.selectionId}`,
-    `  versions   ${summary.configs.map((config) => `${config.version} (${config.numExamples} rows, ${config.downloadSize} bytes)`).join(', ')}; default → ${summary.version}`,
-    `  files      ${summary.files.join(', ')}`,
-  ];
-  if (summary.diff === null) lines.push('  diff       first version');
-  else lines.push(`  diff       against ${summary.diff.previous}: ${summary.diff.added.length} added, ${summary.diff.removed.length} removed, ${summary.diff.changed.length} changed`);
-  for (const [label, ids] of summary.diff === null ? [] : ([['+', summary.diff.added], ['-', summary.diff.removed], ['~', summary.diff.changed]] as const)) {
-    for (const id of ids.slice(0, 20)) lines.push(`    ${label} ${id}`);
+  const { release, content } = summary;
+  const would = summary.dryRun ? 'would be ' : '';
+  const lines: string[] = [];
+  if (summary.dryRun) lines.push('dry run: nothing is written or uploaded');
+  if (summary.downloaded !== null) lines.push(`from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} (${summary.downloaded.files.length} files)`);
+  if (content !== null && summary.version !== null) {
+    lines.push(`release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}`);
+    const left = content.leftOut.length === 0 ? '' : `; left out (failed validation): ${content.leftOut.length}`;
+    const kept = content.kept.length === 0 ? '' : `; kept despite a failed check: ${content.kept.length}`;
+    lines.push(`  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} flaky test(s) removed`);
+    for (const task of content.leftOut.slice(0, 10)) lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
+    if (content.leftOut.length > 10) lines.push(`    … and ${content.leftOut.length - 10} more`);
+    for (const task of content.kept) lines.push(`    kept ${task.instanceId} (${task.check}: ${task.detail})`);
+  } else {
+    lines.push(`release ${summary.folder}: pushed as it is`);
   }
+  lines.push(`  versions   ${release.configs.map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`).join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`);
+  if (summary.writes.length > 0) lines.push(`  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes.map((write) => `${write.path} (${size(write.bytes)})`).join(', ')}`);
+  if (summary.version !== null) {
+    if (release.diff === null) lines.push('  diff       first version');
+    else lines.push(`  diff       against ${release.diff.previous}: ${release.diff.added.length} added, ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`);
+    for (const [label, ids] of release.diff === null ? [] : ([['+', release.diff.added], ['-', release.diff.removed], ['~', release.diff.changed]] as const)) {
+      for (const id of ids.slice(0, 20)) lines.push(`    ${label} ${id}`);
+      if (ids.length > 20) lines.push(`    ${label} … and ${ids.length - 20} more`);
+    }
+  }
+  if (summary.upload !== null) {
+    lines.push(`  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit "${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`);
+    for (const file of summary.upload.files) lines.push(`    ${file.path} (${size(file.bytes)})`);
+  }
+  if (summary.pushed !== null) lines.push(`  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit ${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`);
   return `${lines.join('\n')}\n`;
 }

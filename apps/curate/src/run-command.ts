@@ -5,7 +5,7 @@ import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipel
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
-import { PROJECT_ROOT } from './project-root.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
@@ -27,6 +27,7 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   try {
     const summary = await runTestsStage(catalog, {
       projectRoot: PROJECT_ROOT,
+      stateRoot: stateRoot(),
       repository,
       manifest: stringOption(args, 'manifest'),
       sources: listOption(args, 'source'),

@@ -1,13 +1,15 @@
 import { RepocodError } from '@repocod/core';
-import { DEFAULT_CATALOG_PATH, openCatalog } from '@repocod/pipeline';
+import type { StoredValidation } from '@repocod/pipeline';
+import { checksOf, DEFAULT_CATALOG_PATH, openCatalog, taskHash } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 
 export const SHOW_USAGE = `usage: repocod show <instance_id> [--db FILE]
 
-Prints a task: its prompt, its level and the dependencies that gave it, its FAIL_TO_PASS, the checks,
-and the pre/gold diffs of code and tests.`;
+Prints a task: its prompt, its level and the dependencies that gave it, its FAIL_TO_PASS, the checks
+of its patches, its validation (each check, the tests concerned, the end of the log of a failed one,
+the flaky tests, the provenance and run ids) and the pre/gold diffs of code and tests.`;
 
 interface ShownDependency {
   readonly name: string;
@@ -28,6 +30,7 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       const near = (await catalog.tasks()).map((candidate) => candidate.instanceId).filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId)).slice(0, 5);
       throw new RepocodError('usage', `no task ${instanceId} in the catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; `repocod sql "select instance_id from tasks"` lists them'}`);
     }
+    const validation = (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ?? null;
     const dependencies = JSON.parse(task.dependencies) as ShownDependency[];
     const checks = JSON.parse(task.checks) as { messages?: string[] };
     const lines = [
@@ -40,6 +43,7 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${(checks.messages ?? []).join('; ')}`}`,
       `  FAIL_TO_PASS (${task.failToPass.length})`,
       ...task.failToPass.map((test) => `    ${test}`),
+      ...validationLines(validation),
       '',
       '--- prompt ---',
       task.prompt.trimEnd(),
@@ -59,4 +63,28 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   } finally {
     await catalog.close();
   }
+}
+
+/** How many lines of a failed check's pytest output to show: enough for the failures' summary. */
+const LOG_LINES = 40;
+
+function validationLines(validation: StoredValidation | null): string[] {
+  if (validation === null) return ['  validation   not yet validated as the task is now (repocod validate)'];
+  const lines = [
+    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, ${validation.repeat} run(s) with the gold patches)`,
+    ...checksOf(validation).flatMap((check) => [
+      `    ${check.check.padEnd(19)}${check.status.padEnd(12)}${check.detail}`,
+      ...check.tests.slice(0, 10).map((test) => `      ${test}`),
+      ...(check.tests.length > 10 ? [`      … and ${check.tests.length - 10} more`] : []),
+    ]),
+  ];
+  if (validation.flakyTests.length > 0) lines.push(`    flaky, removed from FAIL_TO_PASS: ${validation.flakyTests.join(', ')}`);
+  if (validation.droppedTests.length > 0) lines.push(`    pass without the body, removed from FAIL_TO_PASS: ${validation.droppedTests.join(', ')}`);
+  lines.push(`    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`);
+  lines.push(`    run ids      ${validation.runIds.join(' ')}`);
+  for (const check of checksOf(validation).filter((item) => item.log !== null)) {
+    const log = (check.log ?? '').trimEnd().split('\n');
+    lines.push('', `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`, ...log.slice(-LOG_LINES));
+  }
+  return lines;
 }

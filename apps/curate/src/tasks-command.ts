@@ -5,7 +5,7 @@ import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
-import { PROJECT_ROOT } from './project-root.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
                      [--source NAME=PATH] [--db FILE]
@@ -25,6 +25,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   try {
     const summary = await tasksStage(catalog, {
       projectRoot: PROJECT_ROOT,
+      stateRoot: stateRoot(),
       repository,
       manifest: stringOption(args, 'manifest'),
       sources: listOption(args, 'source'),

@@ -26,3 +26,8 @@ export type { StoredValidation, ValidationRow, ValidationStatus } from '@repocod
 export * from './validation-summary.js';
 export * from './release-content.js';
 export * from './selection-tasks.js';
+// For --push: the checks of a Hub target, made before anything is written.
+export { hubToken, parseHubRepo } from '@repocod/publish';
+// Test support: a loopback HTTP server that stands in for the Hub (see @repocod/publish).
+export { startLoopbackHub } from '@repocod/publish';
+export type { LoopbackHub } from '@repocod/publish';

@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { LoopbackHub } from '@repocod/pipeline';
+import { startLoopbackHub } from '@repocod/pipeline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { bufferIO, CLI_PATH, makeTempDir } from './test-support.js';
+
+const folder = makeTempDir();
+const db = join(folder.dir, 'catalog.duckdb');
+const out = join(folder.dir, 'release');
+const EQ = 'demo-inventory.models.Record.__eq__';
+let hub: LoopbackHub;
+
+/** The built binary in its own process, killed with SIGTERM once `killAfter` shows on its stderr. */
+function interruptedValidate(killAfter: RegExp): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [CLI_PATH, 'validate', '--db', db, '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let sent = false;
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (!sent && killAfter.test(stderr)) sent = child.kill('SIGTERM');
+    });
+    child.on('close', (code) => resolve({ code, stderr }));
+  });
+}
+
+/** Pids of the processes whose working directory lies under `root` (read from /proc). */
+function processesWorkingIn(root: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((pid) => {
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`).startsWith(root);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+beforeAll(async () => {
+  // A state folder of this test's own: its worktrees are shared with no other test file.
+  process.env['REPOCOD_STATE'] = join(folder.dir, 'state');
+  expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
+  expect(await main(['tasks', 'demo', '--db', db], bufferIO())).toBe(1);
+  const spec = join(folder.dir, 'spec.json');
+  // Three tasks that hold; three whose body, once removed, leaves some of their tests passing.
+  writeFileSync(spec, JSON.stringify({ filter: "qualname IN ('slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table')" }));
+  expect(await main(['select', '--spec', spec, '--db', db], bufferIO())).toBe(0);
+  hub = await startLoopbackHub();
+}, 600_000);
+
+afterAll(async () => {
+  await hub.close();
+  delete process.env['REPOCOD_STATE'];
+  delete process.env['HF_TOKEN'];
+  folder.cleanup();
+});
+
+describe('repocod validate', () => {
+  it('stops on SIGTERM with the tasks done so far kept, and a rerun carries on from the catalog', { timeout: 300_000 }, async () => {
+    const killed = await interruptedValidate(/validated 2\/6/);
+    expect(killed.code, killed.stderr).toBe(143);
+    expect(killed.stderr).toMatch(/demo: 6 task\(s\), 6 to validate \(12 job\(s\) to run, 6 from the catalog\)/);
+    expect(killed.stderr).toContain('interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on');
+    // Its pytest runs (process groups of their own, which the signal does not reach) ended with it:
+    // without that, the jobs in flight when it stopped would still be running now.
+    expect(processesWorkingIn(join(folder.dir, 'state'))).toEqual([]);
+
+    const rerun = bufferIO();
+    expect(await main(['validate', '--db', db, '--workers', '2'], rerun), rerun.stderr()).toBe(0);
+    const done = Number(/\((\d+) now, (\d+) from an earlier run\)/.exec(rerun.stdout())?.[2]);
+    expect(done).toBeGreaterThanOrEqual(2);
+    expect(done).toBeLessThan(6);
+    const text = rerun.stdout();
+    expect(text).toMatch(/^selection [0-9a-f]{16}: 6 task\(s\) validated/);
+    expect(text).toMatch(/ {4}collects {10} +6 +0 +0\n/);
+    expect(text).toMatch(/ {4}fails w\/o body +3 +3 +0\n/);
+    expect(text).toMatch(/ {4}passes w\/ gold +6 +0 +0\n/);
+    expect(text).toContain('  verdicts         3 passed, 3 failed, 0 infrastructure error(s)');
+    expect(text).toContain(`    ${EQ}  fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body\n      tests/test_models.py::test_records_with_different_fields_differ (passed)`);
+    expect(text).toMatch(/provenance {7}repocod-kit \d+\.\d+\.\d+.*\n {19}demo: python 3\.\d+\.\d+, packages [0-9a-f]{12}/);
+
+    const again = bufferIO();
+    expect(await main(['validate', '--db', db], again)).toBe(0);
+    expect(again.stdout()).toContain('6 task(s) validated (0 now, 6 from an earlier run)');
+    const unknown = bufferIO();
+    expect(await main(['validate', '--db', db, '--repo', 'flask'], unknown)).toBe(2);
+    expect(unknown.stderr()).toMatch(/--repo flask: selection \w+ has no task of it/);
+  });
+
+  it('shows a task’s validation: each check, the tests concerned, the log and the provenance', async () => {
+    const show = bufferIO();
+    expect(await main(['show', EQ, '--db', db], show)).toBe(0);
+    const text = show.stdout();
+    expect(text).toMatch(/ {2}validation {3}failed \(\d{4}-\d\d-\d\dT[\d:.]+Z, 3 run\(s\) with the gold patches\)/);
+    expect(text).toContain('    fails-without-body failed      2 of 13 FAIL_TO_PASS test(s) do not fail without the body');
+    expect(text).toMatch(/--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/);
+    expect(text).toContain('11 failed, 2 passed');
+    expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){5}\n/);
+  });
+});
+
+describe('repocod publish', () => {
+  it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', { timeout: 120_000 }, async () => {
+    const first = bufferIO();
+    expect(await main(['publish', '--version', '1.0', '--out', out, '--db', db], first), first.stderr()).toBe(0);
+    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 3 of the 6 task\(s\) of selection [0-9a-f]{16}\n/);
+    expect(first.stdout()).toContain('  validation 3 passed every check; left out (failed validation): 3; 0 flaky test(s) removed');
+    expect(first.stdout()).toContain(`    - ${EQ} (fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body)`);
+    expect(first.stdout()).toContain('  diff       first version');
+
+    const noToken = bufferIO();
+    delete process.env['HF_TOKEN'];
+    expect(await main(['publish', '--push', 'repocod/demo', '--out', out, '--hub-url', hub.url, '--db', db], noToken)).toBe(1);
+    expect(noToken.stderr()).toContain('error: no Hugging Face token: set HF_TOKEN to a write token (hf_…)');
+    const badName = bufferIO();
+    expect(await main(['publish', '--push', 'https://huggingface.co/datasets/x/y', '--out', out, '--db', db], badName)).toBe(2);
+
+    process.env['HF_TOKEN'] = hub.token;
+    const dry = bufferIO();
+    expect(await main(['publish', '--version', '1.1', '--keep', EQ, '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
+    expect(dry.stdout()).toMatch(/^dry run: nothing is written or uploaded\n/);
+    expect(dry.stdout()).toContain('  diff       against 1.0: 1 added, 0 removed, 0 changed\n    + demo-inventory.models.Record.__eq__');
+    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(4 tasks\)" \(not sent\)/);
+    expect(existsSync(join(out, '1.1'))).toBe(false);
+    expect(hub.commits()).toEqual([]);
+
+    const pushed = bufferIO();
+    expect(await main(['publish', '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db], pushed), pushed.stderr()).toBe(0);
+    expect(pushed.stdout()).toContain('release ' + out + ': pushed as it is');
+    expect(pushed.stdout()).toMatch(/pushed {5}created the dataset repository; commit [0-9a-f]{12}: /);
+    expect(`${pushed.stdout()}${pushed.stderr()}`).not.toContain(hub.token);
+    const [commit] = hub.commits('repocod/demo');
+    expect(commit?.title).toBe('Upload the release (versions 1.0)');
+    expect(Buffer.from(commit?.files.find((file) => file.path === 'README.md')?.bytes ?? [])).toEqual(readFileSync(join(out, 'README.md')));
+  });
+});

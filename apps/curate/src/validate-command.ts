@@ -1,0 +1,94 @@
+import type { ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
+import { checksOf, countValidations, DEFAULT_CATALOG_PATH, openCatalog, validateStage } from '@repocod/pipeline';
+import { RepocodError } from '@repocod/core';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
+
+export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
+                        [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
+
+Checks every task of a selection (default: the latest) with the shared runner: (1) the starting
+state (base + pre patches) collects; (2) with the tests restored, every FAIL_TO_PASS test fails
+without the body; (3) with the gold patches, every FAIL_TO_PASS test passes in each of K runs
+(default 3); tests that flip across those runs leave FAIL_TO_PASS and are recorded. Tasks run in
+parallel on each repository's worktrees; each verdict goes to the catalog with its provenance (tool,
+Python, packages hash, run ids) as soon as it is in, so a rerun resumes where a run stopped, and jobs
+already run are answered from the catalog unless --fresh. --retry-failed validates the failed tasks
+again (infrastructure errors are always retried). --narrow keeps a task whose tests partly pass
+without the body, removing those tests from FAIL_TO_PASS (SWE-bench's notion) instead of failing it.
+Exit code 1 when a task could not be judged (timeout, crash, broken environment).`;
+
+export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length > 0) throw new RepocodError('usage', VALIDATE_USAGE);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const summary = await validateStage(catalog, {
+      projectRoot: PROJECT_ROOT,
+      stateRoot: stateRoot(),
+      manifest: stringOption(args, 'manifest'),
+      sources: listOption(args, 'source'),
+      selectionId: stringOption(args, 'selection'),
+      repositories: listOption(args, 'repo'),
+      repeat: wholeNumber(args, 'repeat', 3),
+      timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+      workers: wholeNumber(args, 'workers', 2),
+      retryFailed: args.flags.get('retry-failed') === true,
+      narrow: args.flags.get('narrow') === true,
+      fresh: args.flags.get('fresh') === true,
+      onEvent: progressPrinter(io),
+    });
+    io.out(formatValidateSummary(summary));
+    return summary.validations.some((row) => row.status === 'infra-error') ? 1 : 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function progressPrinter(io: CommandIO): (event: ValidateStageEvent) => void {
+  return (event) => {
+    if (event.kind === 'validate-repository') {
+      io.err(`${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, ${event.jobsFromCatalog} from the catalog)\n`);
+      return;
+    }
+    const line = `  validated ${event.done}/${event.total}: ${event.instanceId} ${event.status}`;
+    // A line per task off a terminal, so a log (or a killed run's output) shows how far it got.
+    if (io.interactive) io.err(`\r${line}\u001b[K${event.done === event.total ? '\n' : ''}`);
+    else io.err(`${line}\n`);
+  };
+}
+
+const CHECK_LABELS = { collects: 'collects', 'fails-without-body': 'fails w/o body', 'passes-with-gold': 'passes w/ gold' } as const;
+
+export function formatValidateSummary(summary: ValidateSummary): string {
+  const counts = countValidations(summary.validations);
+  const now = summary.repositories.reduce((sum, repository) => sum + repository.validatedNow, 0);
+  const lines = [
+    `selection ${summary.selectionId}: ${counts.tasks} task(s) validated (${now} now, ${counts.tasks - now} from an earlier run) in ${summary.durationSeconds.toFixed(1)} s`,
+    '  checks             passed  failed   infra',
+    ...Object.entries(CHECK_LABELS).map(([check, label]) => {
+      const row = counts.byCheck[check as keyof typeof CHECK_LABELS];
+      return `    ${label.padEnd(16)}${String(row.passed).padStart(6)}${String(row.failed).padStart(8)}${String(row['infra-error']).padStart(8)}`;
+    }),
+    `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} infrastructure error(s)`,
+    `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); ${summary.repeat} run(s) with the gold patches`,
+    ...(counts.droppedTests > 0 ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`] : []),
+    `  provenance       ${summary.toolVersion}`,
+    ...summary.repositories.map((repository) => `                   ${repository.repository}: python ${repository.pythonVersion}, packages ${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} from the catalog, ${repository.workers} worker(s)`),
+  ];
+  const problems = summary.validations.filter((row) => row.status !== 'passed');
+  if (problems.length > 0) lines.push(`  ${problems.some((row) => row.status === 'failed') ? 'failed' : 'not judged'} (left out of a release unless kept with publish --keep ID)`);
+  for (const row of problems.slice(0, 20)) {
+    for (const check of checksOf(row).filter((item) => item.status !== 'passed')) {
+      const label = check.status === 'infra-error' ? `${check.check} (infrastructure error)` : check.check;
+      lines.push(`    ${row.instanceId}  ${label}: ${check.detail}`);
+      for (const test of check.tests.slice(0, 3)) lines.push(`      ${test}`);
+      if (check.tests.length > 3) lines.push(`      … and ${check.tests.length - 3} more`);
+    }
+  }
+  if (problems.length > 20) lines.push(`    … and ${problems.length - 20} more (repocod sql "select instance_id, status from validations")`);
+  for (const row of summary.validations.filter((item) => item.flakyTests.length > 0).slice(0, 10)) lines.push(`  flaky in ${row.instanceId}: ${row.flakyTests.join(', ')}`);
+  if (problems.length > 0) lines.push('  next             repocod show ID (checks and logs); repocod validate --retry-failed; repocod publish --version V');
+  return `${lines.join('\n')}\n`;
+}
