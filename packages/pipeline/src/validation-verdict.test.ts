@@ -59,6 +59,8 @@ describe('taskVerdict', () => {
     const noneFail = taskVerdict({ failToPass: TESTS, narrow: true, collects: job('c', [run({})]), withoutBody: job('w', [run(ALL_PASS)]), withGold: job('g', [run(ALL_PASS)]) });
     expect(noneFail.status).toBe('failed');
     expect(noneFail.checks[1]?.detail).toBe('no FAIL_TO_PASS test fails without the body');
+    // The gold check still judges the tests themselves, and they pass: one failure, reported once.
+    expect(noneFail.checks.map((check) => check.status)).toEqual(['passed', 'failed', 'passed']);
   });
 
   it('removes and records the tests that flip across the k runs, and judges the rest', () => {

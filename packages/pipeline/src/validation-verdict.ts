@@ -54,8 +54,8 @@ const INFRA_STATUSES: ReadonlySet<PytestRun['status']> = new Set(['timeout', 'cr
 
 /**
  * The verdict of a task from the runs of its three checks. Flaky tests are found first (their outcome
- * with the gold patches flips across the k runs) and leave FAIL_TO_PASS; the other checks judge what
- * remains. The task passes when every check passes; a check that could not be judged (timeout, crash,
+ * with the gold patches flips across the k runs) and leave FAIL_TO_PASS; the other checks judge the
+ * stable tests that remain. The task passes when every check passes; a check that could not be judged (timeout, crash,
  * broken environment) is an infrastructure error, never a failure of the task.
  */
 export function taskVerdict(input: VerdictInput): TaskVerdict {
@@ -65,7 +65,8 @@ export function taskVerdict(input: VerdictInput): TaskVerdict {
   const withoutBody = failsWithoutBody(stable, input.withoutBody, input.narrow === true);
   const dropped = new Set(withoutBody.dropped);
   const failToPass = stable.filter((test) => !dropped.has(test));
-  const checks = [collects(input.collects), withoutBody.check, passesWithGold(failToPass, flakyTests, input.withGold)];
+  // The gold check judges every stable test, narrowed ones too: they must pass with the body as well.
+  const checks = [collects(input.collects), withoutBody.check, passesWithGold(stable, flakyTests, input.withGold)];
   const status: CheckStatus = checks.some((check) => check.status === 'failed') ? 'failed' : checks.some((check) => check.status === 'infra-error') ? 'infra-error' : 'passed';
   return { status, checks, failToPass, flakyTests, droppedTests: withoutBody.dropped };
 }
