@@ -20,8 +20,9 @@ release. Earlier versions are kept as they are (a version is never rewritten); t
 the previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME
 in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPOINT for another
 endpoint); into an empty folder the release already on the Hub is downloaded first. Without
---version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes and
-uploads nothing and lists what would be.`;
+--version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes no
+version and uploads nothing, and lists what would be (an empty folder is still filled from the Hub:
+that changes nothing there).`;
 
 export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', PUBLISH_USAGE);
@@ -67,7 +68,7 @@ export function formatPublish(summary: PublishSummary): string {
     if (content.leftOut.length > 10) lines.push(`    … and ${content.leftOut.length - 10} more`);
     for (const task of content.kept) lines.push(`    kept ${task.instanceId} (${task.check}: ${task.detail})`);
   } else {
-    lines.push(`release ${summary.folder}: pushed as it is`);
+    lines.push(`release ${summary.folder}: ${summary.dryRun ? 'would be pushed' : 'pushed'} as it is`);
   }
   lines.push(`  versions   ${release.configs.map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`).join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`);
   if (summary.writes.length > 0) lines.push(`  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes.map((write) => `${write.path} (${size(write.bytes)})`).join(', ')}`);

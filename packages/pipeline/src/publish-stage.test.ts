@@ -58,7 +58,7 @@ describe('publishing a validated selection', () => {
     expect(card).toContain('| 1. the starting state collects | 3 | 0 | 0 |');
     expect(card).toContain('| 2. the tests fail without the body | 2 | 1 | 0 |');
     expect(card).toContain('| 3. the tests pass with the gold patches (3 runs) | 3 | 0 | 0 |');
-    expect(card).toContain('Of 3 selected tasks, 2 passed every check and 2 are released; 1 are left out.');
+    expect(card).toContain('Of 3 selected tasks, 2 passed every check; released: 2; left out: 1.');
     expect(card).toContain(`| ${EQ} | fails-without-body | 2 of 13 FAIL_TO_PASS test(s) do not fail without the body | no |`);
     expect(card).toMatch(/Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./);
     const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);

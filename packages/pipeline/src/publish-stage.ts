@@ -26,7 +26,7 @@ export interface PublishOptions {
   /** Tasks that failed validation, released all the same. */
   readonly keep?: readonly string[];
   readonly push?: HubTarget;
-  /** Write and upload nothing: say what would be written and uploaded. */
+  /** Write no version and upload nothing: say what would be (an empty folder is still filled from the Hub). */
   readonly dryRun?: boolean;
 }
 

@@ -202,9 +202,9 @@ export function cardBody(version: string, spec: string, released: readonly { tas
     checkRow('2. the tests fail without the body', 'fails-without-body'),
     checkRow(`3. the tests pass with the gold patches (${k} runs)`, 'passes-with-gold'),
     '',
-    `Of ${facts.selected} selected tasks, ${counts.byStatus.passed} passed every check and ${tasks.length} are released` +
+    `Of ${facts.selected} selected tasks, ${counts.byStatus.passed} passed every check; released: ${tasks.length}` +
       (facts.kept.length > 0 ? ` (${facts.kept.length} kept by the curator despite a failed check)` : '') +
-      `; ${facts.leftOut.length} are left out. ` +
+      `; left out: ${facts.leftOut.length}. ` +
       `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in ${counts.tasksWithFlakyTests} task(s)` +
       (counts.droppedTests > 0 ? `; tests that pass without the body were removed from FAIL_TO_PASS: ${counts.droppedTests}.` : '.'),
     '',

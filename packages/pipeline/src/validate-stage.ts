@@ -111,8 +111,7 @@ interface PendingTask {
 async function validateRepository(catalog: Catalog, prepared: PreparedRepository, tasks: readonly StoredTask[], settings: RepositorySettings): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
   const repository = prepared.entry.name;
   const environment = prepared.environment;
-  const earlier = new Map<string, StoredValidation>();
-  for (const row of await catalog.validations({ repository })) if (!earlier.has(`${row.instanceId}\n${row.validationKey}`)) earlier.set(`${row.instanceId}\n${row.validationKey}`, row);
+  const earlier = new Map((await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]));
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
   for (const task of tasks) {
