@@ -24,3 +24,11 @@ export function findRepository(name: string, options: FindRepositoryOptions): Ma
   };
   return manifestEntry(applySourceOverrides(merged, options.sources ?? []), name);
 }
+
+/** Every repository of the user's manifest or of the built-in ones, in manifest order, --source applied. */
+export function listRepositories(options: FindRepositoryOptions): ManifestEntry[] {
+  const files = options.manifest !== undefined ? [options.manifest] : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file)).filter((file) => existsSync(file));
+  const manifests = files.map(loadManifest);
+  const merged: Manifest = { file: manifests.map((manifest) => manifest.file).join(' and '), repositories: manifests.flatMap((manifest) => manifest.repositories) };
+  return [...applySourceOverrides(merged, options.sources ?? []).repositories];
+}

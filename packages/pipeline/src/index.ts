@@ -31,3 +31,7 @@ export { hubToken, parseHubRepo } from '@repocod/publish';
 // Test support: a loopback HTTP server that stands in for the Hub (see @repocod/publish).
 export { startLoopbackHub } from '@repocod/publish';
 export type { LoopbackHub } from '@repocod/publish';
+export * from './curation-view.js';
+export * from './flow-events.js';
+export * from './flow.js';
+export * from './flow-status.js';

@@ -4,12 +4,12 @@ import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
-import type { PreparedRepository, RunJob } from '@repocod/runner';
-import { applyPatches, git, LocalExecutor, resetWorktree } from '@repocod/runner';
+import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import { applyPatches, git, jobHash, LocalExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches, uniqueInstanceIds } from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
-import { recordJobResult } from './job-records.js';
+import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
@@ -168,9 +168,22 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
   const jobs: RunJob[] = tasks.map((task) => preStateCollectJob({ repository: prepared.entry.name, preCode: task.preCode, preTest: task.preTest }));
   const results = new Map<string, TaskChecks>();
   let done = 0;
-  for await (const { index, result } of new LocalExecutor(prepared).run(jobs)) {
+  // A collect job already in the catalog (the same patches on the same environment) is not run again:
+  // rebuilding the tasks of an unchanged repository (a resumed flow) costs only the git round trips.
+  const answered: { index: number; result: JobResult }[] = [];
+  const toRun: number[] = [];
+  for (const [index, job] of jobs.entries()) {
+    const stored = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
+    if (stored !== null && stored.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')) answered.push({ index, result: stored });
+    else toRun.push(index);
+  }
+  async function* outcomes(): AsyncGenerator<{ index: number; result: JobResult; fresh: boolean }> {
+    for (const item of answered) yield { ...item, fresh: false };
+    for await (const { index, result } of new LocalExecutor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) yield { index: toRun[index] as number, result, fresh: true };
+  }
+  for await (const { index, result, fresh } of outcomes()) {
     // Stored like any runner job: validation's collect check is this very job, and reads it back.
-    await recordJobResult(catalog, prepared, result);
+    if (fresh) await recordJobResult(catalog, prepared, result);
     const task = tasks[index] as PatchCheck;
     const trip = roundTrips.get(task.instanceId) ?? { applies: false, roundTrip: false, message: 'not checked' };
     const run = result.runs[0];

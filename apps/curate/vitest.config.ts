@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    // The screens' tests read a catalog made once by the whole flow on the demo (see demo-fixture.ts).
+    globalSetup: ['./src/tui/demo-fixture-setup.ts'],
+    // Ink prints only its last frame when it believes it runs in CI (is-in-ci reads CI at import);
+    // the screens' tests read every frame, and CI runs with CI=true.
+    env: { CI: '0' },
+  },
+});

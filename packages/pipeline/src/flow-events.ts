@@ -1,0 +1,34 @@
+/** The stages of the whole flow, in order: the TUI's stages screen and the headless lines follow them. */
+export const FLOW_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'] as const;
+export type FlowStage = (typeof FLOW_STAGES)[number];
+
+/** For people: what each stage does, in a few words. */
+export const FLOW_STAGE_TITLES: Readonly<Record<FlowStage, string>> = {
+  prepare: 'checkout and environment',
+  extract: 'functions and metrics',
+  mine: 'relevant tests (FAIL_TO_PASS)',
+  tasks: 'tasks, levels and patches',
+  select: 'Lite selection',
+  validate: 'validation with the shared runner',
+  publish: 'release folder',
+};
+
+/** The stages run once per repository; the others run once over all of them. */
+export const PER_REPOSITORY_STAGES: ReadonlySet<FlowStage> = new Set(['prepare', 'extract', 'mine', 'tasks']);
+
+/**
+ * The typed progress of the whole flow. Both front ends render this one stream: the TUI as bars and
+ * tables, the headless mode as a line per step (or, with --json, these very objects, one per line).
+ * `repository` is null for the stages that run over every repository at once.
+ */
+export type FlowEvent =
+  | { readonly kind: 'flow-start'; readonly repositories: readonly string[] }
+  | { readonly kind: 'stage-start'; readonly stage: FlowStage; readonly repository: string | null }
+  | { readonly kind: 'stage-progress'; readonly stage: FlowStage; readonly repository: string | null; readonly done: number; readonly total: number; readonly item: string }
+  /** Something that went wrong with one item while the stage goes on (a task that fails a check …). */
+  | { readonly kind: 'stage-problem'; readonly stage: FlowStage; readonly repository: string | null; readonly message: string }
+  | { readonly kind: 'stage-done'; readonly stage: FlowStage; readonly repository: string | null; readonly summary: string; readonly seconds: number }
+  | { readonly kind: 'stage-failed'; readonly stage: FlowStage; readonly repository: string | null; readonly message: string; readonly seconds: number }
+  | { readonly kind: 'flow-done'; readonly ok: boolean; readonly failures: number; readonly release: { readonly folder: string; readonly version: string; readonly rows: number; readonly written: boolean } | null; readonly seconds: number }
+  /** The flow was stopped on purpose (quit, a signal): what finished is stored. */
+  | { readonly kind: 'flow-stopped'; readonly seconds: number };

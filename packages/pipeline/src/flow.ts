@@ -1,0 +1,252 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Catalog } from '@repocod/catalog';
+import { isRepocodError } from '@repocod/core';
+import type { ConfigInfo } from '@repocod/publish';
+import { configsOfCard } from '@repocod/publish';
+import type { SelectionSpec } from '@repocod/tasks';
+import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import { runExtract } from './extract-stage.js';
+import type { FlowEvent, FlowStage } from './flow-events.js';
+import { mineStage } from './mine-stage.js';
+import type { HubTarget } from './publish-stage.js';
+import { publishStage } from './publish-stage.js';
+import { prepareStage } from './run-tests-stage.js';
+import { selectStage } from './select-stage.js';
+import { tasksStage } from './tasks-stage.js';
+import { validateStage } from './validate-stage.js';
+import { countValidations } from './validation-summary.js';
+
+export interface FlowOptions {
+  readonly projectRoot: string;
+  readonly stateRoot?: string;
+  /** The repositories to curate (manifest names). */
+  readonly repositories: readonly string[];
+  readonly manifest?: string;
+  readonly sources?: readonly string[];
+  readonly workers?: number;
+  /** Baseline runs when mining, and runs with the gold patches when validating (default 3). */
+  readonly repeat?: number;
+  readonly spec?: SelectionSpec;
+  readonly narrow?: boolean;
+  /** The version the flow releases (default 1.0). */
+  readonly version?: string;
+  /** The release folder. */
+  readonly out: string;
+  readonly keep?: readonly string[];
+  readonly push?: HubTarget;
+  readonly onEvent?: (event: FlowEvent) => void;
+  /** Checked between items: an aborted flow stops at the next boundary, keeping what is stored. */
+  readonly signal?: AbortSignal;
+}
+
+export interface FlowResult {
+  readonly ok: boolean;
+  /** Stages that failed, with the repository and what to do. */
+  readonly failures: readonly { readonly stage: FlowStage; readonly repository: string | null; readonly message: string }[];
+  readonly release: { readonly folder: string; readonly version: string; readonly rows: number; readonly written: boolean } | null;
+  readonly durationSeconds: number;
+}
+
+/** Stopped on purpose (the curator quit, or a signal): not a failure of any stage. */
+export class FlowAborted extends Error {
+  constructor() {
+    super('the flow was stopped; what finished is in the catalog');
+  }
+}
+
+/**
+ * The whole curation on the catalog, stage by stage, for the TUI and the headless mode alike: per
+ * repository the checkout and environment, the functions, the relevant tests and the tasks; then over
+ * all of them the Lite selection, the validation of every selected task and a release. Every stage
+ * stores its work as it goes and answers what is already stored, so running the flow again carries on
+ * where it stopped. A repository whose stage fails is reported and left out of its later stages; the
+ * others go on. The stages after the tasks need every repository to have got that far.
+ */
+export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<FlowResult> {
+  const started = performance.now();
+  const emit = options.onEvent ?? (() => undefined);
+  const failures: { stage: FlowStage; repository: string | null; message: string }[] = [];
+  const workers = options.workers ?? 2;
+  const repeat = options.repeat ?? 3;
+  const common = { projectRoot: options.projectRoot, stateRoot: options.stateRoot, manifest: options.manifest, sources: options.sources };
+  emit({ kind: 'flow-start', repositories: [...options.repositories] });
+
+  // A function, not the property, so that TypeScript does not narrow it across awaits.
+  const aborted = (): boolean => options.signal?.aborted === true;
+  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined> => {
+    if (aborted()) throw new FlowAborted();
+    const stageStarted = performance.now();
+    emit({ kind: 'stage-start', stage: name, repository });
+    const progress: StageProgress = {
+      step: (done, total, item) => {
+        if (aborted()) return;
+        emit({ kind: 'stage-progress', stage: name, repository, done, total, item });
+      },
+      problem: (message) => emit({ kind: 'stage-problem', stage: name, repository, message }),
+    };
+    try {
+      const { summary, value } = await body(progress);
+      emit({ kind: 'stage-done', stage: name, repository, summary, seconds: (performance.now() - stageStarted) / 1000 });
+      return value;
+    } catch (error) {
+      if (error instanceof FlowAborted || aborted()) throw new FlowAborted();
+      const message = isRepocodError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      failures.push({ stage: name, repository, message });
+      emit({ kind: 'stage-failed', stage: name, repository, message, seconds: (performance.now() - stageStarted) / 1000 });
+      return undefined;
+    }
+  };
+
+  try {
+    const ready: string[] = [];
+    for (const repository of options.repositories) {
+      const prepared = await stage('prepare', repository, async (progress) => {
+        const value = await prepareStage({ ...common, repository, workers, onLog: (line) => progress.step(0, 1, line) });
+        const env = value.environment;
+        return { value, summary: `${value.checkout.baseCommit.slice(0, 12)}, python ${env.pythonVersion} (${env.installer}), ${value.worktrees.length} worktree(s)` };
+      });
+      if (prepared === undefined) continue;
+      const extracted = await stage('extract', repository, async (progress) => {
+        const value = await runExtract(catalog, {
+          root: prepared.checkout.path,
+          repository,
+          onProgress: (event) => {
+            if (event.kind === 'extract-file') progress.step(event.done, event.total, event.file);
+            if (event.kind === 'extract-issue') progress.problem(`${event.issue.file}: ${event.issue.message}`);
+          },
+        });
+        return { value, summary: `${value.files} files (${value.extractedFiles} parsed, ${value.unchangedFiles} unchanged), ${value.functions} functions, ${value.candidates} candidates` };
+      });
+      if (extracted === undefined) continue;
+      const mined = await stage('mine', repository, async (progress) => {
+        let total = 0;
+        const value = await mineStage(catalog, {
+          ...common,
+          repository,
+          workers,
+          repeat,
+          mode: 'fast',
+          onEvent: (event) => {
+            if (event.kind === 'extracted') total = event.targets;
+            if (event.kind === 'phase-start') progress.step(0, event.jobs, `${event.phase}: ${event.jobs} pytest run(s) for ${event.functions} function(s)`);
+            if (event.kind === 'job-done') progress.step(event.done, event.total, `${event.phase} run ${event.done}/${event.total}`);
+            if (event.kind === 'function-done') {
+              progress.step(event.done, event.total, event.result.qualname);
+              if (event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
+            }
+          },
+        });
+        const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
+        const fromCatalog = value.resumed;
+        return { value, summary: `${total} candidates: ${withTests} with relevant tests (${value.functions.length - value.resumed} mined now, ${fromCatalog} from the catalog)` };
+      });
+      if (mined === undefined) continue;
+      const tasks = await stage('tasks', repository, async (progress) => {
+        const value = await tasksStage(catalog, {
+          ...common,
+          repository,
+          workers,
+          repeat,
+          onEvent: (event) => {
+            if (event.kind === 'tasks-built') progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
+            if (event.kind === 'task-checked') {
+              progress.step(event.done, event.total, event.instanceId);
+              if (!event.passed) progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
+            }
+          },
+        });
+        const levels = Object.entries(value.byLevel)
+          .map(([level, count]) => `${level} ${count}`)
+          .join(', ');
+        return { value, summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks` };
+      });
+      if (tasks !== undefined) ready.push(repository);
+    }
+    if (ready.length < options.repositories.length) return finish(false);
+
+    const selection = await stage('select', null, async (progress) => {
+      const value = await selectStage(catalog, options.spec ?? REPOCOD_LITE_SPEC);
+      progress.step(value.picks.length, value.picks.length, value.selectionId);
+      for (const short of value.short) progress.problem(`${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`);
+      const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
+      return { value, summary: `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})` };
+    });
+    if (selection === undefined) return finish(false);
+
+    const validated = await stage('validate', null, async (progress) => {
+      const value = await validateStage(catalog, {
+        ...common,
+        selectionId: selection.selectionId,
+        workers,
+        repeat,
+        narrow: options.narrow,
+        onEvent: (event) => {
+          if (event.kind === 'validate-repository') progress.step(0, event.toValidate, `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`);
+          if (event.kind === 'validate-task') {
+            progress.step(event.done, event.total, `${event.instanceId} ${event.status}`);
+            if (event.status !== 'passed') progress.problem(`${event.instanceId}: ${event.status === 'failed' ? 'failed a check' : 'could not be judged (infrastructure error)'}`);
+          }
+        },
+      });
+      const counts = countValidations(value.validations);
+      const summary = `${counts.tasks} task(s): ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} not judged; ${counts.flakyTests} flaky test(s) removed`;
+      if (counts.byStatus['infra-error'] > 0) {
+        throw new FlowStageError(`${summary}. The infrastructure errors are retried by running the flow again (or repocod validate); repocod show ID gives each one's log`);
+      }
+      return { value, summary };
+    });
+    if (validated === undefined) return finish(false);
+
+    const version = options.version ?? '1.0';
+    const release = await stage('publish', null, async (progress) => {
+      const existing = releasedVersions(options.out);
+      const earlier = existing.find((config) => config.version === version);
+      if (earlier !== undefined && options.push === undefined) {
+        progress.step(1, 1, `${version} is already in ${options.out}`);
+        progress.problem(`version ${version} is already released in ${options.out} (versions are never rewritten); give another version to release the catalog as it is now`);
+        return { value: { folder: options.out, version, rows: earlier.numExamples, written: false }, summary: `version ${version} already in ${options.out} (${earlier.numExamples} tasks): left as it is` };
+      }
+      const value = await publishStage(catalog, {
+        version: earlier === undefined ? version : undefined,
+        out: options.out,
+        selectionId: selection.selectionId,
+        keep: options.keep,
+        push: options.push,
+      });
+      progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
+      const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;
+      const pushed = value.pushed === null ? '' : `; pushed to ${options.push?.repo} (commit ${value.pushed.commitOid.slice(0, 12)})`;
+      const written = value.version === null ? `version ${version} already in ${options.out}` : `version ${version}: ${rows} task(s) in ${options.out}`;
+      return { value: { folder: options.out, version, rows, written: value.version !== null }, summary: `${written}${pushed}` };
+    });
+    return finish(release !== undefined, release ?? null);
+  } catch (error) {
+    if (error instanceof FlowAborted) {
+      emit({ kind: 'flow-stopped', seconds: (performance.now() - started) / 1000 });
+    }
+    throw error;
+  }
+
+  function finish(ok: boolean, release: FlowResult['release'] = null): FlowResult {
+    const result = { ok: ok && failures.length === 0, failures, release, durationSeconds: (performance.now() - started) / 1000 };
+    emit({ kind: 'flow-done', ok: result.ok, failures: failures.length, release, seconds: result.durationSeconds });
+    return result;
+  }
+}
+
+/** What a stage body reports as it goes. */
+interface StageProgress {
+  readonly step: (done: number, total: number, item: string) => void;
+  readonly problem: (message: string) => void;
+}
+
+/** A stage that finished its work but whose outcome stops the flow (validation that could not judge). */
+class FlowStageError extends Error {}
+
+/** The versions a release folder already holds, with their sizes (none when it has no card yet). */
+export function releasedVersions(folder: string): ConfigInfo[] {
+  const card = join(folder, 'README.md');
+  if (!existsSync(card)) return [];
+  return configsOfCard(readFileSync(card, 'utf8'), card);
+}
