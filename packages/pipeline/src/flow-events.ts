@@ -22,7 +22,8 @@ export const PER_REPOSITORY_STAGES: ReadonlySet<FlowStage> = new Set(['prepare',
  * `repository` is null for the stages that run over every repository at once.
  */
 export type FlowEvent =
-  | { readonly kind: 'flow-start'; readonly repositories: readonly string[] }
+  /** `stages`: the stages this run goes through (the others are left as they stand). */
+  | { readonly kind: 'flow-start'; readonly repositories: readonly string[]; readonly stages: readonly FlowStage[] }
   | { readonly kind: 'stage-start'; readonly stage: FlowStage; readonly repository: string | null }
   | { readonly kind: 'stage-progress'; readonly stage: FlowStage; readonly repository: string | null; readonly done: number; readonly total: number; readonly item: string }
   /** Something that went wrong with one item while the stage goes on (a task that fails a check …). */

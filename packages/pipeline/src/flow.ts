@@ -1,13 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
-import { isRepocodError } from '@repocod/core';
+import { CONTEXT_LEVELS, isRepocodError } from '@repocod/core';
 import type { ConfigInfo } from '@repocod/publish';
 import { configsOfCard } from '@repocod/publish';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { runExtract } from './extract-stage.js';
 import type { FlowEvent, FlowStage } from './flow-events.js';
+import { FLOW_STAGES } from './flow-events.js';
 import { mineStage } from './mine-stage.js';
 import type { HubTarget } from './publish-stage.js';
 import { publishStage } from './publish-stage.js';
@@ -35,6 +36,12 @@ export interface FlowOptions {
   readonly out: string;
   readonly keep?: readonly string[];
   readonly push?: HubTarget;
+  /**
+   * The stages to run (default all). The TUI runs every stage but publish, then publish alone once the
+   * curator has confirmed; a stage left out is taken as it stands in the catalog (select: the latest
+   * selection).
+   */
+  readonly stages?: readonly FlowStage[];
   readonly onEvent?: (event: FlowEvent) => void;
   /** Checked between items: an aborted flow stops at the next boundary, keeping what is stored. */
   readonly signal?: AbortSignal;
@@ -70,12 +77,14 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const workers = options.workers ?? 2;
   const repeat = options.repeat ?? 3;
   const common = { projectRoot: options.projectRoot, stateRoot: options.stateRoot, manifest: options.manifest, sources: options.sources };
-  emit({ kind: 'flow-start', repositories: [...options.repositories] });
 
   // A function, not the property, so that TypeScript does not narrow it across awaits.
   const aborted = (): boolean => options.signal?.aborted === true;
-  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined> => {
+  const chosen = new Set(options.stages ?? FLOW_STAGES);
+  emit({ kind: 'flow-start', repositories: [...options.repositories], stages: FLOW_STAGES.filter((name) => chosen.has(name)) });
+  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined | null> => {
     if (aborted()) throw new FlowAborted();
+    if (!chosen.has(name)) return null;
     const stageStarted = performance.now();
     emit({ kind: 'stage-start', stage: name, repository });
     const progress: StageProgress = {
@@ -107,6 +116,12 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         return { value, summary: `${value.checkout.baseCommit.slice(0, 12)}, python ${env.pythonVersion} (${env.installer}), ${value.worktrees.length} worktree(s)` };
       });
       if (prepared === undefined) continue;
+      if (prepared === null) {
+        // Not run: the later per-repository stages need the checkout, so they are not run either.
+        if (['extract', 'mine', 'tasks'].some((name) => chosen.has(name as FlowStage))) throw new Error('the flow runs extract, mine and tasks only with prepare');
+        ready.push(repository);
+        continue;
+      }
       const extracted = await stage('extract', repository, async (progress) => {
         const value = await runExtract(catalog, {
           root: prepared.checkout.path,
@@ -156,28 +171,27 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
             }
           },
         });
-        const levels = Object.entries(value.byLevel)
-          .map(([level, count]) => `${level} ${count}`)
-          .join(', ');
+        const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
         return { value, summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks` };
       });
       if (tasks !== undefined) ready.push(repository);
     }
     if (ready.length < options.repositories.length) return finish(false);
 
-    const selection = await stage('select', null, async (progress) => {
+    const selected = await stage('select', null, async (progress) => {
       const value = await selectStage(catalog, options.spec ?? REPOCOD_LITE_SPEC);
       progress.step(value.picks.length, value.picks.length, value.selectionId);
       for (const short of value.short) progress.problem(`${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`);
       const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
       return { value, summary: `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})` };
     });
-    if (selection === undefined) return finish(false);
+    if (selected === undefined) return finish(false);
+    const selectionId = selected?.selectionId;
 
     const validated = await stage('validate', null, async (progress) => {
       const value = await validateStage(catalog, {
         ...common,
-        selectionId: selection.selectionId,
+        selectionId,
         workers,
         repeat,
         narrow: options.narrow,
@@ -185,7 +199,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
           if (event.kind === 'validate-repository') progress.step(0, event.toValidate, `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`);
           if (event.kind === 'validate-task') {
             progress.step(event.done, event.total, `${event.instanceId} ${event.status}`);
-            if (event.status !== 'passed') progress.problem(`${event.instanceId}: ${event.status === 'failed' ? 'failed a check' : 'could not be judged (infrastructure error)'}`);
+            if (event.status !== 'passed') progress.problem(`${event.instanceId} ${event.status === 'failed' ? 'failed' : 'could not be judged'}: ${event.problem ?? 'no check named'}`);
           }
         },
       });
@@ -210,7 +224,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       const value = await publishStage(catalog, {
         version: earlier === undefined ? version : undefined,
         out: options.out,
-        selectionId: selection.selectionId,
+        selectionId,
         keep: options.keep,
         push: options.push,
       });

@@ -35,7 +35,16 @@ export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'reposit
 
 export type ValidateStageEvent =
   | { readonly kind: 'validate-repository'; readonly repository: string; readonly tasks: number; readonly toValidate: number; readonly jobs: number; readonly jobsFromCatalog: number }
-  | { readonly kind: 'validate-task'; readonly repository: string; readonly instanceId: string; readonly status: TaskVerdict['status']; readonly done: number; readonly total: number };
+  | {
+      readonly kind: 'validate-task';
+      readonly repository: string;
+      readonly instanceId: string;
+      readonly status: TaskVerdict['status'];
+      /** The first check that did not pass and its one line (`fails-without-body: 2 of 13 …`); null when it passed. */
+      readonly problem: string | null;
+      readonly done: number;
+      readonly total: number;
+    };
 
 export interface RepositoryValidation {
   readonly repository: string;
@@ -160,7 +169,8 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     await catalog.saveValidation(row);
     current.push(row);
     done++;
-    settings.onEvent?.({ kind: 'validate-task', repository, instanceId: row.instanceId, status: row.status, done, total: pending.length });
+    const problem = verdict.checks.find((check) => check.status !== 'passed');
+    settings.onEvent?.({ kind: 'validate-task', repository, instanceId: row.instanceId, status: row.status, problem: problem === undefined ? null : `${problem.check}: ${problem.detail}`, done, total: pending.length });
   };
   for (const entry of pending) await finish(entry);
   // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
