@@ -4,10 +4,13 @@ export interface CommandIO {
   readonly err: (text: string) => void;
   /** True when progress can be redrawn in place (a terminal on stderr). */
   readonly interactive: boolean;
+  /** True when a person is at a terminal (stdin and stdout both TTYs): the TUI can run. */
+  readonly terminal: boolean;
 }
 
 export const processIO: CommandIO = {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   interactive: process.stderr.isTTY === true,
+  terminal: process.stdout.isTTY === true && process.stdin.isTTY === true,
 };

@@ -11,6 +11,7 @@ import { SELECT_USAGE, selectCommand } from './select-command.js';
 import { SHOW_USAGE, showCommand } from './show-command.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
 import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
+import { CURATE_OPTIONS, CURATE_USAGE, curateCommand } from './curate-command.js';
 
 const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url']);
 
@@ -27,6 +28,7 @@ commands:
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
   validate              check every selected task with the shared runner (k runs, flaky tests found)
   publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
+  curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)
 
 ${EXTRACT_USAGE}
 
@@ -47,6 +49,8 @@ ${SHOW_USAGE}
 ${VALIDATE_USAGE}
 
 ${PUBLISH_USAGE}
+
+${CURATE_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -84,6 +88,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'publish':
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
         return await publishCommand(args, io);
+      case 'curate':
+        assertKnownOptions(args, CURATE_OPTIONS);
+        return await curateCommand(args, io, io.terminal);
       case 'help':
         io.out(USAGE);
         return 0;

@@ -38,6 +38,7 @@ export function bufferIO(interactive = false): BufferIO {
       err += text;
     },
     interactive,
+    terminal: false,
     stdout: () => out,
     stderr: () => err,
   };

@@ -1,0 +1,84 @@
+import { isAbsolute, join, resolve } from 'node:path';
+import { RepocodError } from '@repocod/core';
+import type { FlowEvent, HubTarget } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo } from '@repocod/pipeline';
+import type { CurateSettings } from './curate-session.js';
+import { CurateSession } from './curate-session.js';
+import { emptyBoard, foldFlowEvent } from './flow-board.js';
+import { headlessLine, headlessSummary } from './headless-printer.js';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
+
+export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K]
+                      [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
+                      [--manifest FILE] [--source NAME=PATH] [--db FILE]
+
+The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
+then the Lite selection, the validation of every selected task and a release folder (default
+out/release). On a terminal it opens the curator's TUI: choose the repositories, follow the stages,
+browse the tasks and the validation, confirm the release. With --yes, or when stdout is not a
+terminal, it runs without prompts on the repositories given with --repo (default: the bundled demo),
+printing a line per step and a summary; --json prints the flow's progress events as JSON lines
+instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
+defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
+Exit code 1 when a stage fails.`;
+
+export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db'];
+
+export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
+  if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
+  const settings = curateSettings(args);
+  const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
+  const requested = listOption(args, 'repo');
+  const catalog = await openCatalog(settings.catalogPath);
+  try {
+    const session = new CurateSession(catalog, settings);
+    if (headless) return await runHeadless(session, requested.length > 0 ? requested : ['demo'], args.flags.get('json') === true, io);
+    // Loaded only for the TUI: the headless mode (CI, scripts) never pays for React.
+    const { runTui } = await import('./tui/run-tui.js');
+    return await runTui(session, requested);
+  } finally {
+    await catalog.close();
+  }
+}
+
+function curateSettings(args: ParsedArgs): CurateSettings {
+  const pushTo = stringOption(args, 'push');
+  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined) throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
+  // Checked before anything runs: a bad name or a missing token must not surface after an hour of mining.
+  const push: HubTarget | null = pushTo === undefined ? null : { repo: parseHubRepo(pushTo).id, hubUrl: stringOption(args, 'hub-url') ?? process.env['HF_ENDPOINT'], accessToken: hubToken(process.env) };
+  const out = stringOption(args, 'out');
+  return {
+    projectRoot: PROJECT_ROOT,
+    stateRoot: stateRoot(),
+    catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
+    manifest: stringOption(args, 'manifest'),
+    sources: listOption(args, 'source'),
+    workers: wholeNumber(args, 'workers', 2),
+    repeat: wholeNumber(args, 'repeat', 3),
+    narrow: args.flags.get('narrow') === true,
+    version: stringOption(args, 'version') ?? null,
+    out: out === undefined ? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER) : isAbsolute(out) ? out : resolve(out),
+    keep: listOption(args, 'keep'),
+    push,
+  };
+}
+
+async function runHeadless(session: CurateSession, repositories: readonly string[], json: boolean, io: CommandIO): Promise<number> {
+  let board = emptyBoard(repositories);
+  const onEvent = (event: FlowEvent): void => {
+    board = foldFlowEvent(board, event, Date.now());
+    if (json) {
+      io.out(`${JSON.stringify(event)}\n`);
+      return;
+    }
+    const line = headlessLine(event);
+    if (line !== null) io.out(`${line}\n`);
+  };
+  const version = session.settings.version ?? '1.0';
+  const result = await session.run(repositories, ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'], onEvent, undefined, version);
+  if (!json) io.out(headlessSummary(board, Date.now()));
+  return result.ok ? 0 : 1;
+}

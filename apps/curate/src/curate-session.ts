@@ -1,0 +1,102 @@
+import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, PublishSummary, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
+
+/** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
+export interface CurateSettings {
+  readonly projectRoot: string;
+  readonly stateRoot: string;
+  readonly catalogPath: string;
+  readonly manifest?: string;
+  readonly sources: readonly string[];
+  readonly workers: number;
+  readonly repeat: number;
+  readonly narrow: boolean;
+  /** The version to release; null lets the TUI propose the next one after the folder's latest. */
+  readonly version: string | null;
+  readonly out: string;
+  readonly keep: readonly string[];
+  readonly push: HubTarget | null;
+}
+
+/**
+ * The TUI's one door to the pipeline: reads what the screens show and runs the flow. It holds the
+ * catalog; the screens hold none of it, so they can be rendered (and tested) from plain data.
+ */
+export class CurateSession {
+  private flowsInFlight = 0;
+
+  constructor(
+    readonly catalog: Catalog,
+    readonly settings: CurateSettings,
+  ) {}
+
+  status(): Promise<FlowStatus> {
+    const { projectRoot, stateRoot, manifest, sources, out } = this.settings;
+    return flowStatus(this.catalog, { projectRoot, stateRoot, manifest, sources, out });
+  }
+
+  tasks(): Promise<TaskOverview[]> {
+    return taskOverviews(this.catalog);
+  }
+
+  task(instanceId: string): Promise<TaskDetail | null> {
+    return taskDetail(this.catalog, instanceId);
+  }
+
+  validation(): Promise<ValidationOverview> {
+    return validationOverview(this.catalog);
+  }
+
+  log(runId: string): Promise<string | null> {
+    return runLog(this.catalog, runId);
+  }
+
+  /** What publishing `version` would write and upload, with nothing written (publish's dry run). */
+  previewPublish(version: string): Promise<PublishSummary> {
+    return publishStage(this.catalog, { version, out: this.settings.out, keep: this.settings.keep, push: this.settings.push ?? undefined, dryRun: true });
+  }
+
+  /** A flow started by run() has not ended yet (its stage may be mid-way through pytest runs). */
+  get flowRunning(): boolean {
+    return this.flowsInFlight > 0;
+  }
+
+  async run(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
+    this.flowsInFlight++;
+    try {
+      return await this.runStages(repositories, stages, onEvent, signal, version);
+    } finally {
+      this.flowsInFlight--;
+    }
+  }
+
+  private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
+    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push } = this.settings;
+    return runFlow(this.catalog, {
+      projectRoot,
+      stateRoot,
+      manifest,
+      sources,
+      workers,
+      repeat,
+      narrow,
+      out,
+      keep,
+      push: push ?? undefined,
+      version: version ?? this.settings.version ?? undefined,
+      repositories,
+      stages,
+      onEvent,
+      signal,
+    });
+  }
+}
+
+/** The version after the latest released one (`1.0` → `1.1`, `2` → `3`), or `1.0` for an empty folder. */
+export function nextVersion(released: readonly string[]): string {
+  const latest = released.at(-1);
+  if (latest === undefined) return '1.0';
+  const match = /^(.*?)(\d+)$/.exec(latest);
+  if (match === null) return `${latest}.1`;
+  return `${match[1] ?? ''}${Number(match[2]) + 1}`;
+}

@@ -1,0 +1,134 @@
+import { cpSync, existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { render } from 'ink-testing-library';
+import React from 'react';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog } from '@repocod/pipeline';
+import { CurateSession } from '../curate-session.js';
+import { App } from './app.js';
+import { demoFixture, openDemoCatalog } from './demo-fixture.js';
+import { frameLines, KEY, overlong, press, tick } from './ink-test-support.js';
+
+const PROJECT_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+
+let catalog: Catalog;
+let session: CurateSession;
+let out: string;
+
+beforeAll(async () => {
+  catalog = await openDemoCatalog();
+  // A copy of the release the fixture's flow wrote (version 1.0): the app adds 1.1 beside it.
+  out = join(mkdtempSync(join(tmpdir(), 'repocod-app-')), 'release');
+  cpSync(demoFixture().releaseFolder, out, { recursive: true });
+  session = new CurateSession(catalog, {
+    projectRoot: PROJECT_ROOT,
+    stateRoot: demoFixture().stateRoot,
+    catalogPath: catalog.path,
+    sources: [],
+    workers: 2,
+    repeat: 3,
+    narrow: false,
+    version: null,
+    out,
+    keep: [],
+    push: null,
+  });
+});
+
+afterAll(async () => {
+  await catalog.close();
+});
+
+async function waitFor(read: () => string, pattern: RegExp, milliseconds = 120_000): Promise<string> {
+  const until = Date.now() + milliseconds;
+  while (Date.now() < until) {
+    const text = read();
+    if (pattern.test(text)) return text;
+    await tick(100);
+  }
+  throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${read()}`);
+}
+
+describe('the curator TUI on the demo catalog', () => {
+  it('opens on the sources with what is done, and goes through every screen with the keys', { timeout: 120_000 }, async () => {
+    const status = await session.status();
+    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />);
+    const screen = (): string => frameLines(app.lastFrame()).join('\n');
+    try {
+      await tick();
+      expect(screen()).toMatch(/1 sources/);
+      expect(screen()).toMatch(/\[x\] demo/);
+      // The demo row: 275 functions, 51 candidates, 51 of 51 mined with tests, 51 tasks.
+      expect(screen()).toMatch(/demo\s+\S+\s+✓\s+✓\s+275\s+51\s+51\/51\s+51/);
+      expect(screen()).toMatch(/selection b7269707ed7ad77f: 50 task\(s\)/);
+      expect(screen()).toMatch(/35 passed, 15 failed/);
+      expect(screen()).toMatch(/release .*1\.0 \(35\)/);
+      expect(overlong(app.lastFrame(), 80)).toEqual([]);
+
+      await press(app.stdin, '2');
+      expect(screen()).toMatch(/in the catalog: 51 functions mined, 51 with relevant tests/);
+      expect(screen()).toMatch(/in the catalog: 35 passed, 15 failed/);
+
+      await press(app.stdin, '3');
+      await waitFor(screen, /demo-inventory/);
+      await press(app.stdin, KEY.enter);
+      await waitFor(screen, /FAIL_TO_PASS/);
+      await press(app.stdin, KEY.escape);
+      await waitFor(screen, /3 tasks/);
+
+      await press(app.stdin, '4');
+      await waitFor(screen, /Record\.__eq__/);
+
+      await press(app.stdin, '5');
+      await waitFor(screen, /35 of the 50 task\(s\) of selection b7269707ed7ad77f/);
+      expect(screen()).toMatch(/version 1\.1/);
+      expect(screen()).toMatch(/1\.1\/test-00000-of-00001\.parquet/);
+      expect(overlong(app.lastFrame(), 80)).toEqual([]);
+    } finally {
+      app.unmount();
+    }
+  });
+
+  it('carries on from the catalog with r, then publishes the confirmed version', { timeout: 300_000 }, async () => {
+    const status = await session.status();
+    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 100, height: 30 }} />);
+    const screen = (): string => frameLines(app.lastFrame()).join('\n');
+    try {
+      await press(app.stdin, '2', 'r');
+      // Everything is in the catalog: the flow runs through in seconds and hands over to publish.
+      await waitFor(screen, /y writes this release/);
+      await press(app.stdin, '2');
+      expect(screen()).toMatch(/done \(/);
+      expect(screen()).toMatch(/51 candidates: 51 with relevant tests \(0 mined now, 51 from the catalog\)/);
+      await press(app.stdin, '5', 'e', KEY.backspace, KEY.backspace, KEY.backspace, '2', '.', '0', KEY.enter);
+      await waitFor(screen, /version 2\.0/);
+      await waitFor(screen, /2\.0\/test-00000-of-00001\.parquet/);
+      await press(app.stdin, 'y');
+      await waitFor(screen, /version 2\.0 written to/);
+      expect(existsSync(join(out, '2.0/test-00000-of-00001.parquet'))).toBe(true);
+      // The next version is proposed at once.
+      await waitFor(screen, /version 2\.1/);
+    } finally {
+      app.unmount();
+    }
+  });
+
+  it('asks before quitting while the flow runs, and quits at once otherwise', { timeout: 300_000 }, async () => {
+    const status = await session.status();
+    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />);
+    const screen = (): string => frameLines(app.lastFrame()).join('\n');
+    await press(app.stdin, '2', 'r', 'q');
+    await waitFor(screen, /quit now\? what finished is kept in the catalog \(y\/n\)/);
+    await press(app.stdin, 'n');
+    expect(screen()).not.toMatch(/quit now\?/);
+    await waitFor(screen, /y writes this release/);
+    await press(app.stdin, 'q');
+    await tick();
+    // Quitting unmounts the app: nothing answers keys any more.
+    const last = screen();
+    await press(app.stdin, '1');
+    expect(screen()).toBe(last);
+  });
+});

@@ -1,0 +1,359 @@
+import { Box, Text, useApp, useInput, useStdout } from 'ink';
+import React, { useCallback, useEffect, useRef, useState } from 'react';
+import type { FlowEvent, FlowStage, FlowStatus, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import { FLOW_STAGES, FlowAborted } from '@repocod/pipeline';
+import type { CurateSession } from '../curate-session.js';
+import { nextVersion } from '../curate-session.js';
+import type { FlowBoard } from '../flow-board.js';
+import { boardFromStatus, foldFlowEvent } from '../flow-board.js';
+import type { KeyHelp } from './help-bar.js';
+import { HelpBar } from './help-bar.js';
+import type { PublishPreview } from './publish-screen.js';
+import { PUBLISH_KEYS, PublishScreen } from './publish-screen.js';
+import { SOURCES_KEYS, SourcesScreen } from './sources-screen.js';
+import { STAGES_KEYS, StagesScreen } from './stages-screen.js';
+import { TASK_KEYS, TaskScreen } from './task-screen.js';
+import { TASKS_KEYS, TasksScreen } from './tasks-screen.js';
+import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
+
+export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish';
+
+/** The tabs, in the order of their number keys; the task screen opens from the tasks table. */
+const TABS: readonly { readonly screen: Exclude<ScreenName, 'task'>; readonly title: string }[] = [
+  { screen: 'sources', title: 'sources' },
+  { screen: 'stages', title: 'stages' },
+  { screen: 'tasks', title: 'tasks' },
+  { screen: 'validation', title: 'validation' },
+  { screen: 'publish', title: 'publish' },
+];
+
+const GLOBAL_KEYS: readonly KeyHelp[] = [
+  { key: '1-5/tab', action: 'screens' },
+  { key: 'q', action: 'quit' },
+];
+
+/** Every stage but publish: the release waits for the curator's confirmation on the publish screen. */
+const FLOW_UNTIL_VALIDATION: readonly FlowStage[] = FLOW_STAGES.filter((stage) => stage !== 'publish');
+
+export interface AppProps {
+  readonly session: CurateSession;
+  readonly initialStatus: FlowStatus;
+  /** Repositories named with --repo: chosen from the start. */
+  readonly requested: readonly string[];
+  /** Start the flow at once (the curator named the repositories). */
+  readonly autoRun?: boolean;
+  /** Fixed size for tests; a real terminal's size (and its resizes) otherwise. */
+  readonly size?: { readonly width: number; readonly height: number };
+}
+
+/**
+ * The curator's TUI: a header with the tabs, the current screen, a line for messages and the help bar.
+ * The flow runs in this process through the session; its events fold into the board the stages
+ * screen draws. Quitting while it runs asks first; what finished is in the catalog either way.
+ */
+export function App(props: AppProps): React.JSX.Element {
+  const { session } = props;
+  const { exit } = useApp();
+  const size = useTerminalSize(props.size);
+  const [screen, setScreen] = useState<ScreenName>('sources');
+  const [status, setStatus] = useState(props.initialStatus);
+  const [included, setIncluded] = useState<ReadonlySet<string>>(() => initialChoice(props.initialStatus, props.requested));
+  const [board, setBoard] = useState<FlowBoard>(() => boardFromStatus(props.initialStatus, [...initialChoice(props.initialStatus, props.requested)]));
+  const [running, setRunning] = useState(false);
+  const [now, setNow] = useState(() => Date.now());
+  const [tasks, setTasks] = useState<readonly TaskOverview[] | null>(null);
+  const [detail, setDetail] = useState<TaskDetail | null>(null);
+  const [validation, setValidation] = useState<ValidationOverview | null>(null);
+  const [version, setVersion] = useState(() => session.settings.version ?? nextVersion(props.initialStatus.releasedVersions.map((item) => item.version)));
+  const [preview, setPreview] = useState<PublishPreview>({ state: 'none' });
+  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
+  const [message, setMessage] = useState<string | null>(null);
+  const [confirmQuit, setConfirmQuit] = useState(false);
+  const [typing, setTyping] = useState(false);
+  const abort = useRef<AbortController | null>(null);
+
+  const report = useCallback((error: unknown) => setMessage(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)), []);
+  const refreshStatus = useCallback(async () => setStatus(await session.status()), [session]);
+  const loadTasks = useCallback(async () => setTasks(await session.tasks()), [session]);
+  const loadValidation = useCallback(async () => setValidation(await session.validation()), [session]);
+  const loadPreview = useCallback(
+    async (chosen: string) => {
+      setPreview({ state: 'loading' });
+      try {
+        setPreview({ state: 'ready', summary: await session.previewPublish(chosen) });
+      } catch (error) {
+        setPreview({ state: 'error', message: error instanceof Error ? error.message : String(error) });
+      }
+    },
+    [session],
+  );
+
+  const onEvent = useCallback((event: FlowEvent) => setBoard((current) => foldFlowEvent(current, event, Date.now())), []);
+
+  const runFlow = useCallback(
+    (stages: readonly FlowStage[], after: (ok: boolean) => Promise<void>) => {
+      if (running) return;
+      if (included.size === 0) {
+        setMessage('choose at least one repository (space on the sources screen)');
+        return;
+      }
+      setMessage(null);
+      setRunning(true);
+      const controller = new AbortController();
+      abort.current = controller;
+      session
+        .run([...included], stages, onEvent, controller.signal, version)
+        .then(async (result) => {
+          await refreshStatus();
+          await after(result.ok);
+          if (!result.ok) setMessage(`${result.failures.length} stage(s) failed: the stages screen says why; r carries on once mended`);
+        })
+        .catch((error: unknown) => {
+          if (error instanceof FlowAborted) setMessage('stopped: what finished is in the catalog; r carries on');
+          else report(error);
+        })
+        .finally(() => {
+          abort.current = null;
+          setRunning(false);
+        });
+    },
+    [running, included, session, onEvent, version, refreshStatus, report],
+  );
+
+  const startFlow = useCallback(() => {
+    setScreen('stages');
+    setBoard((current) => ({ ...current, outcome: 'running' }));
+    runFlow(FLOW_UNTIL_VALIDATION, async (ok) => {
+      if (!ok) return;
+      setScreen('publish');
+      await loadPreview(version);
+    });
+  }, [runFlow, loadPreview, version]);
+
+  const publish = useCallback(() => {
+    setOutcome({ ok: true, message: `publishing version ${version}…` });
+    runFlow(['publish'], async (ok) => {
+      const released = (await session.status()).releasedVersions.map((item) => item.version);
+      setOutcome(ok ? { ok: true, message: `version ${version} written to ${session.settings.out}${session.settings.push === null ? '' : ` and pushed to ${session.settings.push.repo}`}` } : { ok: false, message: `publishing failed: see the stages screen (2)` });
+      if (ok) {
+        const next = nextVersion(released);
+        setVersion(next);
+        await loadPreview(next);
+      }
+    });
+  }, [runFlow, session, version, loadPreview]);
+
+  // Elapsed times and ETAs move while the flow runs.
+  useEffect(() => {
+    if (!running) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [running]);
+
+  useEffect(() => {
+    if (props.autoRun === true) startFlow();
+    // Only at the start.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const open = useCallback(
+    (target: ScreenName) => {
+      setMessage(null);
+      setScreen(target);
+      if (target === 'sources') refreshStatus().catch(report);
+      if (target === 'tasks') loadTasks().catch(report);
+      if (target === 'validation') loadValidation().catch(report);
+      if (target === 'publish' && preview.state !== 'loading' && !running) loadPreview(version).catch(report);
+    },
+    [refreshStatus, loadTasks, loadValidation, loadPreview, report, preview.state, running, version],
+  );
+
+  const quit = useCallback(() => {
+    abort.current?.abort();
+    exit();
+  }, [exit]);
+
+  useInput(
+    (input, key) => {
+      if (confirmQuit) {
+        if (input === 'y') quit();
+        else if (input === 'n' || key.escape) setConfirmQuit(false);
+        return;
+      }
+      if (input === 'q') {
+        if (running) setConfirmQuit(true);
+        else quit();
+        return;
+      }
+      if (screen === 'task') {
+        // The task screen's digits and Tab move between its sections: Esc is the way back.
+        if (key.escape || key.backspace) setScreen('tasks');
+        return;
+      }
+      const tab = Number(input);
+      const chosen = Number.isInteger(tab) && tab >= 1 ? TABS[tab - 1] : undefined;
+      if (chosen !== undefined) open(chosen.screen);
+      else if (key.tab) {
+        const at = TABS.findIndex((item) => item.screen === screen);
+        const next = TABS[(at + (key.shift ? TABS.length - 1 : 1)) % TABS.length];
+        if (next !== undefined) open(next.screen);
+      } else if (input === 'r' && screen === 'stages') startFlow();
+      else if (input === 'x' && running) {
+        abort.current?.abort();
+        setMessage('stopping after the current step…');
+      }
+    },
+    { isActive: !typing },
+  );
+
+  const bodyHeight = Math.max(4, size.height - 4);
+  const keys = screen === 'task' ? [...screenKeys(screen), { key: 'q', action: 'quit' }] : [...screenKeys(screen), ...GLOBAL_KEYS];
+  return (
+    <Box flexDirection="column" width={size.width} height={size.height - 1}>
+      <Header screen={screen} width={size.width} running={running} board={board} />
+      <Box height={bodyHeight} flexDirection="column" overflow="hidden">
+        {screen === 'sources' ? (
+          <SourcesScreen
+            status={status}
+            included={included}
+            width={size.width}
+            height={bodyHeight}
+            active={!confirmQuit}
+            onToggle={(names, include) => {
+              if (running) {
+                setMessage('the flow is running: the repositories can change once it stops');
+                return;
+              }
+              const next = new Set(included);
+              for (const name of names) {
+                if (include) next.add(name);
+                else next.delete(name);
+              }
+              setIncluded(next);
+              setBoard(boardFromStatus(status, [...next]));
+            }}
+            onRun={startFlow}
+          />
+        ) : null}
+        {screen === 'stages' ? <StagesScreen board={board} width={size.width} height={bodyHeight} now={Math.max(now, Date.now())} /> : null}
+        {screen === 'tasks' ? (
+          tasks === null ? (
+            <Text dimColor>reading the tasks…</Text>
+          ) : (
+            <TasksScreen
+              tasks={tasks}
+              width={size.width}
+              height={bodyHeight}
+              active={!confirmQuit}
+              onTextEntry={setTyping}
+              onOpen={(instanceId) => {
+                session
+                  .task(instanceId)
+                  .then((found) => {
+                    setDetail(found);
+                    if (found !== null) setScreen('task');
+                  })
+                  .catch(report);
+              }}
+            />
+          )
+        ) : null}
+        {screen === 'task' && detail !== null ? <TaskScreen detail={detail} width={size.width} height={bodyHeight} active={!confirmQuit} /> : null}
+        {screen === 'validation' ? (
+          validation === null ? (
+            <Text dimColor>reading the validations…</Text>
+          ) : (
+            <ValidationScreen overview={validation} width={size.width} height={bodyHeight} active={!confirmQuit} loadLog={(runId) => session.log(runId)} />
+          )
+        ) : null}
+        {screen === 'publish' ? (
+          <PublishScreen
+            version={version}
+            folder={session.settings.out}
+            hub={session.settings.push === null ? null : `${session.settings.push.repo}${session.settings.push.hubUrl === undefined ? '' : ` at ${session.settings.push.hubUrl}`}`}
+            preview={preview}
+            outcome={outcome}
+            busy={running}
+            width={size.width}
+            height={bodyHeight}
+            active={!confirmQuit}
+            onEditing={setTyping}
+            onVersion={(chosen) => {
+              setVersion(chosen);
+              setOutcome(null);
+              loadPreview(chosen).catch(report);
+            }}
+            onPreview={() => {
+              loadPreview(version).catch(report);
+            }}
+            onConfirm={publish}
+          />
+        ) : null}
+      </Box>
+      <Text wrap="truncate-end" color={confirmQuit ? 'yellow' : 'red'}>
+        {confirmQuit ? 'the flow is running: quit now? what finished is kept in the catalog (y/n)' : (message ?? ' ')}
+      </Text>
+      <HelpBar keys={keys} width={size.width} />
+    </Box>
+  );
+}
+
+function Header(props: { readonly screen: ScreenName; readonly width: number; readonly running: boolean; readonly board: FlowBoard }): React.JSX.Element {
+  const current = props.screen === 'task' ? 'tasks' : props.screen;
+  const runningRow = props.board.rows.find((row) => row.status === 'running');
+  return (
+    <Text wrap="truncate-end">
+      <Text bold color="magenta">
+        repocod{' '}
+      </Text>
+      {TABS.map((tab, index) => (
+        <Text key={tab.screen} inverse={tab.screen === current} bold={tab.screen === current}>
+          {` ${index + 1} ${tab.title} `}
+        </Text>
+      ))}
+      {props.running ? <Text color="yellow">{` ▶ ${runningRow === undefined ? 'running' : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}`}</Text> : null}
+    </Text>
+  );
+}
+
+function screenKeys(screen: ScreenName): readonly KeyHelp[] {
+  switch (screen) {
+    case 'sources':
+      return SOURCES_KEYS;
+    case 'stages':
+      return STAGES_KEYS;
+    case 'tasks':
+      return TASKS_KEYS;
+    case 'task':
+      return [{ key: 'esc', action: 'back to the tasks' }, ...TASK_KEYS];
+    case 'validation':
+      return VALIDATION_KEYS;
+    case 'publish':
+      return PUBLISH_KEYS;
+  }
+}
+
+/** The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo. */
+export function initialChoice(status: FlowStatus, requested: readonly string[]): ReadonlySet<string> {
+  if (requested.length > 0) return new Set(requested);
+  const started = status.repositories.filter((repository) => repository.functions > 0 || repository.tasks > 0).map((repository) => repository.name);
+  if (started.length > 0) return new Set(started);
+  return new Set(status.repositories.some((repository) => repository.name === 'demo') ? ['demo'] : []);
+}
+
+function useTerminalSize(fixed: AppProps['size']): { width: number; height: number } {
+  const { stdout } = useStdout();
+  const read = (): { width: number; height: number } => fixed ?? { width: stdout.columns > 0 ? stdout.columns : 80, height: stdout.rows > 0 ? stdout.rows : 24 };
+  const [size, setSize] = useState(read);
+  useEffect(() => {
+    if (fixed !== undefined) return;
+    const onResize = (): void => setSize(read());
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+    // The stream is the same for the life of the app.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [stdout]);
+  return size;
+}

@@ -1,0 +1,85 @@
+import { type ValidationEntry, type ValidationOverview, validationOverview } from '@repocod/pipeline';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openDemoCatalog } from './demo-fixture.js';
+import { lineText } from './styled-line.js';
+import { decidingCheck, entryLine, failureLines, idColumnWidth, logCheck, shortRunId, statusColumnWidth, summaryLines } from './validation-lines.js';
+
+let overview: ValidationOverview = { selectionId: null, entries: [] };
+
+beforeAll(async () => {
+  const catalog = await openDemoCatalog();
+  try {
+    overview = await validationOverview(catalog);
+  } finally {
+    await catalog.close();
+  }
+});
+
+function entry(id: string): ValidationEntry {
+  const found = overview.entries.find((candidate) => candidate.instanceId === id);
+  if (found === undefined) throw new Error(`the demo selection has no ${id}`);
+  return found;
+}
+
+describe('summaryLines', () => {
+  it("counts the demo selection's verdicts", () => {
+    const [first, second] = summaryLines(overview).map(lineText);
+    expect(first).toMatch(/^selection [0-9a-f]{16} · 50 tasks$/u);
+    expect(second).toBe('35 passed · 15 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
+  });
+
+  it('says when nothing was selected', () => {
+    expect(lineText(summaryLines({ selectionId: null, entries: [] })[0] ?? [])).toMatch(/^no selection yet/u);
+  });
+});
+
+describe('entryLine', () => {
+  it("shows a failed task's deciding check and a passed task's gold runs", () => {
+    const columns = { status: statusColumnWidth(overview.entries), id: idColumnWidth(overview.entries, 160) };
+    expect(columns).toEqual({ status: 6, id: 43 });
+    expect(lineText(entryLine(entry('demo-inventory.models.Record.__eq__'), columns, true))).toBe(
+      '› ✗ failed demo-inventory.models.Record.__eq__         fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body',
+    );
+    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 run(s)');
+  });
+});
+
+describe('failureLines', () => {
+  it("lists the checks, then the end of the deciding check's log", () => {
+    const failed = entry('demo-inventory.models.Record.__eq__');
+    expect(decidingCheck(failed)?.check).toBe('fails-without-body');
+    const page = failureLines(failed, { kind: 'tail' });
+    const lines = page.lines.map(lineText);
+    expect(lines).toContain('    tests/test_models.py::test_records_with_different_fields_differ (passed)');
+    expect(lines[page.logStart]).toMatch(/^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u);
+    expect(lines.slice(page.logStart + 1).join('\n')).toContain('AssertionError');
+  });
+
+  it('shows a whole log, a missing run and a failed load', () => {
+    const failed = entry('demo-inventory.models.Record.__eq__');
+    const runId = logCheck(failed)?.runIds[0] ?? '';
+    const whole = failureLines(failed, { kind: 'whole', runId, text: 'line one\nline two\n' });
+    expect(whole.lines.slice(whole.logStart).map(lineText)).toEqual([`── whole log of fails-without-body · 2 lines · run ${shortRunId(runId)} `, 'line one', 'line two']);
+    expect(failureLines(failed, { kind: 'missing', runId }).lines.map(lineText)).toContain(`the catalog has no run ${runId}`);
+    expect(failureLines(failed, { kind: 'error', runId, message: 'the catalog is locked' }).lines.map(lineText)).toContain('could not load the log: the catalog is locked');
+    expect(failureLines(failed, { kind: 'loading', runId }).lines.map(lineText)).toContain('loading the whole log…');
+  });
+
+  it("offers a passed task's gold run log", () => {
+    const passed = entry('demo-inventory.pricing.quote');
+    expect(decidingCheck(passed)).toBeNull();
+    expect(logCheck(passed)?.check).toBe('passes-with-gold');
+    const page = failureLines(passed, { kind: 'tail' });
+    expect(page.lines.slice(page.logStart).map(lineText)).toEqual([
+      expect.stringMatching(/^── log of passes-with-gold · f: whole log · run [0-9a-f]{12}:1 $/u),
+      'the check passed: only the log of a check that did not pass is kept with it',
+    ]);
+  });
+});
+
+describe('shortRunId', () => {
+  it("keeps a hash's start and the run number", () => {
+    expect(shortRunId('86749a405fb4c911cf83c6f1f7226eb5bfcca879d3e5b3bee1137fdb37d38714:1')).toBe('86749a405fb4:1');
+    expect(shortRunId('abc')).toBe('abc');
+  });
+});

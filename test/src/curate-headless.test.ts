@@ -1,0 +1,109 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FlowEvent } from '@repocod/pipeline';
+import { openCatalog } from '@repocod/pipeline';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from './project-paths.js';
+
+/**
+ * `repocod curate --yes` on the bundled demo, as the README's main command runs it: the whole flow
+ * from an empty state to a release folder, killed once in the middle and started again (it must carry
+ * on from the catalog, not start over), then once more with --json.
+ */
+const CLI = join(PROJECT_ROOT, 'apps/curate/dist/cli.js');
+const state = mkdtempSync(join(tmpdir(), 'repocod-curate-flow-'));
+const db = join(state, 'catalog.duckdb');
+const out = join(state, 'release');
+const args = ['curate', '--yes', '--db', db, '--out', out];
+
+interface Run {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI; `killWhen` sends SIGTERM as soon as the output so far matches it. */
+function runCli(extra: readonly string[], killWhen?: RegExp): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args, ...extra], { cwd: PROJECT_ROOT, env: { ...process.env, REPOCOD_STATE: state } });
+    let stdout = '';
+    let stderr = '';
+    let killed = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      if (killWhen !== undefined && !killed && killWhen.test(stdout)) {
+        killed = true;
+        child.kill('SIGTERM');
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
+}
+
+let interrupted: Run;
+let resumed: Run;
+let again: Run;
+
+beforeAll(async () => {
+  // Killed once mining is stored and the tasks stage has begun.
+  interrupted = await runCli([], /\[tasks\] demo: tasks, levels and patches/);
+  resumed = await runCli([]);
+  again = await runCli(['--json']);
+}, 900_000);
+
+describe('repocod curate --yes on the demo', () => {
+  it('stops on SIGTERM with what finished kept, and says how to carry on', () => {
+    expect(interrupted.code).toBe(143);
+    expect(interrupted.stdout).toMatch(/\[mine\] demo: 51 candidates: 51 with relevant tests \(51 mined now, 0 from the catalog\)/);
+    expect(interrupted.stdout).not.toMatch(/\[validate\]/);
+    expect(interrupted.stderr).toMatch(/interrupted \(SIGTERM\).*run the same command again/);
+  });
+
+  it('carries on from the catalog when started again, and ends with a release folder', () => {
+    expect(resumed.code, resumed.stderr).toBe(0);
+    // Nothing mined twice: every function's tests come from the catalog.
+    expect(resumed.stdout).toMatch(/\[mine\] demo: 51 candidates: 51 with relevant tests \(0 mined now, 51 from the catalog\)/);
+    expect(resumed.stdout).toMatch(/\[tasks\] demo: 51 tasks \(self-contained 25, file-level 10, repo-level 16\); 50 pass their checks/);
+    expect(resumed.stdout).toMatch(/\[validate\]: 50 task\(s\): 35 passed, 15 failed, 0 not judged/);
+    expect(resumed.stdout).toMatch(/\[publish\]: version 1\.0: 35 task\(s\) in /);
+    // A line per step, and the problems as they happened.
+    expect(resumed.stdout).toMatch(/ {2}! demo-inventory\.util\.retry: its patches fail a check/);
+    expect(resumed.stdout).toMatch(/summary \(done\)/);
+    expect(existsSync(join(out, 'README.md'))).toBe(true);
+    expect(existsSync(join(out, '1.0/test-00000-of-00001.parquet'))).toBe(true);
+  });
+
+  it('writes Parquet that DuckDB reads back: the 35 validated tasks with their FAIL_TO_PASS', async () => {
+    const catalog = await openCatalog(db);
+    try {
+      const parquet = join(out, 'data/test-00000-of-00001.parquet').replaceAll("'", "''");
+      const rows = await catalog.query(`SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ORDER BY instance_id`);
+      expect(rows.rows).toHaveLength(35);
+      const passed = await catalog.query("SELECT DISTINCT instance_id FROM validations WHERE status = 'passed' ORDER BY instance_id");
+      expect(rows.rows.map((row) => row[0])).toEqual(passed.rows.map((row) => row[0]));
+      expect(rows.rows.every((row) => row[1] === 'demo' && Number(row[2]) > 0 && row[3] === '1.0')).toBe(true);
+    } finally {
+      await catalog.close();
+    }
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/config_name: "1\.0"[\s\S]*num_examples: 35/);
+  });
+
+  it('prints the progress events as JSON lines with --json, and a third run finds everything done', () => {
+    expect(again.code, again.stderr).toBe(0);
+    const events = again.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as FlowEvent);
+    expect(events[0]).toEqual({ kind: 'flow-start', repositories: ['demo'], stages: ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'] });
+    expect(events.filter((event) => event.kind === 'stage-done').map((event) => (event.kind === 'stage-done' ? event.stage : ''))).toEqual(['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish']);
+    expect(events.some((event) => event.kind === 'stage-progress')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ kind: 'flow-done', ok: true, failures: 0, release: { version: '1.0', rows: 35, written: false } });
+  });
+});
