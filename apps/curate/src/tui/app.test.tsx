@@ -41,11 +41,16 @@ afterAll(async () => {
   await catalog.close();
 });
 
-async function waitFor(read: () => string, pattern: RegExp, milliseconds = 120_000): Promise<string> {
+async function waitFor(read: () => string, pattern: RegExp, milliseconds = 30_000): Promise<string> {
   const until = Date.now() + milliseconds;
   while (Date.now() < until) {
     const text = read();
-    if (pattern.test(text)) return text;
+    if (pattern.test(text)) {
+      // Ink attaches a screen's key handler in an effect after the frame is drawn: let it run before
+      // the next key, as a person's reaction time does.
+      await tick(100);
+      return text;
+    }
     await tick(100);
   }
   throw new Error(`timed out waiting for ${String(pattern)}; the screen shows:\n${read()}`);

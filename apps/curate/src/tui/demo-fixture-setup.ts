@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,16 @@ import { openCatalog, runFlow } from '@repocod/pipeline';
 const PROJECT_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 
 export default async function setup(project: TestProject): Promise<() => void> {
-  const folder = mkdtempSync(join(tmpdir(), 'repocod-tui-fixture-'));
+  // REPOCOD_TUI_FIXTURE=DIR keeps the fixture in DIR and reuses it on the next run (for working on the
+  // screens: the flow takes a minute or two); without it each run makes its own and removes it.
+  const kept = process.env['REPOCOD_TUI_FIXTURE'];
+  const folder = kept !== undefined && kept !== '' ? kept : mkdtempSync(join(tmpdir(), 'repocod-tui-fixture-'));
   const catalogPath = join(folder, 'catalog.duckdb');
+  const provide = (): void => project.provide('demoFixture', { folder, catalogPath, stateRoot: join(folder, 'state'), releaseFolder: join(folder, 'release') });
+  if (kept !== undefined && kept !== '' && existsSync(join(folder, 'release', 'README.md'))) {
+    provide();
+    return () => undefined;
+  }
   const catalog = await openCatalog(catalogPath);
   try {
     const result = await runFlow(catalog, { projectRoot: PROJECT_ROOT, stateRoot: join(folder, 'state'), repositories: ['demo'], workers: 2, out: join(folder, 'release') });
@@ -23,8 +31,10 @@ export default async function setup(project: TestProject): Promise<() => void> {
   } finally {
     await catalog.close();
   }
-  project.provide('demoFixture', { folder, catalogPath, stateRoot: join(folder, 'state'), releaseFolder: join(folder, 'release') });
-  return () => rmSync(folder, { recursive: true, force: true });
+  provide();
+  return () => {
+    if (kept === undefined || kept === '') rmSync(folder, { recursive: true, force: true });
+  };
 }
 
 declare module 'vitest' {
