@@ -100,7 +100,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       return value;
     } catch (error) {
       if (error instanceof FlowAborted || aborted()) throw new FlowAborted();
-      const message = isRepocodError(error) ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      // A stage's own errors say what to do; anything else is a bug, whose stack is what helps.
+      const message = isRepocodError(error) || error instanceof FlowStageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
       failures.push({ stage: name, repository, message });
       emit({ kind: 'stage-failed', stage: name, repository, message, seconds: (performance.now() - stageStarted) / 1000 });
       return undefined;

@@ -153,7 +153,6 @@ export function App(props: AppProps): React.JSX.Element {
   useEffect(() => {
     if (props.autoRun === true) startFlow();
     // Only at the start.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const open = useCallback(
@@ -353,7 +352,6 @@ function useTerminalSize(fixed: AppProps['size']): { width: number; height: numb
       stdout.off('resize', onResize);
     };
     // The stream is the same for the life of the app.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [stdout]);
   return size;
 }
