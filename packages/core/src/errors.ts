@@ -16,6 +16,8 @@ export type RepocodErrorCode =
   | 'environment-failed'
   | 'tests-cannot-run'
   | 'hub-failed'
+  | 'job-malformed'
+  | 'executor-failed'
   | 'usage';
 
 export class RepocodError extends Error {

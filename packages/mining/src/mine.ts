@@ -171,7 +171,7 @@ class Mining {
     const uncovered = pending.filter((target) => !coverage.has(target.id));
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
-    const shards = traced ? Math.max(1, this.prepared.worktrees.length) : 0;
+    const shards = traced ? Math.max(1, this.executor.parallelism) : 0;
     const jobs: RunJob[] = [];
     // The traced shards are the slowest jobs: they start first and the plain runs fill in around them.
     for (let index = 0; index < shards; index++) {
@@ -234,7 +234,7 @@ class Mining {
     const costed = inProcess.map((entry) => ({ item: entry, cost: TARGET_OVERHEAD_SECONDS + entry.candidates.reduce((sum, nodeId) => sum + (durations.get(nodeId) ?? 0), 0) }));
     const totalCost = costed.reduce((sum, entry) => sum + entry.cost, 0);
     const perBatch = Math.max(1, Math.min(MAX_BATCH_SIZE, Math.ceil(inProcess.length / Math.ceil(totalCost / (this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS)))));
-    const batches = packBatches(costed, this.prepared.worktrees.length, perBatch);
+    const batches = packBatches(costed, this.executor.parallelism, perBatch);
     const batchJobs = batches.map((batch) => this.batchJob(batch));
     // Whole-suite runs are the longest: they start first so that the pool ends evenly.
     const jobs = [...wholeSuite.map((entry) => entry.job), ...batchJobs];

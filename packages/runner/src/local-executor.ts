@@ -12,8 +12,15 @@ export type ExecutorEvent =
  * default; a distributed executor plugs in behind the same interface.
  */
 export interface Executor {
+  /** How many jobs run at once: what callers size their batches and shards by. */
+  readonly parallelism: number;
   run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }>;
 }
+
+/** Makes the executor a stage runs a prepared repository's jobs on (local pool or distributed queue). */
+export type ExecutorFactory = (repository: PreparedRepository) => Executor;
+
+export const localExecutor: ExecutorFactory = (repository) => new LocalExecutor(repository);
 
 /**
  * A pool of workers on this machine, one per worktree of the prepared repository: each takes the
@@ -22,6 +29,10 @@ export interface Executor {
 export class LocalExecutor implements Executor {
   constructor(private readonly repository: PreparedRepository) {
     if (repository.worktrees.length === 0) throw new Error(`${repository.entry.name}: the local executor needs at least one worktree`);
+  }
+
+  get parallelism(): number {
+    return this.repository.worktrees.length;
   }
 
   async *run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {

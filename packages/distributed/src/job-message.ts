@@ -1,0 +1,80 @@
+import type { HarnessPlugin, ManifestEntry, PreparedRepository, RunJob } from '@repocod/runner';
+import { jobHash } from '@repocod/runner';
+import { WireFields } from './wire-fields.js';
+
+/** Bumped when a job message changes shape: a worker of another version refuses it by name. */
+export const JOB_FORMAT = 'repocod-job/1';
+
+/**
+ * What the coordinator puts on the queue: the job, the manifest entry of its repository (so that a
+ * worker prepares the checkout and environment on demand, with no manifest of its own), and what the
+ * coordinator's own preparation gave, so a worker whose checkout or environment differs says so
+ * instead of returning results that would be stored under the wrong key.
+ */
+export interface JobMessage {
+  readonly format: typeof JOB_FORMAT;
+  readonly entry: ManifestEntry;
+  readonly job: RunJob;
+  readonly jobHash: string;
+  readonly baseCommit: string;
+  readonly environmentKey: string;
+}
+
+export function jobMessage(job: RunJob, repository: PreparedRepository): JobMessage {
+  return {
+    format: JOB_FORMAT,
+    entry: repository.entry,
+    job,
+    jobHash: jobHash(job, repository),
+    baseCommit: repository.checkout.baseCommit,
+    environmentKey: repository.environment.key,
+  };
+}
+
+/** `the whole suite` or `3 tests`, for messages and logs. */
+export function describeTests(job: RunJob): string {
+  return job.tests === 'all' ? 'the whole suite' : `${job.tests.length} test${job.tests.length === 1 ? '' : 's'}`;
+}
+
+const PLUGINS: readonly HarnessPlugin[] = ['repocod_coverage', 'repocod_mutate'];
+
+/** A queue job's data as a JobMessage; anything else is a `job-malformed` error naming the field. */
+export function readJobMessage(data: unknown, queueJobId: string): JobMessage {
+  const fields = new WireFields(`job ${queueJobId}`, data);
+  fields.exactly('format', JOB_FORMAT, 'another format was made by another repocod version: run the same version on the coordinator and the workers');
+  const entry = readEntry(fields.object('entry'));
+  const jobFields = fields.object('job');
+  jobFields.exactly('repository', entry.name, "the job's repository is the entry's name");
+  return { format: JOB_FORMAT, entry, job: readJob(jobFields), jobHash: fields.string('jobHash'), baseCommit: fields.string('baseCommit'), environmentKey: fields.string('environmentKey') };
+}
+
+function readEntry(fields: WireFields): ManifestEntry {
+  const common = {
+    name: fields.string('name'),
+    python: fields.string('python'),
+    packageRoot: fields.string('packageRoot'),
+    install: fields.strings('install'),
+    testRoots: fields.strings('testRoots'),
+    pytestArgs: fields.strings('pytestArgs'),
+    deselect: fields.list('deselect').map((test) => ({ id: test.string('id'), reason: test.string('reason') })),
+    env: fields.stringMap('env'),
+    timeoutSeconds: fields.number('timeoutSeconds'),
+  };
+  const url = fields.stringOrNull('url');
+  if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
+  const upstream = fields.optionalString('upstream');
+  return { ...common, url: null, source: fields.string('source'), baseCommit: fields.stringOrNull('baseCommit'), ...(upstream === undefined ? {} : { upstream }) };
+}
+
+function readJob(fields: WireFields): RunJob {
+  return {
+    repository: fields.string('repository'),
+    patches: fields.strings('patches'),
+    tests: fields.testsOrAll('tests'),
+    timeoutSeconds: fields.optionalNumber('timeoutSeconds'),
+    repeat: fields.optionalNumber('repeat'),
+    pytestArgs: fields.optionalStrings('pytestArgs'),
+    plugins: fields.optionalListOf('plugins', PLUGINS),
+    pluginInput: fields.optionalString('pluginInput'),
+  };
+}

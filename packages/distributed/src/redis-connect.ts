@@ -1,0 +1,39 @@
+import { RepocodError } from '@repocod/core';
+import type { RedisOptions } from 'bullmq';
+import { Redis } from 'ioredis';
+import type { RedisAddress } from './redis-url.js';
+
+/** ioredis options for an address; BullMQ's blocking connections need maxRetriesPerRequest null. */
+export function redisOptions(address: RedisAddress): RedisOptions {
+  return {
+    host: address.host,
+    port: address.port,
+    db: address.db,
+    ...(address.username === undefined ? {} : { username: address.username }),
+    ...(address.password === undefined ? {} : { password: address.password }),
+    ...(address.tls ? { tls: {} } : {}),
+    maxRetriesPerRequest: null,
+  };
+}
+
+/**
+ * A plain client, connected once without retrying: an address that does not answer is an error at
+ * once (ioredis would otherwise retry forever and the command would seem to hang).
+ */
+export async function connectRedis(address: RedisAddress, role: string): Promise<Redis> {
+  const client = new Redis({ ...redisOptions(address), lazyConnect: true, retryStrategy: () => null, connectTimeout: 5000 });
+  client.on('error', () => {
+    // Reported by connect() below, or by the command that meets it later.
+  });
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    client.disconnect();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RepocodError('executor-failed', `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the address and that the port is open to this machine`);
+  }
+  // From here on a dropped connection is retried, as BullMQ's own are.
+  client.options.retryStrategy = (times: number) => Math.min(times * 200, 5000);
+  return client;
+}
