@@ -6,12 +6,13 @@ import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
 import { headlessLine, headlessSummary } from './headless-printer.js';
+import { EXECUTOR_OPTIONS, withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K]
+export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
@@ -25,11 +26,15 @@ instead. Every stage keeps what it finished in the catalog: run it again to carr
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Exit code 1 when a stage fails.`;
 
-export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db'];
+export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', ...EXECUTOR_OPTIONS];
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
   const settings = curateSettings(args);
+  return withExecutor(args, io, (executor) => curate(args, io, terminal, { ...settings, executor }));
+}
+
+async function curate(args: ParsedArgs, io: CommandIO, terminal: boolean, settings: CurateSettings): Promise<number> {
   const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
   const requested = listOption(args, 'repo');
   const catalog = await openCatalog(settings.catalogPath);

@@ -1,4 +1,5 @@
 import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, PublishSummary, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import type { ExecutorFactory } from '@repocod/runner';
 import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
 
 /** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
@@ -16,6 +17,8 @@ export interface CurateSettings {
   readonly out: string;
   readonly keep: readonly string[];
   readonly push: HubTarget | null;
+  /** Where the runner's jobs run (default: the local pool); --executor. */
+  readonly executor?: ExecutorFactory;
 }
 
 /**
@@ -71,8 +74,9 @@ export class CurateSession {
   }
 
   private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
-    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push } = this.settings;
+    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor } = this.settings;
     return runFlow(this.catalog, {
+      executor,
       projectRoot,
       stateRoot,
       manifest,

@@ -12,8 +12,10 @@ import { SHOW_USAGE, showCommand } from './show-command.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
 import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
 import { CURATE_OPTIONS, CURATE_USAGE, curateCommand } from './curate-command.js';
+import { EXECUTOR_OPTIONS, EXECUTOR_USAGE } from './executor-option.js';
+import { WORKER_USAGE, workerCommand } from './worker-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url']);
+const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -29,6 +31,7 @@ commands:
   validate              check every selected task with the shared runner (k runs, flaky tests found)
   publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
   curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)
+  worker --redis URL    run the jobs of a coordinator (--executor URL) on this machine
 
 ${EXTRACT_USAGE}
 
@@ -51,6 +54,11 @@ ${VALIDATE_USAGE}
 ${PUBLISH_USAGE}
 
 ${CURATE_USAGE}
+
+${WORKER_USAGE}
+
+Where run, mine, tasks, validate and curate run their pytest jobs:
+${EXECUTOR_USAGE}
 `;
 
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
@@ -68,13 +76,13 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['manifest', 'source', 'fresh']);
         return await envCommand(args, io);
       case 'run':
-        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db']);
+        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db', ...EXECUTOR_OPTIONS]);
         return await runCommand(args, io);
       case 'mine':
-        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks']);
+        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks', ...EXECUTOR_OPTIONS]);
         return await mineCommand(args, io);
       case 'tasks':
-        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'templates', 'workers']);
+        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'templates', 'workers', ...EXECUTOR_OPTIONS]);
         return await tasksCommand(args, io);
       case 'select':
         assertKnownOptions(args, ['db', 'spec', 'explain']);
@@ -83,7 +91,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['db']);
         return await showCommand(args, io);
       case 'validate':
-        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'fresh', 'timeout', 'workers', 'manifest', 'source']);
+        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'fresh', 'timeout', 'workers', 'manifest', 'source', ...EXECUTOR_OPTIONS]);
         return await validateCommand(args, io);
       case 'publish':
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
@@ -91,6 +99,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'curate':
         assertKnownOptions(args, CURATE_OPTIONS);
         return await curateCommand(args, io, io.terminal);
+      case 'worker':
+        assertKnownOptions(args, ['redis', 'concurrency', 'prepare', 'state', 'namespace', 'lock-seconds', 'manifest', 'source']);
+        return await workerCommand(args, io);
       case 'help':
         io.out(USAGE);
         return 0;

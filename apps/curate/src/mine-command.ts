@@ -1,12 +1,13 @@
 import { RepocodError } from '@repocod/core';
 import type { MineStageEvent, MineStageSummary, MiningTracebacks } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, openCatalog } from '@repocod/pipeline';
+import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
+export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
@@ -25,7 +26,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await mineStage(catalog, {
+    const summary = await withExecutor(args, io, (executor) => mineStage(catalog, {
+      executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),
       repository,
@@ -39,7 +41,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
       extraction,
       onEvent: progressPrinter(io),
-    });
+    }));
     io.out(formatMineSummary(summary));
     const errors = summary.functions.filter((fn) => fn.status === 'error').length;
     return errors === 0 && summary.mismatches.length === 0 ? 0 : 1;

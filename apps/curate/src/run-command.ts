@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { RepocodError } from '@repocod/core';
 import type { RunTestsSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
+import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
+export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N] [--executor URL] [--namespace NAME]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
 
 Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
@@ -25,7 +26,8 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const patches = listOption(args, 'patch').map((file) => readText(file, 'patch'));
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await runTestsStage(catalog, {
+    const summary = await withExecutor(args, io, (executor) => runTestsStage(catalog, {
+      executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),
       repository,
@@ -37,7 +39,7 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
       workers: wholeNumber(args, 'workers', 1),
       repeat: wholeNumber(args, 'repeat', 1),
       timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
-    });
+    }));
     io.out(formatRunSummary(summary));
     return summary.problems.length === 0 ? 0 : 1;
   } finally {

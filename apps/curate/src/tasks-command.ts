@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { RepocodError } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
+import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
+export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE] [--executor URL] [--namespace NAME]
                      [--source NAME=PATH] [--db FILE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
@@ -23,7 +24,8 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await tasksStage(catalog, {
+    const summary = await withExecutor(args, io, (executor) => tasksStage(catalog, {
+      executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),
       repository,
@@ -36,7 +38,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         if (event.kind === 'tasks-built') io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
         else if (io.interactive) io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
       },
-    });
+    }));
     io.out(formatTasksSummary(summary));
     return summary.failedChecks.length === 0 ? 0 : 1;
   } finally {

@@ -1,12 +1,13 @@
 import type { ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
 import { checksOf, countValidations, DEFAULT_CATALOG_PATH, openCatalog, validateStage } from '@repocod/pipeline';
 import { RepocodError } from '@repocod/core';
+import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
+export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow] [--executor URL] [--namespace NAME]
                         [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 Checks every task of a selection (default: the latest) with the shared runner: (1) the starting
@@ -24,7 +25,8 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
   if (args.positionals.length > 0) throw new RepocodError('usage', VALIDATE_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await validateStage(catalog, {
+    const summary = await withExecutor(args, io, (executor) => validateStage(catalog, {
+      executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),
       manifest: stringOption(args, 'manifest'),
@@ -38,7 +40,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
       narrow: args.flags.get('narrow') === true,
       fresh: args.flags.get('fresh') === true,
       onEvent: progressPrinter(io),
-    });
+    }));
     io.out(formatValidateSummary(summary));
     return summary.validations.some((row) => row.status === 'infra-error') ? 1 : 0;
   } finally {

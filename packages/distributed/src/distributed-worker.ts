@@ -33,6 +33,11 @@ export interface DistributedWorkerOptions {
    * machine gone) has its jobs put back on the queue for others.
    */
   readonly lockSeconds?: number;
+  /**
+   * The worker's own view of a job's repository: a machine whose clone lives elsewhere swaps in its
+   * folder (`--source NAME=PATH`); the job hash, made of the commit and the recipe, is unchanged.
+   */
+  readonly entryFor?: (entry: ManifestEntry) => ManifestEntry;
   /** Repositories to prepare before taking jobs, so the first jobs do not wait for an environment. */
   readonly prepare?: readonly ManifestEntry[];
   readonly onLog?: (line: string) => void;
@@ -67,14 +72,16 @@ export class DistributedWorker {
       const identity: WorkerIdentity = { id: `${hostname()}:${process.pid}:${state.slot}`, host: hostname(), pid: process.pid, concurrency };
       const repositories = new RepositoryPool((entry) => {
         log(`${entry.name}: preparing the checkout and environment in ${state.path}`);
-        return prepareRepository(entry, runnerPaths(options.projectRoot, state.path), { workers: concurrency, onLog: (line) => log(`${entry.name}: ${line}`) });
+        // The install's own output goes to the environment's log file (a failure names it), not to the worker's log.
+        return prepareRepository(entry, runnerPaths(options.projectRoot, state.path), { workers: concurrency });
       });
+      const entryFor = options.entryFor ?? ((entry: ManifestEntry) => entry);
       for (const entry of options.prepare ?? []) {
-        const prepared = await repositories.repository(entry);
+        const prepared = await repositories.repository(entryFor(entry));
         log(`${entry.name}: ready at ${prepared.checkout.baseCommit.slice(0, 12)}, environment ${prepared.environment.key.slice(0, 12)}`);
       }
       const lockDuration = (options.lockSeconds ?? 30) * 1000;
-      const worker = new Worker(JOB_QUEUE, (job: Job) => runQueueJob(job, repositories, identity, log), {
+      const worker = new Worker(JOB_QUEUE, (job: Job) => runQueueJob(job, repositories, identity, entryFor, log), {
         connection: redisOptions(options.address),
         prefix: options.prefix ?? DEFAULT_PREFIX,
         concurrency,
@@ -107,11 +114,12 @@ export class DistributedWorker {
   }
 }
 
-async function runQueueJob(job: Job, repositories: RepositoryPool, identity: WorkerIdentity, log: (line: string) => void): Promise<ResultMessage> {
+async function runQueueJob(job: Job, repositories: RepositoryPool, identity: WorkerIdentity, entryFor: (entry: ManifestEntry) => ManifestEntry, log: (line: string) => void): Promise<ResultMessage> {
   const jobId = job.id ?? '(no id)';
   let message: JobMessage;
   try {
-    message = readJobMessage(job.data, jobId);
+    const read = readJobMessage(job.data, jobId);
+    message = { ...read, entry: entryFor(read.entry) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     log(`rejected: ${reason}`);
@@ -126,7 +134,8 @@ async function runQueueJob(job: Job, repositories: RepositoryPool, identity: Wor
   const result = await repositories.withWorktree(prepared, (worktree) => runJob(message.job, prepared, worktree));
   if (result.jobHash !== message.jobHash) throw new Error(`${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the same repocod version on the coordinator and the workers`);
   const outcomes = result.runs.flatMap((run) => run.results).reduce<Record<string, number>>((counts, test) => ({ ...counts, [test.outcome]: (counts[test.outcome] ?? 0) + 1 }), {});
-  const summary = result.patchError !== null ? 'patch did not apply' : Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || 'no tests';
+  const statuses = [...new Set(result.runs.map((run) => run.status))].join('/');
+  const summary = result.patchError !== null ? 'patch did not apply' : Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || `no test results (run ${statuses})`;
   log(`${name}: job ${jobId.slice(0, 12)} done: ${summary} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { format: RESULT_FORMAT, jobHash: message.jobHash, worker: identity, result };
 }

@@ -29,6 +29,9 @@ const ATTEMPTS = 3;
  * result, once in, is found again.
  */
 export class JobQueue {
+  /** Job slots of the workers last seen (their summed concurrency; 0 when none was connected). */
+  knownSlots = 0;
+
   private constructor(
     readonly address: RedisAddress,
     readonly prefix: string,
@@ -47,7 +50,9 @@ export class JobQueue {
     queue.on('error', () => undefined);
     events.on('error', () => undefined);
     await Promise.all([queue.waitUntilReady(), events.waitUntilReady()]);
-    return new JobQueue(address, prefix, redis, queue, events);
+    const jobQueue = new JobQueue(address, prefix, redis, queue, events);
+    await jobQueue.workers();
+    return jobQueue;
   }
 
   /** Calls `listener` for every event of the queue from now on; returns the unsubscribe. */
@@ -102,7 +107,9 @@ export class JobQueue {
   }
 
   async workers(): Promise<WorkerIdentity[]> {
-    return liveWorkers(this.redis, this.prefix);
+    const workers = await liveWorkers(this.redis, this.prefix);
+    this.knownSlots = workers.reduce((sum, worker) => sum + worker.concurrency, 0);
+    return workers;
   }
 
   /** Jobs waiting or running on the queue (of any coordinator). */

@@ -22,15 +22,17 @@ export function redisOptions(address: RedisAddress): RedisOptions {
  */
 export async function connectRedis(address: RedisAddress, role: string): Promise<Redis> {
   const client = new Redis({ ...redisOptions(address), lazyConnect: true, retryStrategy: () => null, connectTimeout: 5000 });
-  client.on('error', () => {
-    // Reported by connect() below, or by the command that meets it later.
+  // The socket's own error (ECONNREFUSED, ENOTFOUND …) says more than the "Connection is closed" that connect() rejects with.
+  let cause: Error | undefined;
+  client.on('error', (error: Error) => {
+    cause ??= error;
   });
   try {
     await client.connect();
     await client.ping();
   } catch (error) {
     client.disconnect();
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = (cause ?? (error instanceof Error ? error : new Error(String(error)))).message;
     throw new RepocodError('executor-failed', `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the address and that the port is open to this machine`);
   }
   // From here on a dropped connection is retried, as BullMQ's own are.

@@ -9,8 +9,11 @@ import { readResultMessage } from './result-message.js';
 const SWEEP_MS = 10_000;
 
 export interface RedisExecutorOptions {
-  /** Jobs that run at once over all workers, known when the run starts (mining sizes its shards by it). */
-  readonly parallelism: number;
+  /**
+   * Jobs that run at once over all workers (mining sizes its shards by it); default the job slots of
+   * the workers connected when the executor is made.
+   */
+  readonly parallelism?: number;
   /** Things the user should know while the coordinator waits (no worker connected, workers back). */
   readonly onNotice?: (line: string) => void;
 }
@@ -27,14 +30,14 @@ export class RedisExecutor implements Executor {
   /** Results that arrived for jobs this run had already handed over (and were ignored). */
   duplicatesIgnored = 0;
 
+  readonly parallelism: number;
+
   constructor(
     private readonly queue: JobQueue,
     private readonly repository: PreparedRepository,
-    private readonly options: RedisExecutorOptions,
-  ) {}
-
-  get parallelism(): number {
-    return Math.max(1, this.options.parallelism);
+    private readonly options: RedisExecutorOptions = {},
+  ) {
+    this.parallelism = Math.max(1, options.parallelism ?? queue.knownSlots);
   }
 
   async *run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { CONTEXT_LEVELS, isRepocodError } from '@repocod/core';
 import type { ConfigInfo } from '@repocod/publish';
+import type { ExecutorFactory } from '@repocod/runner';
 import { configsOfCard } from '@repocod/publish';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
@@ -26,6 +27,8 @@ export interface FlowOptions {
   readonly manifest?: string;
   readonly sources?: readonly string[];
   readonly workers?: number;
+  /** Where the runner's jobs run (default: the local pool); see @repocod/distributed for a queue. */
+  readonly executor?: ExecutorFactory;
   /** Baseline runs when mining, and runs with the gold patches when validating (default 3). */
   readonly repeat?: number;
   readonly spec?: SelectionSpec;
@@ -76,7 +79,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const failures: { stage: FlowStage; repository: string | null; message: string }[] = [];
   const workers = options.workers ?? 2;
   const repeat = options.repeat ?? 3;
-  const common = { projectRoot: options.projectRoot, stateRoot: options.stateRoot, manifest: options.manifest, sources: options.sources };
+  const common = { projectRoot: options.projectRoot, stateRoot: options.stateRoot, manifest: options.manifest, sources: options.sources, executor: options.executor };
 
   // A function, not the property, so that TypeScript does not narrow it across awaits.
   const aborted = (): boolean => options.signal?.aborted === true;

@@ -6,7 +6,7 @@ import { contentHash, RepocodError } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
-import { LocalExecutor } from '@repocod/runner';
+import { localExecutor } from '@repocod/runner';
 import type { ExtractSummary } from './extract-stage.js';
 import { runExtract } from './extract-stage.js';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
@@ -65,7 +65,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   const repeat = options.repeat ?? 3;
   const tracebacks = options.tracebacks ?? 'native';
   const miningKey = miningKeyOf(prepared, repeat, tracebacks);
-  const summary = await mineRepository(prepared, new LocalExecutor(prepared), targets, {
+  const summary = await mineRepository(prepared, (options.executor ?? localExecutor)(prepared), targets, {
     mode: options.mode,
     repeat,
     confirm: options.confirm,

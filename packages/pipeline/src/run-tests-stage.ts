@@ -1,6 +1,6 @@
 import type { Catalog } from '@repocod/catalog';
-import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import { LocalExecutor, jobHash, prepareRepository, runnerPaths } from '@repocod/runner';
+import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
+import { jobHash, localExecutor, prepareRepository, runnerPaths } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository } from './find-repository.js';
@@ -12,6 +12,8 @@ export interface PrepareStageOptions extends FindRepositoryOptions {
   readonly onLog?: (line: string) => void;
   /** Where clones, environments and worktrees live; default `.repocod/` under the project root. */
   readonly stateRoot?: string;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
 }
 
 /** `repocod env`: the checkout at its base commit, its environment and its worktrees, made or reused. */
@@ -70,7 +72,7 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
   }
   const fromCatalogCount = results.length;
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
-  for await (const { result } of new LocalExecutor(prepared).run(toRun)) {
+  for await (const { result } of (options.executor ?? localExecutor)(prepared).run(toRun)) {
     await recordJobResult(catalog, prepared, result);
     results.push(result);
   }

@@ -4,8 +4,8 @@ import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
-import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
-import { applyPatches, git, jobHash, LocalExecutor, resetWorktree } from '@repocod/runner';
+import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import { applyPatches, git, jobHash, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches, uniqueInstanceIds } from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
@@ -86,7 +86,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     return { instanceId, fn, tests, code, test, classification, fields };
   });
   options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
-  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.onEvent);
+  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.executor ?? localExecutor, options.onEvent);
   const tasks: TaskRow[] = drafts.map((draft) => {
     const check = checks.get(draft.instanceId) as TaskChecks;
     return {
@@ -150,7 +150,7 @@ interface PatchCheck {
  * difference from the base commit; then, on the runner's pool, pytest must collect the pre state
  * without error (a removed body or removed tests must not break an import).
  */
-async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
+async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], executor: ExecutorFactory, onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
   if (worktree === undefined) throw new Error('the tasks stage needs a worktree');
   const roundTrips = new Map<string, { applies: boolean; roundTrip: boolean; message: string | null }>();
@@ -179,7 +179,7 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
   }
   async function* outcomes(): AsyncGenerator<{ index: number; result: JobResult; fresh: boolean }> {
     for (const item of answered) yield { ...item, fresh: false };
-    for await (const { index, result } of new LocalExecutor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) yield { index: toRun[index] as number, result, fresh: true };
+    for await (const { index, result } of executor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) yield { index: toRun[index] as number, result, fresh: true };
   }
   for await (const { index, result, fresh } of outcomes()) {
     // Stored like any runner job: validation's collect check is this very job, and reads it back.

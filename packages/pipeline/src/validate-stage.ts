@@ -1,7 +1,7 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
-import { jobHash, LocalExecutor } from '@repocod/runner';
+import { jobHash, localExecutor } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
@@ -174,7 +174,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   };
   for (const entry of pending) await finish(entry);
   // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
-  for await (const { index, result } of new LocalExecutor(prepared).run(queue.map((item) => item.entry.jobs[item.check]))) {
+  for await (const { index, result } of (settings.executor ?? localExecutor)(prepared).run(queue.map((item) => item.entry.jobs[item.check]))) {
     const item = queue[index] as (typeof queue)[number];
     await recordJobResult(catalog, prepared, result);
     item.entry.results[item.check] = result;
