@@ -26,4 +26,9 @@ if [ "$(cat "$TOOLS/.requirements" 2>/dev/null)" != "$wanted" ]; then
   echo "$wanted" > "$TOOLS/.requirements"
 fi
 
+# The distributed executor's tests start a redis-server of their own (CI starts one for the whole run).
+if ! command -v redis-server >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq redis-server
+fi
+
 pnpm build

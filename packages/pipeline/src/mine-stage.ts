@@ -65,7 +65,8 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   const repeat = options.repeat ?? 3;
   const tracebacks = options.tracebacks ?? 'native';
   const miningKey = miningKeyOf(prepared, repeat, tracebacks);
-  const summary = await mineRepository(prepared, (options.executor ?? localExecutor)(prepared), targets, {
+  const executor = (options.executor ?? localExecutor)(prepared);
+  const summary = await mineRepository(prepared, executor, targets, {
     mode: options.mode,
     repeat,
     confirm: options.confirm,
@@ -73,7 +74,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     store: new CatalogMiningStore(catalog, name, miningKey),
     onEvent: options.onEvent,
   });
-  return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: prepared.worktrees.length, candidates: candidates.length };
+  return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: executor.parallelism, candidates: candidates.length };
 }
 
 /** What mining results depend on besides the functions: a new key starts afresh, the same key resumes. */

@@ -51,6 +51,7 @@ export interface RepositoryValidation {
   readonly pythonVersion: string;
   readonly packagesHash: string;
   readonly environmentKey: string;
+  /** Jobs that ran at once (the local pool's worktrees, or the distributed workers' job slots). */
   readonly workers: number;
   readonly tasks: number;
   /** Tasks validated in this run (the others had a verdict from an earlier run). */
@@ -142,6 +143,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   const jobsFromCatalog = pending.length * VALIDATION_CHECKS.length - queue.length;
   settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog });
 
+  const executor = (settings.executor ?? localExecutor)(prepared);
   let done = 0;
   const finish = async (entry: PendingTask): Promise<void> => {
     const { collects, 'fails-without-body': withoutBody, 'passes-with-gold': withGold } = entry.results;
@@ -174,7 +176,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   };
   for (const entry of pending) await finish(entry);
   // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
-  for await (const { index, result } of (settings.executor ?? localExecutor)(prepared).run(queue.map((item) => item.entry.jobs[item.check]))) {
+  for await (const { index, result } of executor.run(queue.map((item) => item.entry.jobs[item.check]))) {
     const item = queue[index] as (typeof queue)[number];
     await recordJobResult(catalog, prepared, result);
     item.entry.results[item.check] = result;
@@ -187,7 +189,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       pythonVersion: environment.pythonVersion,
       packagesHash: environment.packagesHash,
       environmentKey: environment.key,
-      workers: prepared.worktrees.length,
+      workers: executor.parallelism,
       tasks: tasks.length,
       validatedNow: pending.length,
       jobsRun: queue.length,
