@@ -1,6 +1,6 @@
 import { hostname } from 'node:os';
 import { RepocodError } from '@repocod/core';
-import type { ManifestEntry, PreparedRepository } from '@repocod/runner';
+import type { JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
 import { prepareRepository, runJob, runnerPaths } from '@repocod/runner';
 import type { Job } from 'bullmq';
 import { UnrecoverableError, Worker } from 'bullmq';
@@ -129,10 +129,17 @@ async function runQueueJob(job: Job, repositories: RepositoryPool, identity: Wor
   const name = message.entry.name;
   const tests = describeTests(message.job);
   log(`${name}: job ${jobId.slice(0, 12)} (${tests}) started`);
-  const prepared = await matchingRepository(message, repositories);
   const started = performance.now();
-  const result = await repositories.withWorktree(prepared, (worktree) => runJob(message.job, prepared, worktree));
-  if (result.jobHash !== message.jobHash) throw new Error(`${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the same repocod version on the coordinator and the workers`);
+  let result: JobResult;
+  try {
+    const prepared = await matchingRepository(message, repositories);
+    result = await repositories.withWorktree(prepared, (worktree) => runJob(message.job, prepared, worktree));
+    if (result.jobHash !== message.jobHash) throw new Error(`${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the same repocod version on the coordinator and the workers`);
+  } catch (error) {
+    // BullMQ retries it (perhaps elsewhere) and gives the coordinator the reason once the attempts are spent.
+    log(`${name}: job ${jobId.slice(0, 12)} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
+  }
   const outcomes = result.runs.flatMap((run) => run.results).reduce<Record<string, number>>((counts, test) => ({ ...counts, [test.outcome]: (counts[test.outcome] ?? 0) + 1 }), {});
   const statuses = [...new Set(result.runs.map((run) => run.status))].join('/');
   const summary = result.patchError !== null ? 'patch did not apply' : Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || `no test results (run ${statuses})`;
@@ -141,13 +148,14 @@ async function runQueueJob(job: Job, repositories: RepositoryPool, identity: Wor
 }
 
 /**
- * The repository as the coordinator has it. A local source folder may have changed since this worker
- * prepared it, so a checkout at another commit is prepared once more before the job is refused.
+ * The repository as the coordinator has it. A source folder without a base commit (the bundled demo)
+ * may have changed since this worker snapshotted it, so it is prepared once more before the job is
+ * refused; a repository at a fixed commit would only come out the same again.
  */
 async function matchingRepository(message: JobMessage, repositories: RepositoryPool): Promise<PreparedRepository> {
   let prepared = await repositories.repository(message.entry);
   if (matches(prepared, message)) return prepared;
-  prepared = await repositories.repository(message.entry, true);
+  if (message.entry.baseCommit === null) prepared = await repositories.repository(message.entry, true);
   if (matches(prepared, message)) return prepared;
   throw new Error(
     `${message.entry.name}: this worker's checkout is at ${prepared.checkout.baseCommit.slice(0, 12)} with environment ${prepared.environment.key.slice(0, 12)}, the coordinator's at ${message.baseCommit.slice(0, 12)} with environment ${message.environmentKey.slice(0, 12)}: the source folders or manifests differ between the machines`,

@@ -19,6 +19,12 @@ export interface JobQueueOptions {
   readonly prefix?: string;
 }
 
+/**
+ * How long a finished job waits on the queue for its coordinator (one that died and comes back takes
+ * it then); a result nobody came back for is dropped after that (BullMQ removes it lazily).
+ */
+const KEPT = { age: 7 * 24 * 3600 };
+
 /** Attempts of a job whose worker reported an error (a worker that dies is retried apart from these). */
 const ATTEMPTS = 3;
 
@@ -76,15 +82,18 @@ export class JobQueue {
    * with its attempts back.
    */
   async submit(messages: readonly JobMessage[]): Promise<void> {
-    for (const message of messages) {
-      if ((await this.queue.getJobState(message.jobHash)) === 'failed') await this.queue.remove(message.jobHash);
+    for (let start = 0; start < messages.length; start += 500) {
+      const chunk = messages.slice(start, start + 500);
+      // Asked together, the states travel in one pipeline rather than a round trip each.
+      const states = await Promise.all(chunk.map((message) => this.queue.getJobState(message.jobHash)));
+      await Promise.all(chunk.filter((_, index) => states[index] === 'failed').map((message) => this.queue.remove(message.jobHash)));
     }
     for (let start = 0; start < messages.length; start += 500) {
       await this.queue.addBulk(
         messages.slice(start, start + 500).map((message) => ({
           name: message.entry.name,
           data: message,
-          opts: { jobId: message.jobHash, attempts: ATTEMPTS, backoff: { type: 'fixed', delay: 2000 }, removeOnComplete: false, removeOnFail: false },
+          opts: { jobId: message.jobHash, attempts: ATTEMPTS, backoff: { type: 'fixed', delay: 2000 }, removeOnComplete: KEPT, removeOnFail: KEPT },
         })),
       );
     }
@@ -92,13 +101,13 @@ export class JobQueue {
 
   /** Where a job is now, read from Redis (for events the coordinator may have missed). */
   async lookup(jobId: string): Promise<QueueArrival | { readonly kind: 'waiting' | 'missing'; readonly jobId: string }> {
+    // The state first, then the job: a job read first may finish in between, and its result be missed.
+    const state = await this.queue.getJobState(jobId);
+    if (state === 'unknown') return { kind: 'missing', jobId };
+    if (state !== 'completed' && state !== 'failed') return { kind: state === 'active' ? 'active' : 'waiting', jobId };
     const job: Job | undefined = await this.queue.getJob(jobId);
     if (job === undefined) return { kind: 'missing', jobId };
-    const state = await job.getState();
-    if (state === 'completed') return { kind: 'completed', jobId, value: job.returnvalue };
-    if (state === 'failed') return { kind: 'failed', jobId, reason: job.failedReason };
-    if (state === 'active') return { kind: 'active', jobId };
-    return { kind: 'waiting', jobId };
+    return state === 'completed' ? { kind: 'completed', jobId, value: job.returnvalue } : { kind: 'failed', jobId, reason: job.failedReason };
   }
 
   /** Takes a job off once its result is stored by the coordinator: nothing is left to find again. */

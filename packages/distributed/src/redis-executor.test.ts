@@ -186,11 +186,9 @@ describe('RedisExecutor with workers on the same Redis', () => {
       await raw.add('demo', { ...withoutEntry, format: 'repocod-job/0', entry }, { jobId: 'old-format', attempts: 3 });
       await raw.add('demo', 'run the tests please', { jobId: 'not-an-object', attempts: 3 });
       const failed = async (id: string): Promise<{ reason: string; attempts: number }> => {
-        for (;;) {
-          const job = await raw.getJob(id);
-          if (job !== undefined && (await job.getState()) === 'failed') return { reason: job.failedReason, attempts: job.attemptsMade };
-          await new Promise((done) => setTimeout(done, 100));
-        }
+        while ((await raw.getJobState(id)) !== 'failed') await new Promise((done) => setTimeout(done, 100));
+        const job = await raw.getJob(id);
+        return { reason: job?.failedReason ?? '', attempts: job?.attemptsMade ?? 0 };
       };
       expect(await failed('no-python')).toEqual({ reason: expect.stringMatching(/^rejected by worker .*: job no-python: field entry\.python must be a string, found nothing$/), attempts: 1 });
       expect((await failed('old-format')).reason).toMatch(/job old-format: field format must be "repocod-job\/1" \(another format was made by another repocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0"/);

@@ -58,7 +58,8 @@ export class RedisExecutor implements Executor {
     });
     const outstanding = new Set(messages.keys());
     let done = 0;
-    let lastSweep = 0;
+    // The first sweep comes right after the jobs go on: results that came in while no coordinator listened.
+    let lastSweep = Number.NEGATIVE_INFINITY;
     const watcher = new WorkerWatch(this.queue, this.options.onNotice);
     try {
       // Subscribed before the jobs go on: an event cannot fall between the two.
@@ -108,10 +109,12 @@ export class RedisExecutor implements Executor {
   /** The state of every job still out, for events missed (a dropped connection, a trimmed stream). */
   private async sweep(outstanding: ReadonlySet<string>, inbox: QueueArrival[], messages: ReadonlyMap<string, { message: JobMessage }>): Promise<void> {
     const missing: string[] = [];
-    for (const jobId of outstanding) {
-      const state = await this.queue.lookup(jobId);
-      if (state.kind === 'completed' || state.kind === 'failed') inbox.push(state);
-      if (state.kind === 'missing') missing.push(jobId);
+    const ids = [...outstanding];
+    for (let start = 0; start < ids.length; start += 200) {
+      for (const state of await Promise.all(ids.slice(start, start + 200).map((jobId) => this.queue.lookup(jobId)))) {
+        if (state.kind === 'completed' || state.kind === 'failed') inbox.push(state);
+        if (state.kind === 'missing') missing.push(state.jobId);
+      }
     }
     // Taken off by hand (or by a second coordinator that stored it): asked for again.
     if (missing.length > 0) await this.queue.submit(missing.map((jobId) => (messages.get(jobId) as { message: JobMessage }).message));

@@ -11,8 +11,7 @@ describe('claimStateSlot', () => {
     const first = claimStateSlot(root);
     expect(first.path).toBe(join(root, 'worker-0'));
     expect(readFileSync(join(first.path, 'worker.pid'), 'utf8')).toBe(String(process.pid));
-    // The same process claiming again is a second worker of its own: held by a live pid, so the next one.
-    writeFileSync(join(first.path, 'worker.pid'), String(process.ppid));
+    // A second worker (here in the same process) takes the next folder.
     const second = claimStateSlot(root);
     expect(second.path).toBe(join(root, 'worker-1'));
     first.release();
@@ -30,7 +29,6 @@ describe('claimStateSlot', () => {
 
   it('refuses a folder given by hand that a live worker holds, naming the pid', () => {
     const root = mkdtempSync(join(tmpdir(), 'repocod-slots-'));
-    claimStateSlot(root, root);
     writeFileSync(join(root, 'worker.pid'), String(process.ppid));
     expect(() => claimStateSlot(root, root)).toThrow(new RegExp(`in use by worker process ${process.ppid}; give this worker another --state`));
   });

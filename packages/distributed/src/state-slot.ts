@@ -48,7 +48,8 @@ function tryLock(path: string): number | null {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     }
     const holder = Number(readFileSync(lock, 'utf8').trim());
-    if (Number.isInteger(holder) && holder !== process.pid && alive(holder)) return holder;
+    // This very process counts as a holder too: a second worker started in it gets a folder of its own.
+    if (Number.isInteger(holder) && alive(holder)) return holder;
     // Left by a worker that died (killed, machine restarted): the folder is free again.
     rmSync(lock, { force: true });
   }
