@@ -96,6 +96,31 @@ describe('repocod worker', () => {
     }
   });
 
+  it('serves `repocod run --executor`: the same outcomes as the run on this machine', { timeout: 300_000 }, async () => {
+    const namespace = `test-${randomUUID().slice(0, 8)}`;
+    const worker = startWorker(namespace);
+    const state = process.env['REPOCOD_STATE'];
+    process.env['REPOCOD_STATE'] = mkdtempSync(join(tmpdir(), 'repocod-coordinator-'));
+    try {
+      await worker.ready;
+      const folder = mkdtempSync(join(tmpdir(), 'repocod-run-'));
+      const local = bufferIO();
+      const localCode = await main(['run', 'demo', '--all', '--db', join(folder, 'local.duckdb')], local);
+      const remote = bufferIO();
+      const remoteCode = await main(['run', 'demo', '--all', '--db', join(folder, 'remote.duckdb'), '--executor', redis.url, '--namespace', namespace], remote);
+      expect(remoteCode).toBe(localCode);
+      const testsLine = (output: string): string | undefined => output.split('\n').find((line) => line.startsWith('  tests '));
+      expect(testsLine(local.stdout())).toMatch(/^ {2}tests {6}31\d: \d+ passed/);
+      expect(testsLine(remote.stdout())).toBe(testsLine(local.stdout()));
+      expect(remote.stderr()).toMatch(new RegExp(`executor ${redis.url}: 1 worker\\(s\\), 1 job slot\\(s\\)`));
+      expect(worker.log()).toMatch(/demo: job [0-9a-f]{12} \(the whole suite\) started/);
+    } finally {
+      if (state === undefined) delete process.env['REPOCOD_STATE'];
+      else process.env['REPOCOD_STATE'] = state;
+      worker.child.kill('SIGKILL');
+    }
+  });
+
   it('refuses what it cannot work with, saying what to give', async () => {
     const noRedis = bufferIO();
     expect(await main(['worker'], noRedis)).toBe(2);
