@@ -5,8 +5,8 @@ import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, pa
 import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
-import { headlessLine, headlessSummary } from './headless-printer.js';
 import { EXECUTOR_OPTIONS, withExecutor } from './executor-option.js';
+import { headlessLine, headlessSummary } from './headless-printer.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';

@@ -1,6 +1,6 @@
 import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, PublishSummary, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
-import type { ExecutorFactory } from '@repocod/runner';
 import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
+import type { ExecutorFactory } from '@repocod/runner';
 
 /** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
 export interface CurateSettings {

@@ -7,8 +7,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
+export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
+                    [--executor URL] [--namespace NAME]
 
 Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
 baseline runs (default 3) and fail when the function's body is replaced by an assertion failure.

@@ -8,8 +8,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N] [--executor URL] [--namespace NAME]
+export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
+                   [--executor URL] [--namespace NAME]
 
 Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
 the counts by outcome, the duration and the slowest tests. --tests FILE lists pytest node ids, one

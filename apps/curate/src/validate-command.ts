@@ -7,8 +7,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow] [--executor URL] [--namespace NAME]
+export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
                         [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
+                        [--executor URL] [--namespace NAME]
 
 Checks every task of a selection (default: the latest) with the shared runner: (1) the starting
 state (base + pre patches) collects; (2) with the tests restored, every FAIL_TO_PASS test fails
