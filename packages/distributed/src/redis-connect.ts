@@ -32,10 +32,17 @@ export async function connectRedis(address: RedisAddress, role: string): Promise
     await client.ping();
   } catch (error) {
     client.disconnect();
-    const reason = (cause ?? (error instanceof Error ? error : new Error(String(error)))).message;
-    throw new RepocodError('executor-failed', `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the address and that the port is open to this machine`);
+    throw new RepocodError('executor-failed', unreachableMessage(role, address, (cause ?? (error instanceof Error ? error : new Error(String(error)))).message));
   }
   // From here on a dropped connection is retried, as BullMQ's own are.
   client.options.retryStrategy = (times: number) => Math.min(times * 200, 5000);
   return client;
+}
+
+/** Why a first connection failed, with what to do: a refused password is not a server that is down. */
+export function unreachableMessage(role: string, address: RedisAddress, reason: string): string {
+  if (/^(WRONGPASS|NOAUTH|NOPERM)\b/.test(reason)) {
+    return `${role}: Redis at ${address.display} refused the connection's credentials (${reason}); give the user and password in the URL: redis://user:password@HOST:PORT (or redis://:password@HOST:PORT)`;
+  }
+  return `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the address and that the port is open to this machine`;
 }
