@@ -5,6 +5,7 @@ import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, pa
 import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
+import type { ExecutorChoice } from './executor-option.js';
 import { EXECUTOR_OPTIONS, withExecutor } from './executor-option.js';
 import { headlessLine, headlessSummary } from './headless-printer.js';
 import type { CommandIO } from './io.js';
@@ -31,15 +32,16 @@ export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
   const settings = curateSettings(args);
-  return withExecutor(args, io, (executor) => curate(args, io, terminal, { ...settings, executor }));
+  return withExecutor(args, io, (choice) => curate(args, io, terminal, { ...settings, executor: choice.executor }, choice));
 }
 
-async function curate(args: ParsedArgs, io: CommandIO, terminal: boolean, settings: CurateSettings): Promise<number> {
+async function curate(args: ParsedArgs, io: CommandIO, terminal: boolean, settings: CurateSettings, choice: ExecutorChoice): Promise<number> {
   const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
   const requested = listOption(args, 'repo');
   const catalog = await openCatalog(settings.catalogPath);
   try {
     const session = new CurateSession(catalog, settings);
+    choice.onNotice = (line) => session.notice(line);
     if (headless) return await runHeadless(session, requested.length > 0 ? requested : ['demo'], args.flags.get('json') === true, io);
     // Loaded only for the TUI: the headless mode (CI, scripts) never pays for React.
     const { runTui } = await import('./tui/run-tui.js');

@@ -27,6 +27,8 @@ export interface CurateSettings {
  */
 export class CurateSession {
   private flowsInFlight = 0;
+  /** Reports a line as a problem of the stage running now (set while a flow runs). */
+  private stageNotice: ((line: string) => void) | undefined;
 
   constructor(
     readonly catalog: Catalog,
@@ -66,11 +68,25 @@ export class CurateSession {
 
   async run(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
     this.flowsInFlight++;
+    const tracked = (event: FlowEvent): void => {
+      if (event.kind === 'stage-start') this.stageNotice = (message) => onEvent({ kind: 'stage-problem', stage: event.stage, repository: event.repository, message });
+      onEvent(event);
+    };
     try {
-      return await this.runStages(repositories, stages, onEvent, signal, version);
+      return await this.runStages(repositories, stages, tracked, signal, version);
     } finally {
       this.flowsInFlight--;
+      this.stageNotice = undefined;
     }
+  }
+
+  /**
+   * Something the user should know that comes from outside the stages (the distributed executor waiting
+   * for workers): a problem of the stage running now, so the TUI and the headless printer show it where
+   * they show the stage's other problems. Dropped when no flow runs (nothing is waiting then).
+   */
+  notice(line: string): void {
+    this.stageNotice?.(line);
   }
 
   private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {

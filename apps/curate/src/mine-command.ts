@@ -27,7 +27,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await withExecutor(args, io, (executor) => mineStage(catalog, {
+    const summary = await withExecutor(args, io, ({ executor }) => mineStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),

@@ -27,7 +27,7 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const patches = listOption(args, 'patch').map((file) => readText(file, 'patch'));
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await withExecutor(args, io, (executor) => runTestsStage(catalog, {
+    const summary = await withExecutor(args, io, ({ executor }) => runTestsStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),

@@ -24,7 +24,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await withExecutor(args, io, (executor) => tasksStage(catalog, {
+    const summary = await withExecutor(args, io, ({ executor }) => tasksStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),

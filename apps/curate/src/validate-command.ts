@@ -26,7 +26,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
   if (args.positionals.length > 0) throw new RepocodError('usage', VALIDATE_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const summary = await withExecutor(args, io, (executor) => validateStage(catalog, {
+    const summary = await withExecutor(args, io, ({ executor }) => validateStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
       stateRoot: stateRoot(),

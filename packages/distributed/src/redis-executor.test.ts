@@ -247,7 +247,7 @@ describe('RedisExecutor with workers on the same Redis', () => {
         }).run(jobs.slice(0, 1)),
       );
       expect((await run).size).toBe(1);
-      expect(notices[0]).toBe(`no worker is connected to ${address.display}: the jobs wait on the queue; start \`repocod worker --redis ${address.display}\` on each machine`);
+      expect(notices[0]).toBe(`no worker is connected to ${address.display} --namespace ${prefix}: the jobs wait on the queue; start \`repocod worker --redis ${address.display} --namespace ${prefix}\` on each machine`);
     } finally {
       await queue.close();
       await worker?.close();

@@ -3,6 +3,7 @@ import type { Executor, ExecutorEvent, JobResult, PreparedRepository, RunJob } f
 import type { JobMessage } from './job-message.js';
 import { describeTests, jobMessage } from './job-message.js';
 import type { JobQueue, QueueArrival } from './job-queue.js';
+import { DEFAULT_PREFIX } from './queue-names.js';
 import { readResultMessage } from './result-message.js';
 
 /** While nothing arrives, the coordinator reads its jobs' states this often (events can be missed). */
@@ -151,7 +152,8 @@ class WorkerWatch {
     const workers = await this.queue.workers();
     if (workers.length === 0 && !this.warned) {
       this.warned = true;
-      this.onNotice(`no worker is connected to ${this.queue.address.display}: the jobs wait on the queue; start \`repocod worker --redis ${this.queue.address.display}\` on each machine`);
+      const namespace = this.queue.prefix === DEFAULT_PREFIX ? '' : ` --namespace ${this.queue.prefix}`;
+      this.onNotice(`no worker is connected to ${this.queue.address.display}${namespace}: the jobs wait on the queue; start \`repocod worker --redis ${this.queue.address.display}${namespace}\` on each machine`);
     } else if (workers.length > 0 && this.warned) {
       this.warned = false;
       this.onNotice(`${workers.length} worker(s) connected: ${workers.map((worker) => worker.id).join(', ')}`);
