@@ -3,7 +3,7 @@ import type { PreparedRepository } from '@repocod/runner';
 import { describeTests, jobMessage, readJobMessage } from './job-message.js';
 
 const repository = {
-  entry: { name: 'flask', python: '3.11', packageRoot: '.', install: ['python -m pip install -e .'], testRoots: ['tests'], pytestArgs: [], deselect: [{ id: 'tests/test_a.py::test_b', reason: 'needs network' }], env: { A: '1' }, timeoutSeconds: 600, url: 'https://github.com/pallets/flask', source: null, baseCommit: 'a'.repeat(40) },
+  entry: { name: 'flask', python: '3.11', packageRoot: '.', install: ['make build', { pip: ['-r', 'requirements.txt', '--editable', '.'] }], excludeNewer: '2024-09-01', testRoots: ['tests'], pytestArgs: [], deselect: [{ id: 'tests/test_a.py::test_b', reason: 'needs network' }], env: { A: '1' }, timeoutSeconds: 600, url: 'https://github.com/pallets/flask', source: null, baseCommit: 'a'.repeat(40) },
   checkout: { name: 'flask', path: '/x', baseCommit: 'a'.repeat(40), commitTimestamp: '' },
   environment: { key: 'e'.repeat(64) },
   worktrees: [],
@@ -24,6 +24,9 @@ describe('job messages', () => {
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, deselect: [{ id: 'x' }] } }, 'j4')).toThrow('job j4: field entry.deselect[0].reason must be a string, found nothing');
     expect(() => readJobMessage({ ...message, job: { ...message.job, repository: 'django' } }, 'j5')).toThrow(/job j5: field job.repository must be "flask" \(the job's repository is the entry's name\), found "django"/);
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, url: null, source: null } }, 'j6')).toThrow('job j6: field entry.source must be a string, found null');
+    expect(() => readJobMessage({ ...message, entry: { ...message.entry, install: [{ pip: [1] }] } }, 'j7')).toThrow(
+      'job j7: field entry.install must be a list of shell commands and {pip: [strings]} steps, found [{"pip":[1]}]',
+    );
   });
 
   it('describe their tests for people', () => {

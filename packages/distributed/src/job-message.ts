@@ -53,17 +53,22 @@ function readEntry(fields: WireFields): ManifestEntry {
     name: fields.string('name'),
     python: fields.string('python'),
     packageRoot: fields.string('packageRoot'),
-    install: fields.strings('install'),
+    install: fields.installSteps('install'),
     testRoots: fields.strings('testRoots'),
     pytestArgs: fields.strings('pytestArgs'),
     deselect: fields.list('deselect').map((test) => ({ id: test.string('id'), reason: test.string('reason') })),
     env: fields.stringMap('env'),
     timeoutSeconds: fields.number('timeoutSeconds'),
+    ...optional('excludeNewer', fields.optionalString('excludeNewer')),
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
   const upstream = fields.optionalString('upstream');
   return { ...common, url: null, source: fields.string('source'), baseCommit: fields.stringOrNull('baseCommit'), ...(upstream === undefined ? {} : { upstream }) };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, string>>);
 }
 
 function readJob(fields: WireFields): RunJob {

@@ -1,4 +1,5 @@
 import { RepocodError } from '@repocod/core';
+import type { InstallStep } from '@repocod/runner';
 
 /**
  * Reads a message that came over the wire (a job for a worker, a result for the coordinator) field by
@@ -66,6 +67,17 @@ export class WireFields {
     const value = this.raw(field);
     if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) this.fail(field, 'a list of strings', value);
     return value as string[];
+  }
+
+  /** A recipe's install steps: shell commands (strings) and resolved installs ({pip: [strings]}). */
+  installSteps(field: string): InstallStep[] {
+    const value = this.raw(field);
+    const isStep = (item: unknown): boolean =>
+      typeof item === 'string' ||
+      (typeof item === 'object' && item !== null && Object.keys(item).length === 1 && Array.isArray((item as { pip?: unknown }).pip) &&
+        ((item as { pip: unknown[] }).pip).every((argument) => typeof argument === 'string'));
+    if (!Array.isArray(value) || !value.every(isStep)) this.fail(field, 'a list of shell commands and {pip: [strings]} steps', value);
+    return value as InstallStep[];
   }
 
   optionalStrings(field: string): string[] | undefined {

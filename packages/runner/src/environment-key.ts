@@ -14,11 +14,12 @@ export const HARNESS_PACKAGES: readonly string[] = ['pytest-reportlog==1.0.0', '
  * 3.11 venv otherwise brings from ensurepip, in whatever version the interpreter bundled) in both
  * the uv and the venv+pip paths makes the recipe run under the same pip and setuptools whichever
  * installer made the venv and whichever 3.11.x made it. Versions of September 2024, like the recipes.
+ * They are installed without a date limit: they are pinned, and older than any base commit here.
  */
 export const SEED_PACKAGES: readonly string[] = ['pip==24.2', 'setuptools==75.1.0'];
 
 /** Bumped when what an environment is made of changes in a way the inputs below do not show. */
-const ENVIRONMENT_FORMAT = 'repocod-env/1';
+const ENVIRONMENT_FORMAT = 'repocod-env/2';
 
 /** How many hex digits of the key name an environment's folder. */
 export const ENVIRONMENT_KEY_PREFIX = 16;
@@ -26,15 +27,18 @@ export const ENVIRONMENT_KEY_PREFIX = 16;
 /**
  * The cache key of an environment: sha256 over the recipe hash, the base commit (install commands
  * read the checkout's files, `pip install -e .` above all, so the same recipe at another commit is
- * another environment) and the runner's own pins. The installer (uv or pip) is left out: both make
- * the same environment from the same pins, so an environment made by one is reused by the other.
+ * another environment), the date its versions were resolved as of, and the runner's own pins.
+ * `resolvedAsOf` is the date the installer actually applied: null for an undated build (no date, or
+ * pip, which cannot limit by date against every index). The installer itself is left out: an undated
+ * build is the same whichever made it, so an environment made by one is reused by the other.
  */
-export function environmentKey(recipeHash: string, baseCommit: string | null): string {
+export function environmentKey(recipeHash: string, baseCommit: string | null, resolvedAsOf: string | null = null): string {
   return contentHash(
     stableJson({
       format: ENVIRONMENT_FORMAT,
       recipeHash,
       baseCommit,
+      resolvedAsOf,
       seed: SEED_PACKAGES,
       harness: HARNESS_PACKAGES,
     }),

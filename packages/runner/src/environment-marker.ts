@@ -25,6 +25,8 @@ export interface EnvironmentMarker {
   /** `name==version` of every installed distribution, sorted. */
   readonly packages: readonly string[];
   readonly packagesHash: string;
+  /** The UTC timestamp versions were resolved as of; null (or absent, in markers before it) when undated. */
+  readonly resolvedAsOf?: string | null;
   readonly builtAt: string;
   readonly buildSeconds: number;
 }
@@ -57,6 +59,7 @@ function isEnvironmentMarker(value: unknown): value is EnvironmentMarker {
     strings.every((field) => typeof record[field] === 'string') &&
     lists.every((field) => Array.isArray(record[field]) && (record[field] as unknown[]).every((item) => typeof item === 'string')) &&
     (record.baseCommit === null || typeof record.baseCommit === 'string') &&
+    (record.resolvedAsOf === undefined || record.resolvedAsOf === null || typeof record.resolvedAsOf === 'string') &&
     (record.installer === 'uv' || record.installer === 'pip') &&
     typeof record.buildSeconds === 'number'
   );

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isRepocodError } from '@repocod/core';
@@ -62,6 +62,62 @@ describe('findUv', () => {
   });
 });
 
+describe('environments resolved as of a date', () => {
+  /**
+   * A project of ours that needs `six`, whose releases are dated: 1.15.0 (2020-05), 1.16.0 (2021-05),
+   * 1.17.0 (2024-12). (Not a dependency of the harness, which is installed undated after the recipe.)
+   */
+  function datedProject(committedAt: string | null): { checkout: string; entry: ManifestEntry } {
+    const checkout = mkdtempSync(join(scratch, 'dated-'));
+    writeFileSync(join(checkout, 'README'), 'a project that needs six\n');
+    const entry: ManifestEntry = { ...DEMO, name: 'dated', install: [{ pip: ['six'] }] };
+    if (committedAt === null) return { checkout, entry };
+    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_COMMITTER_DATE: committedAt, GIT_AUTHOR_DATE: committedAt };
+    execFileSync('git', ['init', '--quiet', checkout]);
+    execFileSync('git', ['-C', checkout, 'add', '.'], { env });
+    execFileSync('git', ['-C', checkout, 'commit', '--quiet', '--no-gpg-sign', '-m', 'dated'], { env });
+    const commit = execFileSync('git', ['-C', checkout, 'rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    return { checkout, entry: { ...entry, url: null, source: checkout, baseCommit: commit } };
+  }
+
+  it('resolves a fixed exclude_newer date: six as of 2022-01-01 is 1.16.0', { timeout: BUILD_TIMEOUT }, async () => {
+    const { checkout, entry } = datedProject(null);
+    const environment = await ensureEnvironment({ ...entry, excludeNewer: '2022-01-01' }, checkout, { envsRoot, uv });
+    expect(environment.resolvedAsOf).toBe('2022-01-01T00:00:00Z');
+    expect(environment.packages).toContain('six==1.16.0');
+    expect(readFileSync(environment.freezeFile, 'utf8')).toMatch(/^six==1\.16\.0$/m);
+    expect(readEnvironmentMarker(environment.path)?.resolvedAsOf).toBe('2022-01-01T00:00:00Z');
+    const log = readFileSync(environment.logFile, 'utf8');
+    expect(log).toContain('# versions resolved as of 2022-01-01T00:00:00Z (uv --exclude-newer)');
+    expect(log).toContain('--exclude-newer 2022-01-01T00:00:00Z six');
+    // Another date is another environment.
+    const later = await ensureEnvironment({ ...entry, excludeNewer: '2025-01-01' }, checkout, { envsRoot, uv });
+    expect(later.key).not.toBe(environment.key);
+    expect(later.packages).toContain('six==1.17.0');
+  });
+
+  it('resolves as of the pinned base commit\'s committer timestamp by default', { timeout: BUILD_TIMEOUT }, async () => {
+    const { checkout, entry } = datedProject('2021-03-01T12:00:00+02:00');
+    const environment = await ensureEnvironment(entry, checkout, { envsRoot, uv, baseCommit: entry.baseCommit ?? undefined });
+    expect(environment.resolvedAsOf).toBe('2021-03-01T10:00:00Z');
+    expect(environment.packages).toContain('six==1.15.0');
+    // `none` lifts the limit: the newest six, another environment.
+    const undated = await ensureEnvironment({ ...entry, excludeNewer: 'none' }, checkout, { envsRoot, uv, baseCommit: entry.baseCommit ?? undefined });
+    expect(undated.resolvedAsOf).toBeNull();
+    expect(undated.packages).not.toContain('six==1.15.0');
+  });
+
+  it('builds undated with pip, and says so in the log', { timeout: BUILD_TIMEOUT }, async () => {
+    const { checkout, entry } = datedProject(null);
+    const environment = await ensureEnvironment({ ...entry, excludeNewer: '2022-01-01' }, checkout, { envsRoot, uv: null });
+    expect(environment).toMatchObject({ installer: 'pip', resolvedAsOf: null });
+    const log = readFileSync(environment.logFile, 'utf8');
+    expect(log).toContain('# versions NOT limited to 2022-01-01T00:00:00Z: pip cannot limit by date');
+    expect(log).toMatch(/\/python -m pip install six\n/);
+    expect(readFileSync(environment.freezeFile, 'utf8')).toMatch(/^six==/m);
+  });
+});
+
 describe('ensureEnvironment with uv', () => {
   let built: Environment;
 
@@ -77,7 +133,11 @@ describe('ensureEnvironment with uv', () => {
     const log = readFileSync(built.logFile, 'utf8');
     expect(log).toMatch(/installer uv 0\.13\.9/);
     expect(log).toContain(' venv --no-config --no-python-downloads --python ');
-    expect(log).toContain('$ python -m pip install pytest==8.3.5\n');
+    expect(log).toMatch(/\$ \S+\/uv pip install --no-config --system-certs --python \S+ pytest==8\.3\.5\n/);
+    // The demo pins no base commit and sets no exclude_newer: undated, and its log says so.
+    expect(log).toContain('# versions not limited by date');
+    expect(built.resolvedAsOf).toBeNull();
+    expect(readFileSync(built.freezeFile, 'utf8')).toMatch(/^pytest==8\.3\.5$/m);
   });
 
   it('is reused, and rebuilt when asked for a fresh one', { timeout: BUILD_TIMEOUT }, async () => {

@@ -9,7 +9,7 @@ import { ENVIRONMENT_MARKER_FILE, readEnvironmentMarker } from './environment-ma
 import { loadManifest, type ManifestEntry } from './manifest.js';
 import { recipeHash } from './manifest-recipe-hash.js';
 
-// The venv + pip path, on the demo's real recipe (`python -m pip install pytest==8.3.5`) from PyPI.
+// The venv + pip path, on the demo's real recipe (`pip: [pytest==8.3.5]`) from PyPI.
 // The uv path, and what holds for both installers (failures above all, cheap to reach with uv), is in
 // environment-uv.test.ts.
 
@@ -49,11 +49,11 @@ describe('ensureEnvironment with venv + pip', () => {
 
   it('logs every command with its output beside the venv, and passes the lines on as they come', () => {
     const log = readFileSync(built.logFile, 'utf8');
-    expect(log).toContain('$ python -m pip install pytest==8.3.5\n');
+    expect(log).toMatch(/\$ \S+\/bin\/python -m pip install pytest==8\.3\.5\n/);
     expect(log).toMatch(/Successfully installed .*pytest-8\.3\.5/);
     expect(log).toContain('-m pip install pytest-reportlog==1.0.0 coverage==7.6.1 pytest-timeout==2.4.0\n');
     expect(log).toContain('# built demo in');
-    expect(logLines).toContain('$ python -m pip install pytest==8.3.5');
+    expect(logLines.some((line) => /^\$ \S+\/bin\/python -m pip install pytest==8\.3\.5$/.test(line))).toBe(true);
     expect(logLines.at(-1)).toMatch(/^# built demo in [\d.]+ s: \d+ packages, packages hash [0-9a-f]{64}$/);
   });
 

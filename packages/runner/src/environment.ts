@@ -1,4 +1,5 @@
-import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { closeSync, existsSync, mkdirSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { delimiter, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import { runLoggedCommand, succeeded, type LoggedCommand } from './environment-command.js';
@@ -7,9 +8,12 @@ import { environmentDirectoryName, environmentKey, HARNESS_PACKAGES, SEED_PACKAG
 import { readEnvironmentMarker, writeEnvironmentMarker, type EnvironmentMarker, type Installer } from './environment-marker.js';
 import { listInstalledPackages, packagesHash } from './environment-packages.js';
 import { findUv, type UvTool } from './environment-uv.js';
+import { git } from './git.js';
+import { isResolvedInstall } from './install-step.js';
 import type { ManifestEntry } from './manifest.js';
 import { recipeHash } from './manifest-recipe-hash.js';
 import { findPythonInterpreter, probePython } from './python-interpreter.js';
+import { resolutionDate } from './resolution-date.js';
 
 /** A built, ready environment of one repository. */
 export interface Environment {
@@ -32,6 +36,12 @@ export interface Environment {
   readonly created: boolean;
   /** sha256 of the sorted `name==version` list of installed packages, for provenance. */
   readonly packagesHash: string;
+  /** `name==version` of every installed distribution, sorted: the resolved set, for provenance. */
+  readonly packages: readonly string[];
+  /** The UTC timestamp versions were resolved as of (uv's --exclude-newer); null when undated. */
+  readonly resolvedAsOf: string | null;
+  /** `<path>.freeze.txt`: the installer's own `pip freeze` of the venv, written after the build. */
+  readonly freezeFile: string;
 }
 
 export interface EnsureEnvironmentOptions {
@@ -39,6 +49,11 @@ export interface EnsureEnvironmentOptions {
   readonly envsRoot: string;
   /** The commit the checkout is at; defaults to the manifest's base commit. Part of the key. */
   readonly baseCommit?: string;
+  /**
+   * That commit's committer timestamp (ISO 8601), the default resolution date of a manifest that pins
+   * its base commit; read from the checkout when not given.
+   */
+  readonly commitTimestamp?: string;
   /** Rebuild even when a finished environment with the same key exists. */
   readonly fresh?: boolean;
   /** Every line the build writes to its log, as it comes. */
@@ -66,8 +81,13 @@ const inFlight = new Map<string, Promise<unknown>>();
 export async function ensureEnvironment(entry: ManifestEntry, checkoutPath: string, options: EnsureEnvironmentOptions): Promise<Environment> {
   const recipe = recipeHash(entry);
   const baseCommit = options.baseCommit ?? entry.baseCommit ?? null;
-  const key = environmentKey(recipe, baseCommit);
   const envsRoot = resolve(options.envsRoot);
+  const uv = await findUv(options.uv, envsRoot);
+  const wanted = await wantedResolutionDate(entry, checkoutPath, baseCommit, options.commitTimestamp);
+  // pip is given no date: its --uploaded-prior-to silently admits files from indexes that publish no
+  // upload times (find-links folders, local mirrors), so a "dated" pip build could not be trusted.
+  const resolvedAsOf = uv === null ? null : wanted;
+  const key = environmentKey(recipe, baseCommit, resolvedAsOf);
   const path = join(envsRoot, environmentDirectoryName(entry.name, key));
 
   const previous = inFlight.get(path) ?? Promise.resolve();
@@ -78,7 +98,7 @@ export async function ensureEnvironment(entry: ManifestEntry, checkoutPath: stri
         const reused = await reuseEnvironment(path, key, options.onLog);
         if (reused !== null) return reused;
       }
-      return buildEnvironment({ entry, checkoutPath: resolve(checkoutPath), path, key, recipeHash: recipe, baseCommit, envsRoot, options });
+      return buildEnvironment({ entry, checkoutPath: resolve(checkoutPath), path, key, recipeHash: recipe, baseCommit, envsRoot, uv, wanted, resolvedAsOf, options });
     });
   inFlight.set(path, current);
   try {
@@ -124,7 +144,18 @@ function environmentOf(path: string, marker: EnvironmentMarker, created: boolean
     installer: marker.installer,
     created,
     packagesHash: marker.packagesHash,
+    packages: marker.packages,
+    resolvedAsOf: marker.resolvedAsOf ?? null,
+    freezeFile: `${path}.freeze.txt`,
   };
+}
+
+/** The date the recipe asks versions to be resolved as of (see resolutionDate), before the installer is known. */
+async function wantedResolutionDate(entry: ManifestEntry, checkoutPath: string, baseCommit: string | null, commitTimestamp: string | undefined): Promise<string | null> {
+  const pinned = entry.baseCommit ?? null;
+  if (entry.excludeNewer !== undefined || pinned === null || baseCommit === null) return resolutionDate(entry.excludeNewer, pinned, commitTimestamp ?? '');
+  const timestamp = commitTimestamp ?? (await git(checkoutPath, ['show', '--no-patch', '--format=%cI', baseCommit]));
+  return resolutionDate(undefined, pinned, timestamp);
 }
 
 interface BuildRequest {
@@ -135,14 +166,17 @@ interface BuildRequest {
   readonly recipeHash: string;
   readonly baseCommit: string | null;
   readonly envsRoot: string;
+  readonly uv: UvTool | null;
+  /** The date the recipe asks for, and the one applied (null with pip). */
+  readonly wanted: string | null;
+  readonly resolvedAsOf: string | null;
   readonly options: EnsureEnvironmentOptions;
 }
 
 async function buildEnvironment(request: BuildRequest): Promise<Environment> {
-  const { entry, checkoutPath, path, key, options } = request;
+  const { entry, checkoutPath, path, key, options, uv, resolvedAsOf } = request;
   requireDirectory(checkoutPath, entry.name);
   const interpreter = await findPythonInterpreter(entry.python);
-  const uv = await findUv(options.uv, request.envsRoot);
   const installer: Installer = uv === null ? 'pip' : 'uv';
   const python = venvPython(path);
   const logFile = `${path}.log`;
@@ -160,13 +194,17 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
       `# path ${path}`,
       `# key ${key} (recipe ${request.recipeHash}, base commit ${request.baseCommit ?? 'none'})`,
       `# python ${interpreter.path} (${interpreter.version}); installer ${uv === null ? 'venv + pip' : `${uv.version} at ${uv.path}`}`,
+      `# ${resolutionNote(request.wanted, resolvedAsOf)}`,
     ];
     writeSync(logFd, `\n${header.join('\n')}\n`);
     for (const line of header) options.onLog?.(line);
 
     const env = buildEnv(entry, path);
-    const run = async (command: LoggedCommand, fromRecipe: boolean): Promise<void> => {
-      const result = await runLoggedCommand(command, { cwd: checkoutPath, env, logFd, timeoutMs: timeoutSeconds * 1000, onLog: options.onLog });
+    // A `uv pip` inside a shell step keeps the build's date; an undated build clears one set outside.
+    // The runner's own pinned steps stay undated: pip 24.2 is newer than some base commits.
+    const shellEnv = { ...env, UV_EXCLUDE_NEWER: resolvedAsOf ?? undefined };
+    const run = async (command: LoggedCommand, fromRecipe: boolean, commandEnv = env): Promise<void> => {
+      const result = await runLoggedCommand(command, { cwd: checkoutPath, env: commandEnv, logFd, timeoutMs: timeoutSeconds * 1000, onLog: options.onLog });
       if (succeeded(result)) return;
       throw new EnvironmentError({
         repository: entry.name,
@@ -183,8 +221,12 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
 
     await run(createVenvCommand(uv, interpreter.path, path), false);
     await run(installCommand(uv, python, SEED_PACKAGES), false);
-    for (const command of entry.install) await run(recipeCommand(command), true);
+    for (const step of entry.install) {
+      if (isResolvedInstall(step)) await run(installCommand(uv, python, step.pip, resolvedAsOf), true);
+      else await run(recipeCommand(step), true, shellEnv);
+    }
     await run(installCommand(uv, python, HARNESS_PACKAGES), false);
+    await writeFreeze(uv, python, env, `${path}.freeze.txt`);
 
     const probed = await probePython(python);
     if (probed === null) {
@@ -208,6 +250,7 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
       harnessPackages: HARNESS_PACKAGES,
       packages,
       packagesHash: packagesHash(packages),
+      resolvedAsOf,
       builtAt: new Date().toISOString(),
       buildSeconds: Math.round((performance.now() - started) / 100) / 10,
     };
@@ -252,6 +295,7 @@ function buildEnv(entry: ManifestEntry, path: string): NodeJS.ProcessEnv {
     PYTHONNOUSERSITE: '1',
     UV_PYTHON_DOWNLOADS: 'never',
     UV_NO_PROGRESS: '1',
+    UV_EXCLUDE_NEWER: undefined,
     TZ: 'UTC',
     LC_ALL: 'C.UTF-8',
     PYTHONHASHSEED: '0',
@@ -268,15 +312,35 @@ function createVenvCommand(uv: UvTool | null, interpreter: string, path: string)
   return { display: `${uv.path} ${args.join(' ')}`, file: uv.path, args };
 }
 
-function installCommand(uv: UvTool | null, python: string, packages: readonly string[]): LoggedCommand {
+/** `pip install <args>` by the environment's installer; with uv and a date, limited to releases uploaded before it. */
+function installCommand(uv: UvTool | null, python: string, args: readonly string[], resolvedAsOf: string | null = null): LoggedCommand {
   if (uv === null) {
-    const args = ['-m', 'pip', 'install', ...packages];
-    return { display: `${python} ${args.join(' ')}`, file: python, args };
+    const pipArgs = ['-m', 'pip', 'install', ...args];
+    return { display: `${python} ${pipArgs.join(' ')}`, file: python, args: pipArgs };
   }
   // --system-certs: uv trusts its own bundled roots by default, and a machine behind a TLS proxy or a
   // company CA only has that CA in the system store (pip uses it; uv refuses the index without it).
-  const args = ['pip', 'install', '--no-config', '--system-certs', '--python', python, ...packages];
-  return { display: `${uv.path} ${args.join(' ')}`, file: uv.path, args };
+  const date = resolvedAsOf === null ? [] : ['--exclude-newer', resolvedAsOf];
+  const uvArgs = ['pip', 'install', '--no-config', '--system-certs', '--python', python, ...date, ...args];
+  return { display: `${uv.path} ${uvArgs.join(' ')}`, file: uv.path, args: uvArgs };
+}
+
+function resolutionNote(wanted: string | null, resolvedAsOf: string | null): string {
+  if (resolvedAsOf !== null) return `versions resolved as of ${resolvedAsOf} (uv --exclude-newer)`;
+  if (wanted !== null) return `versions NOT limited to ${wanted}: pip cannot limit by date; install uv (scripts/setup.sh does) for that`;
+  return 'versions not limited by date (no base commit pinned and no exclude_newer)';
+}
+
+/** The installer's own freeze of the venv, kept beside it: the exact set a release names in its provenance. */
+async function writeFreeze(uv: UvTool | null, python: string, env: NodeJS.ProcessEnv, file: string): Promise<void> {
+  const [command, args] = uv === null ? [python, ['-m', 'pip', 'freeze', '--all']] : [uv.path, ['pip', 'freeze', '--no-config', '--python', python]];
+  const text = await new Promise<string>((resolvePromise, reject) => {
+    execFile(command, args, { env, timeout: 120_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
+      if (error === null) resolvePromise(stdout);
+      else reject(new RepocodError(ENVIRONMENT_ERROR_CODE, `\`${command} ${args.join(' ')}\` failed: ${stderr.trim() || error.message}`, { cause: error }));
+    });
+  });
+  writeFileSync(file, text);
 }
 
 // The manifest's commands are shell text by design (`cd sub && SKIP_NPM=1 python -m pip ...`) and

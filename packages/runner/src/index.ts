@@ -4,6 +4,8 @@ export * from './manifest.js';
 export * from './manifest-entry.js';
 export * from './manifest-overrides.js';
 export * from './manifest-recipe-hash.js';
+export * from './install-step.js';
+export * from './resolution-date.js';
 export * from './git.js';
 export * from './checkout.js';
 export * from './worktrees.js';

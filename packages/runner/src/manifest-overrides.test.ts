@@ -66,11 +66,16 @@ describe('applySourceOverrides', () => {
     expect(applySourceOverrides(MANIFEST, [], CLONES)).toBe(MANIFEST);
   });
 
-  it('names an unknown repository and lists the known ones', () => {
-    expect(failure(['flsk=flask'])).toEqual({
-      code: 'usage',
-      message: '--source flsk=flask: no repository named "flsk" in datasets/repocod/manifest.yaml (did you mean "flask"?) (known: flask, scikit-learn)',
-    });
+  it('names an unknown repository, lists the known ones, and shows the manifest to write for one\'s own', () => {
+    const error = failure(['flsk=flask']);
+    expect(error.code).toBe('usage');
+    expect(error.message.split('\n')[0]).toBe(
+      '--source flsk=flask: no repository named "flsk" in datasets/repocod/manifest.yaml (did you mean "flask"?) (known: flask, scikit-learn).',
+    );
+    // The hint is a manifest that loads as it is once the commit is filled in.
+    const snippet = error.message.split('\n').slice(2).join('\n').replace('<40-character sha>', 'a'.repeat(40));
+    const own = parseManifest(snippet.replace(/^ {2}/gm, ''), 'my-manifest.yaml').repositories[0];
+    expect(own).toMatchObject({ name: 'flsk', source: join(CLONES, 'flask'), baseCommit: 'a'.repeat(40), install: [{ pip: ['--editable', '.[test]'] }] });
   });
 
   it('refuses a malformed override', () => {

@@ -13,17 +13,19 @@ export function applySourceOverrides(manifest: Manifest, overrides: readonly str
   const byName = new Map<string, string>();
   for (const override of overrides) {
     const { name, path } = parseOverride(override);
+    const folder = resolve(cwd, path);
     if (!manifest.repositories.some((entry) => entry.name === name)) {
       const known = manifest.repositories.map((entry) => entry.name);
       throw new RepocodError(
         'usage',
-        `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: ${known.join(', ')})`,
+        `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: ${known.join(', ')}).\n` +
+          ownRepositoryHint(name, folder),
       );
     }
     if (byName.has(name)) {
       throw new RepocodError('usage', `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per repository`);
     }
-    byName.set(name, checkFolder(override, resolve(cwd, path)));
+    byName.set(name, checkFolder(override, folder));
   }
   if (byName.size === 0) return manifest;
   return {
@@ -33,6 +35,24 @@ export function applySourceOverrides(manifest: Manifest, overrides: readonly str
       return source === undefined ? entry : fromLocalClone(entry, source);
     }),
   };
+}
+
+/**
+ * What a curator writes to bring a repository of their own: a manifest of a few lines, whose `pip:`
+ * step is resolved as of the base commit's day like every REPOCOD repository's.
+ */
+function ownRepositoryHint(name: string, folder: string): string {
+  return [
+    `For a repository of your own, write a manifest (e.g. my-manifest.yaml) and pass it with --manifest:`,
+    `  repositories:`,
+    `    - name: ${name}`,
+    `      source: ${folder}`,
+    `      base_commit: <40-character sha>    # versions are resolved as of its committer date`,
+    `      python: "3.11"`,
+    `      install:`,
+    `        - pip: [--editable, ".[test]"]   # the project and its test extra; -r FILE for requirements`,
+    `      test_roots: [tests]`,
+  ].join('\n');
 }
 
 function parseOverride(override: string): { name: string; path: string } {

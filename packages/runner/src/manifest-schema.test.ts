@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isRepocodError } from '@repocod/core';
 import { describe, expect, it } from 'vitest';
-import { loadManifest } from './manifest.js';
+import { loadManifest, parseManifest } from './manifest.js';
 
 const FOLDER = mkdtempSync(join(tmpdir(), 'repocod-manifest-schema-'));
 let written = 0;
@@ -159,9 +159,26 @@ describe('manifest errors name the file, the line and the field', () => {
     expect(problem(withLine(6, '    install: python -m pip install -e .').filter((line) => !line.startsWith('      -')))).toMatch(
       /^6: repositories\[0\]\.install must be a list/,
     );
-    expect(problem([...HEAD.slice(0, 7), '      - 42', HEAD[7] ?? ''])).toMatch(/^8: repositories\[0\]\.install\[1\] must be a string \(got the number 42; quote it/);
+    expect(problem([...HEAD.slice(0, 7), '      - 42', HEAD[7] ?? ''])).toMatch(
+      /^8: repositories\[0\]\.install\[1\] must be a shell command or \{pip: \[arguments\]\} \(got the number 42; quote it/,
+    );
+    expect(problem([...HEAD.slice(0, 7), '      - pip: []', HEAD[7] ?? ''])).toMatch(/^8: repositories\[0\]\.install\[1\]\.pip names nothing to install/);
+    expect(problem([...HEAD.slice(0, 7), '      - pip: -e .', HEAD[7] ?? ''])).toMatch(/^8: repositories\[0\]\.install\[1\]\.pip must be a list/);
+    expect(problem([...HEAD.slice(0, 7), '      - {pipp: [x]}', HEAD[7] ?? ''])).toMatch(
+      /^8: repositories\[0\]\.install\[1\]\.pipp is not a known field \(did you mean "pip"\?/,
+    );
     expect(problem([...HEAD.slice(0, 7), '      - ""', HEAD[7] ?? ''])).toMatch(/^8: repositories\[0\]\.install\[1\] must not be empty/);
     expect(problem([...HEAD, '    pytest_args: ["-x", {a: 1}]'])).toMatch(/^9: repositories\[0\]\.pytest_args\[1\] must be a string \(got a mapping\)/);
+  });
+
+  it('exclude_newer is a date, a timestamp with its zone, or none', () => {
+    expect(problem([...HEAD, '    exclude_newer: yesterday'])).toMatch(/^9: repositories\[0\]\.exclude_newer must be a date like "2024-09-01"/);
+    expect(problem([...HEAD, '    exclude_newer: 2024-09-01T10:00:00'])).toMatch(/^9: repositories\[0\]\.exclude_newer must be a date .*\(got "2024-09-01T10:00:00"\)/);
+    const parsed = (line: string): string | undefined => parseManifest([...HEAD, line].join('\n'), 'm.yaml').repositories[0]?.excludeNewer;
+    expect(parsed('    exclude_newer: 2024-09-01')).toBe('2024-09-01');
+    expect(parsed('    exclude_newer: "2024-09-01T10:00:00+02:00"')).toBe('2024-09-01T10:00:00+02:00');
+    expect(parsed('    exclude_newer: none')).toBe('none');
+    expect(parseManifest(HEAD.join('\n'), 'm.yaml').repositories[0]?.excludeNewer).toBeUndefined();
   });
 
   it('package_root and test_roots stay inside the repository', () => {

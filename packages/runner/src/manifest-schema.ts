@@ -1,7 +1,9 @@
 import { RepocodError } from '@repocod/core';
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type YAMLMap } from 'yaml';
+import type { InstallStep } from './install-step.js';
 import type { DeselectedTest, LocalManifestEntry, Manifest, ManifestEntry, RemoteManifestEntry } from './manifest.js';
 import { closestName } from './manifest-suggest.js';
+import { isResolutionDateText } from './resolution-date.js';
 
 /** Where the document came from: error messages quote the file, the line and the original text. */
 export interface ManifestSource {
@@ -22,6 +24,7 @@ const ENTRY_FIELDS = [
   'python',
   'package_root',
   'install',
+  'exclude_newer',
   'test_roots',
   'pytest_args',
   'deselect',
@@ -29,6 +32,7 @@ const ENTRY_FIELDS = [
   'timeout',
 ] as const;
 const DESELECT_FIELDS = ['id', 'reason'] as const;
+const RESOLVED_INSTALL_FIELDS = ['pip'] as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const SHA = /^[0-9a-fA-F]{40}$/;
@@ -118,7 +122,8 @@ class ManifestChecker {
     const python = this.python(this.required(fields, 'python', field.path, field.line, 'the Python version, e.g. python: "3.11"'));
     const packageRootField = at('package_root');
     const packageRoot = packageRootField === undefined ? '.' : this.relativePath(packageRootField, 'the repository root');
-    const install = this.stringList(this.required(fields, 'install', field.path, field.line, 'the install commands, e.g. install: ["python -m pip install -e ."]'));
+    const install = this.install(this.required(fields, 'install', field.path, field.line, 'what to install, e.g. install: [{pip: [--editable, ".[test]"]}]'));
+    const excludeNewer = this.excludeNewer(at('exclude_newer'));
     const testRoots = this.testRoots(this.required(fields, 'test_roots', field.path, field.line, 'the folders given to pytest, e.g. test_roots: [tests]'));
     const pytestArgsField = at('pytest_args');
     const pytestArgs = pytestArgsField === undefined ? [] : this.stringList(pytestArgsField);
@@ -126,7 +131,19 @@ class ManifestChecker {
     const env = this.env(at('env'));
     const timeoutSeconds = this.timeout(at('timeout'));
 
-    return { name: name.value, ...origin, python, packageRoot, install, testRoots, pytestArgs, deselect, env, timeoutSeconds };
+    return {
+      name: name.value,
+      ...origin,
+      python,
+      packageRoot,
+      install,
+      ...(excludeNewer === undefined ? {} : { excludeNewer }),
+      testRoots,
+      pytestArgs,
+      deselect,
+      env,
+      timeoutSeconds,
+    };
   }
 
   /** Where the repository comes from: a url with its commit, or a local folder (commit optional). */
@@ -180,6 +197,28 @@ class ManifestChecker {
       seen.add(root);
       return root;
     });
+  }
+
+  /** Shell commands (strings) and resolved installs (`{pip: [arguments]}`). */
+  private install(field: Field): InstallStep[] {
+    return this.list(field).map((item) => {
+      if (item.node === null || !isMap(item.node)) return this.string(item, 'a shell command or {pip: [arguments]}').value;
+      const fields = this.fieldsOf(item.node, item.path, RESOLVED_INSTALL_FIELDS, item.line);
+      const pip = this.stringList(this.required(fields, 'pip', item.path, item.line, 'the arguments of pip install, e.g. pip: [-r, requirements.txt]'));
+      if (pip.length === 0) this.fail(item.line, `${item.path}.pip`, 'names nothing to install (give requirements, -r FILE or --editable PATH)');
+      return { pip };
+    });
+  }
+
+  private excludeNewer(field: Field | undefined): string | undefined {
+    if (field === undefined) return undefined;
+    const node = field.node;
+    // YAML reads an unquoted 2024-09-01 as a string in the core schema, but a bare timestamp may come as a Date.
+    const value = isScalar(node) && node.value instanceof Date ? node.value.toISOString() : this.string(field, 'a date such as "2024-09-01", or none').value;
+    if (!isResolutionDateText(value)) {
+      this.fail(field.line, field.path, `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ${JSON.stringify(value)})`);
+    }
+    return value;
   }
 
   private deselect(field: Field | undefined): DeselectedTest[] {

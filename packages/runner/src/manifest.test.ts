@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isRepocodError } from '@repocod/core';
 import { describe, expect, it } from 'vitest';
+import { describeInstallStep, isResolvedInstall } from './install-step.js';
 import { loadManifest, parseManifest } from './manifest.js';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
@@ -70,12 +71,13 @@ describe('the REPOCOD manifest', () => {
     expect(manifest.repositories.find((entry) => entry.name === 'seaborn')?.env).toEqual({ MPLBACKEND: 'Agg' });
   });
 
-  it('installs through `python -m pip`, so a venv made by uv or by venv+pip both work', () => {
+  it('installs only through resolved `pip:` steps, so every install is dated by the base commit', () => {
     for (const entry of manifest.repositories) {
-      for (const command of entry.install) {
-        expect(command, entry.name).toMatch(/python -m pip install/);
-        expect(command.replaceAll('python -m pip', ''), entry.name).not.toMatch(/(^|[\s;&|])(pip3?|uv)\s/);
+      expect(entry.install.length, entry.name).toBeGreaterThan(0);
+      for (const step of entry.install) {
+        expect(isResolvedInstall(step), `${entry.name}: ${describeInstallStep(step)}`).toBe(true);
       }
+      expect(entry.excludeNewer, entry.name).toBeUndefined();
     }
   });
 });
@@ -91,7 +93,7 @@ describe('the demo manifest', () => {
         baseCommit: null,
         python: '3.11',
         packageRoot: '.',
-        install: ['python -m pip install pytest==8.3.5'],
+        install: [{ pip: ['pytest==8.3.5'] }],
         testRoots: ['tests'],
         pytestArgs: ['-p', 'no:cacheprovider'],
         deselect: [],

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { RepocodError } from '@repocod/core';
 import { LineCounter, parseDocument } from 'yaml';
+import type { InstallStep } from './install-step.js';
 import { validateManifest } from './manifest-schema.js';
 
 export { DEFAULT_TIMEOUT_SECONDS } from './manifest-schema.js';
@@ -19,8 +20,13 @@ interface ManifestEntryFields {
   readonly python: string;
   /** Folder of the Python project relative to the repository root; pytest runs there. */
   readonly packageRoot: string;
-  /** Shell commands run in order at the repository root with the environment's bin first on PATH. */
-  readonly install: readonly string[];
+  /** What to install, in order, at the repository root (see InstallStep). */
+  readonly install: readonly InstallStep[];
+  /**
+   * The moment package versions are resolved as of: an ISO 8601 date or timestamp, `none` for no
+   * limit, or undefined for the default (the base commit's committer timestamp; see resolutionDate).
+   */
+  readonly excludeNewer?: string;
   /** Folders or files given to pytest, relative to the package root. */
   readonly testRoots: readonly string[];
   readonly pytestArgs: readonly string[];

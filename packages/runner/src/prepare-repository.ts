@@ -39,6 +39,7 @@ export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths
   const environment = await ensureEnvironment(entry, checkout.path, {
     envsRoot: join(paths.stateRoot, 'envs'),
     baseCommit: checkout.baseCommit,
+    commitTimestamp: checkout.commitTimestamp,
     fresh: options.freshEnvironment,
     uv: options.uv,
     onLog: options.onLog,
