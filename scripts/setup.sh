@@ -26,6 +26,11 @@ if [ "$(cat "$TOOLS/.requirements" 2>/dev/null)" != "$wanted" ]; then
   echo "$wanted" > "$TOOLS/.requirements"
 fi
 
+# The runner's tests run in a network namespace of their own whose loopback `ip` brings up (iproute2).
+if ! command -v ip >/dev/null 2>&1; then
+  apt-get update -qq && apt-get install -y -qq iproute2
+fi
+
 # The distributed executor's tests start a redis-server of their own (CI starts one for the whole run).
 if ! command -v redis-server >/dev/null 2>&1; then
   apt-get update -qq && apt-get install -y -qq redis-server

@@ -1,6 +1,7 @@
 import type { TestResult } from '@repocod/runner';
 import { describe, expect, it } from 'vitest';
 import { baselineOf, classifyBaseline } from './baseline.js';
+import { networkBound } from './network-bound.js';
 
 const result = (nodeId: string, outcome: TestResult['outcome'], message: string | null = null, duration = 0.1): TestResult => ({ nodeId, outcome, duration, message });
 
@@ -24,5 +25,18 @@ describe('classifyBaseline', () => {
     const { tests } = classifyBaseline([[result('t::a', 'passed'), result('t::b', 'xfailed')]]);
     expect([...baselineOf(tests).passing]).toEqual(['t::a']);
     expect(tests[1]?.reason).toBe('xfailed in the only run');
+  });
+
+  it('keeps the first line of a not-passing test\'s message in its reason, which tells the network-bound ones', () => {
+    const unreachable = '/usr/lib/python3.11/socket.py:836: OSError: [Errno 101] Network is unreachable\nmore';
+    const dns = 'tests/test_x.py:9: requests.exceptions.ConnectionError: HTTPSConnectionPool(host=\'pypi.org\', port=443)';
+    const { tests } = classifyBaseline([
+      [result('t::net', 'failed', unreachable), result('t::dns', 'failed', dns), result('t::bug', 'failed', 'E   assert 1 == 2'), result('t::ok', 'passed')],
+      [result('t::net', 'failed', unreachable), result('t::dns', 'failed', dns), result('t::bug', 'failed', 'E   assert 1 == 2'), result('t::ok', 'passed')],
+    ]);
+    expect(tests.find((test) => test.nodeId === 't::net')?.reason).toBe(
+      'failed in all 2 runs (/usr/lib/python3.11/socket.py:836: OSError: [Errno 101] Network is unreachable)',
+    );
+    expect(networkBound(tests).map((test) => test.nodeId)).toEqual(['t::dns', 't::net']);
   });
 });

@@ -45,11 +45,20 @@ export function baselineOf(tests: readonly BaselineTest[]): Baseline {
 function standing(outcomes: readonly TestOutcome[], results: readonly (TestResult | undefined)[]): { status: BaselineStatus; reason: string | null } {
   if (outcomes.every((outcome) => outcome === 'passed')) return { status: 'passing', reason: null };
   const runs = outcomes.length;
-  if (outcomes.every((outcome) => outcome === outcomes[0])) return { status: 'not-passing', reason: `${outcomes[0]} in ${runs === 1 ? 'the only run' : `all ${runs} runs`}` };
+  if (outcomes.every((outcome) => outcome === outcomes[0])) {
+    // The first line of its message says why (a network error, a missing font, …): kept for people and networkBound.
+    const message = firstLine(results.find((result) => result?.message !== null && result?.message !== undefined)?.message);
+    const why = message === undefined ? '' : ` (${message})`;
+    return { status: 'not-passing', reason: `${outcomes[0]} in ${runs === 1 ? 'the only run' : `all ${runs} runs`}${why}` };
+  }
   const passed = outcomes.filter((outcome) => outcome === 'passed').length;
   const firstOther = outcomes.findIndex((outcome) => outcome !== 'passed' && outcome !== outcomes[0]);
   const odd = firstOther === -1 ? outcomes.findIndex((outcome) => outcome !== 'passed') : firstOther;
-  const message = results[odd]?.message?.split('\n').find((line) => line.trim() !== '')?.slice(0, 200);
+  const message = firstLine(results[odd]?.message);
   const detail = `run ${odd + 1}: ${outcomes[odd]}${message === undefined ? '' : ` (${message})`}`;
   return { status: 'flaky', reason: `passed in ${passed} of ${runs} runs (${outcomes.join(', ')}); ${detail}` };
+}
+
+function firstLine(message: string | null | undefined): string | undefined {
+  return message?.split('\n').find((line) => line.trim() !== '')?.slice(0, 200);
 }

@@ -1,4 +1,5 @@
 export * from './baseline.js';
+export * from './network-bound.js';
 export * from './batches.js';
 export * from './coverage-map.js';
 export * from './mining-store.js';

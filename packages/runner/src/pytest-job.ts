@@ -134,7 +134,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       exitCode: outcome.exitCode,
       durationSeconds,
       log: (outcome.spawnError === null ? '' : `${outcome.spawnError}\n`) + outcome.output,
-      network: network.isolated ? 'isolated (unshare --net)' : `not isolated: ${network.reason}`,
+      network: !network.isolated ? `not isolated: ${network.reason}` : network.loopback ? 'isolated (unshare --net, loopback only)' : `isolated (unshare --net); ${network.note ?? ''}`,
       artifact: existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null,
     };
   } finally {
