@@ -46,7 +46,8 @@ describe('repocod env and run on the demo', () => {
     expect(run.stderr()).toMatch(/^ {2}[012]\/2 \(\d+%\) pytest jobs · [\d.]+ s elapsed/m);
     expect(run.stderr()).toMatch(/still running, nothing finished for [\d.]+ s/);
     // pytest-timeout stops the hung test at --timeout; the rest of its shard still runs.
-    expect(run.stdout()).toMatch(/tests +\d{3}: \d{3} passed, 1 failed\n/);
+    // The demo's 312 tests and the hung one: none lost to the hang.
+    expect(run.stdout()).toContain('tests      313: 310 passed, 1 skipped, 1 xfailed, 1 failed\n');
   });
 
   it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
