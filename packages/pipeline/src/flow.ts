@@ -95,7 +95,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     if (!chosen.has(name)) return null;
     const stageStarted = performance.now();
     emit({ kind: 'stage-start', stage: name, repository });
-    const reportOf = (report: ProgressReport, periodic: boolean, item = report.item): FlowEvent => ({ kind: 'stage-progress', stage: name, repository, ...report, item, periodic });
+    const reportOf = (report: ProgressReport, periodic: boolean): FlowEvent => ({ kind: 'stage-progress', stage: name, repository, ...report, periodic });
     const ticker = new ProgressTicker((report) => {
       if (!aborted()) emit(reportOf(report, true));
     }, options.progressIntervalMs).start();
@@ -103,7 +103,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       step: (done, total, item) => {
         if (aborted()) return;
         ticker.step(done, total, item);
-        emit(reportOf(ticker.report(), false, item));
+        // The ticker keeps the last named item: a step without one (a job done) still says what runs.
+        emit(reportOf(ticker.report(), false));
       },
       problem: (message) => emit({ kind: 'stage-problem', stage: name, repository, message }),
     };
