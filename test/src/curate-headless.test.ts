@@ -28,7 +28,9 @@ interface Run {
 /** Runs the CLI; `killWhen` sends SIGTERM as soon as the output so far matches it. */
 function runCli(extra: readonly string[], killWhen?: RegExp): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args, ...extra], { cwd: PROJECT_ROOT, env: { ...process.env, REPOCOD_STATE: state } });
+    // A progress line every 50 ms instead of 30 s, so that even the demo's short stages print some.
+    const env = { ...process.env, REPOCOD_STATE: state, REPOCOD_PROGRESS_INTERVAL_MS: '50' };
+    const child = spawn(process.execPath, [CLI, ...args, ...extra], { cwd: PROJECT_ROOT, env });
     let stdout = '';
     let stderr = '';
     let killed = false;
@@ -64,6 +66,11 @@ describe('repocod curate --yes on the demo', () => {
     expect(interrupted.stdout).toMatch(/\[mine\] demo: 51 candidates: 51 with relevant tests \(51 mined now, 0 from the catalog\)/);
     expect(interrupted.stdout).not.toMatch(/\[validate\]/);
     expect(interrupted.stderr).toMatch(/interrupted \(SIGTERM\).*run the same command again/);
+  });
+
+  it('prints where a running stage stands every progress interval: jobs done of all, phase, elapsed time', () => {
+    expect(interrupted.stdout).toMatch(/^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) baseline: pytest jobs \(whole-suite shards.*\) · [\d.]+ s elapsed/m);
+    expect(interrupted.stdout).toMatch(/^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) mutation: pytest jobs .* · [\d.]+ s elapsed/m);
   });
 
   it('carries on from the catalog when started again, and ends with a release folder', () => {
@@ -104,6 +111,9 @@ describe('repocod curate --yes on the demo', () => {
     expect(events[0]).toEqual({ kind: 'flow-start', repositories: ['demo'], stages: ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'] });
     expect(events.filter((event) => event.kind === 'stage-done').map((event) => (event.kind === 'stage-done' ? event.stage : ''))).toEqual(['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish']);
     expect(events.some((event) => event.kind === 'stage-progress')).toBe(true);
+    const periodic = events.filter((event) => event.kind === 'stage-progress' && event.periodic === true);
+    expect(periodic.length).toBeGreaterThan(0);
+    expect(periodic.every((event) => event.kind === 'stage-progress' && typeof event.elapsedSeconds === 'number' && event.done <= event.total)).toBe(true);
     expect(events.at(-1)).toMatchObject({ kind: 'flow-done', ok: true, failures: 0, release: { version: '1.0', rows: 35, written: false } });
   });
 });

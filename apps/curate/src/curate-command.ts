@@ -9,6 +9,7 @@ import type { ExecutorChoice } from './executor-option.js';
 import { EXECUTOR_OPTIONS, withExecutor } from './executor-option.js';
 import { headlessLine, headlessSummary } from './headless-printer.js';
 import type { CommandIO } from './io.js';
+import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
@@ -22,7 +23,7 @@ then the Lite selection, the validation of every selected task and a release fol
 out/release). On a terminal it opens the curator's TUI: choose the repositories, follow the stages,
 browse the tasks and the validation, confirm the release. With --yes, or when stdout is not a
 terminal, it runs without prompts on the repositories given with --repo (default: the bundled demo),
-printing a line per step and a summary; --json prints the flow's progress events as JSON lines
+printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's progress events as JSON lines
 instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Exit code 1 when a stage fails.`;
@@ -31,7 +32,7 @@ export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
-  const settings = curateSettings(args);
+  const settings = { ...curateSettings(args), progressIntervalMs: progressInterval(io) };
   return withExecutor(args, io, (choice) => curate(args, io, terminal, { ...settings, executor: choice.executor }, choice));
 }
 
@@ -81,7 +82,7 @@ async function runHeadless(session: CurateSession, repositories: readonly string
       io.out(`${JSON.stringify(event)}\n`);
       return;
     }
-    const line = headlessLine(event);
+    const line = headlessLine(event, session.settings.progressIntervalMs);
     if (line !== null) io.out(`${line}\n`);
   };
   const version = session.settings.version ?? '1.0';

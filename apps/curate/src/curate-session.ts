@@ -19,6 +19,8 @@ export interface CurateSettings {
   readonly push: HubTarget | null;
   /** Where the runner's jobs run (default: the local pool); --executor. */
   readonly executor?: ExecutorFactory;
+  /** How often a running stage reports where it stands (default 30 s). */
+  readonly progressIntervalMs?: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export class CurateSession {
   }
 
   private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
-    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor } = this.settings;
+    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor, progressIntervalMs } = this.settings;
     return runFlow(this.catalog, {
       executor,
       projectRoot,
@@ -108,6 +110,7 @@ export class CurateSession {
       stages,
       onEvent,
       signal,
+      progressIntervalMs,
     });
   }
 }

@@ -1,14 +1,17 @@
 import type { FlowEvent } from '@repocod/pipeline';
-import { FLOW_STAGE_TITLES } from '@repocod/pipeline';
+import { DEFAULT_PROGRESS_INTERVAL_MS, FLOW_STAGE_TITLES } from '@repocod/pipeline';
 import type { FlowBoard } from './flow-board.js';
 import { elapsedSeconds, formatSeconds } from './flow-board.js';
+import { progressLine } from './progress-line.js';
 
 /**
  * The headless mode's output: a line per step (a stage starting, finishing or failing, for each
- * repository, and each problem as it happens), never a redrawn line, so a log or a CI job shows how far
- * the flow got; `--json` prints the flow's events themselves, one JSON object a line.
+ * repository, and each problem as it happens), and every progress interval while a stage runs a line
+ * with where it stands (done/total, what runs, elapsed, ETA; how long nothing finished, when nothing
+ * did), never a redrawn line, so a log or a CI job shows how far the flow got and that it is alive;
+ * `--json` prints the flow's events themselves, one JSON object a line.
  */
-export function headlessLine(event: FlowEvent): string | null {
+export function headlessLine(event: FlowEvent, progressIntervalMs = DEFAULT_PROGRESS_INTERVAL_MS): string | null {
   const where = (repository: string | null): string => (repository === null ? '' : ` ${repository}`);
   switch (event.kind) {
     case 'flow-start':
@@ -16,7 +19,8 @@ export function headlessLine(event: FlowEvent): string | null {
     case 'stage-start':
       return `[${event.stage}]${where(event.repository)}: ${FLOW_STAGE_TITLES[event.stage]} …`;
     case 'stage-progress':
-      return null;
+      if (event.periodic !== true) return null;
+      return `  [${event.stage}]${where(event.repository)}: ${progressLine({ elapsedSeconds: 0, etaSeconds: null, idleSeconds: 0, ...event }, progressIntervalMs)}`;
     case 'stage-problem':
       return `  ! ${event.message}`;
     case 'stage-done':

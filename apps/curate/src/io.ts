@@ -6,6 +6,8 @@ export interface CommandIO {
   readonly interactive: boolean;
   /** True when a person is at a terminal (stdin and stdout both TTYs): the TUI can run. */
   readonly terminal: boolean;
+  /** How often long stages print where they stand (default DEFAULT_PROGRESS_INTERVAL_MS: 30 s). */
+  readonly progressIntervalMs?: number;
 }
 
 export const processIO: CommandIO = {

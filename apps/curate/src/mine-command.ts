@@ -1,8 +1,9 @@
 import { RepocodError } from '@repocod/core';
-import type { MineStageEvent, MineStageSummary, MiningTracebacks } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, openCatalog } from '@repocod/pipeline';
+import type { MineStageEvent, MineStageSummary, MiningTracebacks, ProgressTicker } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, miningPhaseItem, openCatalog } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
+import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
@@ -26,6 +27,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   const configPath = stringOption(args, 'config');
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  const ticker = startProgressLines(io, '    ');
+  ticker.step(0, 0, `${repository}: checkout, environment and functions`);
   try {
     const summary = await withExecutor(args, io, ({ executor }) => mineStage(catalog, {
       executor,
@@ -41,12 +44,13 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       repeat: wholeNumber(args, 'repeat', 3),
       tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
       extraction,
-      onEvent: progressPrinter(io),
+      onEvent: progressPrinter(io, ticker),
     }));
     io.out(formatMineSummary(summary));
     const errors = summary.functions.filter((fn) => fn.status === 'error').length;
     return errors === 0 && summary.mismatches.length === 0 ? 0 : 1;
   } finally {
+    ticker.stop();
     await catalog.close();
   }
 }
@@ -63,18 +67,28 @@ const PHASE_NAMES = {
   confirm: 'confirmation: one fresh process per in-process answer',
 } as const;
 
-/** Progress on stderr: a line per phase; on a terminal, the functions done redrawn in place. */
-function progressPrinter(io: CommandIO): (event: MineStageEvent) => void {
+/**
+ * Progress on stderr: a line per phase, a progress line every interval with the phase's jobs done
+ * (the ticker's); on a terminal, the functions done redrawn in place.
+ */
+function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineStageEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'prepared':
         io.err(`${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, ${event.prepared.worktrees.length} worktree(s)\n`);
+        ticker.step(0, 0, 'extracting the functions');
         break;
       case 'extracted':
         io.err(`  ${event.summary.candidates} candidate functions, ${event.targets} to mine\n`);
         break;
-      case 'phase-start':
-        io.err(`  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${event.functions > 0 ? ` for ${event.functions} function(s)` : ''}\n`);
+      case 'phase-start': {
+        const resumed = event.resumed > 0 ? ` (${event.resumed} more finished by an earlier run)` : '';
+        io.err(`  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${event.functions > 0 ? ` for ${event.functions} function(s)` : ''}${resumed}\n`);
+        ticker.step(0, event.jobs, miningPhaseItem(event));
+        break;
+      }
+      case 'shard-incomplete':
+        io.err(`  ! a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out\n`);
         break;
       case 'phase-done':
         if (io.interactive) io.err('\n');
@@ -84,6 +98,9 @@ function progressPrinter(io: CommandIO): (event: MineStageEvent) => void {
         if (io.interactive) io.err(`\r    ${event.done}/${event.total} functions mined (${event.result.qualname.slice(0, 40)})\u001b[K`);
         break;
       case 'job-done':
+        ticker.step(event.done, event.total, '');
+        break;
+      case 'fallback':
         break;
     }
   };

@@ -33,6 +33,23 @@ describe('repocod env and run on the demo', () => {
     expect(stored.stdout()).toMatch(/runs\n-+\n\s+1\n/);
   });
 
+  it('runs the whole suite in shards with progress lines, a hung test failing alone', { timeout: 300_000 }, async () => {
+    const folder = makeTempDir().dir;
+    const patch = join(folder, 'hang.diff');
+    const hang = ['import time', '', 'def test_hangs():', '    time.sleep(600)'];
+    writeFileSync(patch, ['--- /dev/null', '+++ b/tests/test_zz_hang.py', `@@ -0,0 +1,${hang.length} @@`, ...hang.map((line) => `+${line}`), ''].join('\n'));
+    const run = { ...bufferIO(), progressIntervalMs: 50 };
+    const args = ['run', 'demo', '--all', '--patch', patch, '--timeout', '5', '--workers', '2', '--db', join(folder, 'catalog.duckdb')];
+    expect(await main(args, run), run.stderr()).toBe(0);
+    expect(run.stderr()).toMatch(/demo: the whole suite in 2 shard\(s\) of test files: 2 job\(s\) to run, 0 from the catalog/);
+    // Lines every interval: done/total of the jobs and the time so far; while the hung test waits, a heartbeat.
+    expect(run.stderr()).toMatch(/^ {2}[012]\/2 \(\d+%\) pytest jobs · [\d.]+ s elapsed/m);
+    expect(run.stderr()).toMatch(/still running, nothing finished for [\d.]+ s/);
+    // pytest-timeout stops the hung test at --timeout; the rest of its shard still runs.
+    // The demo's 312 tests and the hung one: none lost to the hang.
+    expect(run.stdout()).toContain('tests      313: 310 passed, 1 skipped, 1 xfailed, 1 failed\n');
+  });
+
   it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
     const folder = makeTempDir().dir;
     const patch = join(folder, 'bad.diff');

@@ -4,6 +4,7 @@ import type { RunTestsSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
+import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
@@ -14,8 +15,11 @@ export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--t
 
 Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
 the counts by outcome, the duration and the slowest tests. --tests FILE lists pytest node ids, one
-per line. Runs and per-test results go to the catalog as each job finishes; the same job again
-(same repository, commit, environment, patches and tests) is answered from the catalog unless --fresh.`;
+per line; --timeout (default: the manifest's) is then each job's limit. --all runs the whole suite in
+shards of test files, each test limited to --timeout by pytest-timeout and each shard to that limit
+per file it holds. Runs and per-test results go to the catalog as each job finishes; the same job
+again (same repository, commit, environment, patches and tests) is answered from the catalog unless
+--fresh. A progress line goes to stderr every 30 s.`;
 
 export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;
@@ -26,6 +30,8 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const tests = testsFile === undefined ? 'all' : readList(testsFile);
   const patches = listOption(args, 'patch').map((file) => readText(file, 'patch'));
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  const ticker = startProgressLines(io, '  ');
+  ticker.step(0, 0, `${repository}: checkout and environment`);
   try {
     const summary = await withExecutor(args, io, ({ executor }) => runTestsStage(catalog, {
       executor,
@@ -40,10 +46,20 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
       workers: wholeNumber(args, 'workers', 1),
       repeat: wholeNumber(args, 'repeat', 1),
       timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+      onEvent: (event) => {
+        if (event.kind === 'run-start') {
+          const shards = event.shards > 0 ? `the whole suite in ${event.shards} shard(s) of test files: ` : '';
+          io.err(`${repository}: ${shards}${event.jobs} job(s) to run, ${event.fromCatalog} from the catalog\n`);
+          ticker.step(0, event.jobs, 'pytest jobs');
+        } else {
+          ticker.step(event.done, event.total, '');
+        }
+      },
     }));
     io.out(formatRunSummary(summary));
     return summary.problems.length === 0 ? 0 : 1;
   } finally {
+    ticker.stop();
     await catalog.close();
   }
 }

@@ -4,6 +4,7 @@ import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
+import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
@@ -23,6 +24,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const templatesFile = stringOption(args, 'templates');
   const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  const ticker = startProgressLines(io, '  ');
   try {
     const summary = await withExecutor(args, io, ({ executor }) => tasksStage(catalog, {
       executor,
@@ -35,13 +37,19 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
       mode: args.flags.get('exact') === true ? 'exact' : 'fast',
       templates,
       onEvent: (event) => {
-        if (event.kind === 'tasks-built') io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
-        else if (io.interactive) io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
+        if (event.kind === 'tasks-built') {
+          io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
+          ticker.step(0, event.tasks, 'task patches checked');
+        } else {
+          ticker.step(event.done, event.total, 'task patches checked');
+          if (io.interactive) io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
+        }
       },
     }));
     io.out(formatTasksSummary(summary));
     return summary.failedChecks.length === 0 ? 0 : 1;
   } finally {
+    ticker.stop();
     await catalog.close();
   }
 }

@@ -1,8 +1,9 @@
-import type { ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
+import type { ProgressTicker, ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
 import { checksOf, countValidations, DEFAULT_CATALOG_PATH, openCatalog, validateStage } from '@repocod/pipeline';
 import { RepocodError } from '@repocod/core';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
+import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
@@ -25,6 +26,7 @@ Exit code 1 when a task could not be judged (timeout, crash, broken environment)
 export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', VALIDATE_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  const ticker = startProgressLines(io, '  ');
   try {
     const summary = await withExecutor(args, io, ({ executor }) => validateStage(catalog, {
       executor,
@@ -40,21 +42,24 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
       retryFailed: args.flags.get('retry-failed') === true,
       narrow: args.flags.get('narrow') === true,
       fresh: args.flags.get('fresh') === true,
-      onEvent: progressPrinter(io),
+      onEvent: progressPrinter(io, ticker),
     }));
     io.out(formatValidateSummary(summary));
     return summary.validations.some((row) => row.status === 'infra-error') ? 1 : 0;
   } finally {
+    ticker.stop();
     await catalog.close();
   }
 }
 
-function progressPrinter(io: CommandIO): (event: ValidateStageEvent) => void {
+function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: ValidateStageEvent) => void {
   return (event) => {
     if (event.kind === 'validate-repository') {
       io.err(`${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, ${event.jobsFromCatalog} from the catalog)\n`);
+      ticker.step(0, event.toValidate, `${event.repository}: tasks validated`);
       return;
     }
+    ticker.step(event.done, event.total, '');
     const line = `  validated ${event.done}/${event.total}: ${event.instanceId} ${event.status}`;
     // A line per task off a terminal, so a log (or a killed run's output) shows how far it got.
     if (io.interactive) io.err(`\r${line}\u001b[K${event.done === event.total ? '\n' : ''}`);

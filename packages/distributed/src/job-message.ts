@@ -76,6 +76,8 @@ function readJob(fields: WireFields): RunJob {
     repository: fields.string('repository'),
     patches: fields.strings('patches'),
     tests: fields.testsOrAll('tests'),
+    paths: fields.optionalStrings('paths'),
+    ignore: fields.optionalStrings('ignore'),
     timeoutSeconds: fields.optionalNumber('timeoutSeconds'),
     repeat: fields.optionalNumber('repeat'),
     pytestArgs: fields.optionalStrings('pytestArgs'),

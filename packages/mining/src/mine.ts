@@ -1,5 +1,7 @@
 import { RepocodError } from '@repocod/core';
-import type { Executor, JobResult, PreparedRepository, PytestRun, RunJob, TestOutcome, TestResult } from '@repocod/runner';
+import { join } from 'node:path';
+import type { Executor, JobResult, PreparedRepository, PytestRun, RunJob, SuiteShard, TestOutcome, TestResult } from '@repocod/runner';
+import { describeShard, listTestFiles, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
 import type { Baseline, BaselineTest } from './baseline.js';
 import { baselineOf, classifyBaseline } from './baseline.js';
 import { packBatches } from './batches.js';
@@ -21,6 +23,8 @@ export interface MineOptions {
   readonly batchSeconds?: number;
   /** Traceback format of mutation runs (see MiningTracebacks; default native). */
   readonly tracebacks?: MiningTracebacks;
+  /** Test files per shard of the whole-suite reference runs (default DEFAULT_SHARD_FILES; see splitSuite). */
+  readonly shardFiles?: number;
   readonly store: MiningStore;
   readonly onEvent?: (event: MiningEvent) => void;
 }
@@ -50,8 +54,11 @@ export interface PhaseStats {
 }
 
 export type MiningEvent =
-  | { readonly kind: 'phase-start'; readonly phase: MiningPhase; readonly jobs: number; readonly functions: number }
+  /** `jobs` to run now; `resumed` more were finished by an earlier, stopped run (baseline shards). */
+  | { readonly kind: 'phase-start'; readonly phase: MiningPhase; readonly jobs: number; readonly resumed: number; readonly functions: number }
   | { readonly kind: 'job-done'; readonly phase: MiningPhase; readonly done: number; readonly total: number }
+  /** A baseline shard that timed out or crashed: the tests it reported count, the others are missing from that run. */
+  | { readonly kind: 'shard-incomplete'; readonly shard: string; readonly status: string; readonly reported: number; readonly limitSeconds: number }
   | { readonly kind: 'phase-done'; readonly stats: PhaseStats }
   | { readonly kind: 'function-done'; readonly result: FunctionMining; readonly done: number; readonly total: number }
   /** An in-process answer could not be had: the function goes to a fresh process of its own. */
@@ -159,10 +166,12 @@ class Mining {
   }
 
   /**
-   * The k reference runs of the whole suite at the base commit, in parallel: the first traced for the
-   * coverage map (split by test file over the workers), the others plain. Their outcomes make the
-   * baseline, the same in both modes. Stored ones are reused; when only the coverage of some targets
-   * is missing (a resumed run with more functions), only the traced run is made again, for them.
+   * The k reference runs of the whole suite at the base commit: the first traced for the coverage
+   * map, the others plain. Each run is split into shards by test file (see splitSuite), so that no
+   * job holds a big suite, each with a limit that fits its size; every finished shard is stored as
+   * it ends, so that a stopped baseline resumes from the shards it finished. Their outcomes make the
+   * baseline, the same in both modes. A stored baseline is reused; when only the coverage of some
+   * targets is missing (a resumed run with more functions), only the traced run is made again, for them.
    */
   async reference(pending: readonly MutationTarget[]): Promise<{ baseline: Baseline; coverage: ReadonlyMap<string, CoverageEntry> }> {
     const { store } = this.options;
@@ -171,28 +180,49 @@ class Mining {
     const uncovered = pending.filter((target) => !coverage.has(target.id));
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
-    const shards = traced ? Math.max(1, this.executor.parallelism) : 0;
-    const jobs: RunJob[] = [];
-    // The traced shards are the slowest jobs: they start first and the plain runs fill in around them.
-    for (let index = 0; index < shards; index++) {
-      const plan = {
-        packageRoot: this.prepared.entry.packageRoot,
-        targets: uncovered.map(({ id, file, bodyStart, bodyEnd }) => ({ id, file, bodyStart, bodyEnd })),
-        shard: { index, count: shards },
-      };
-      jobs.push(this.referenceJob({ tests: 'all', plugins: ['repocod_coverage'], pluginInput: JSON.stringify(plan) }));
+    const shards = traced ? this.suiteShards(stored) : [];
+    const plan = JSON.stringify({ packageRoot: this.prepared.entry.packageRoot, targets: uncovered.map(({ id, file, bodyStart, bodyEnd }) => ({ id, file, bodyStart, bodyEnd })) });
+    const tracedJobs: RunJob[] = [];
+    const plainJobs: RunJob[] = [];
+    const shardOf = new Map<RunJob, SuiteShard>();
+    for (const [index, shard] of shards.entries()) {
+      const part = { tests: 'all' as const, ...shardSelection(shards, index), timeoutSeconds: shardTimeoutSeconds(shard, this.prepared.entry.timeoutSeconds) };
+      const tracedJob = this.referenceJob({ ...part, plugins: ['repocod_coverage'], pluginInput: plan });
+      tracedJobs.push(tracedJob);
+      shardOf.set(tracedJob, shard);
+      // The k - 1 plain runs of a shard are one job: the same job's attempts, stored together.
+      if (stored !== null || repeat < 2) continue;
+      const plainJob = this.referenceJob({ ...part, repeat: repeat - 1 });
+      plainJobs.push(plainJob);
+      shardOf.set(plainJob, shard);
     }
-    if (stored === null) for (let run = 1; run < repeat; run++) jobs.push(this.referenceJob({ tests: 'all' }));
+    // The traced shards are the slowest jobs: they start first and the plain runs fill in around them.
+    const jobs = [...tracedJobs, ...plainJobs];
+    const finished: { job: RunJob; result: JobResult }[] = [];
+    const toRun: RunJob[] = [];
+    for (const job of jobs) {
+      const earlier = await store.finishedReferenceJob(job);
+      if (earlier === null) toRun.push(job);
+      else finished.push({ job, result: earlier });
+    }
+    const ran = await this.runPhase('baseline', toRun, uncovered.length, async (_job, result) => {
+      // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this time.
+      if (result.patchError === null && result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')) await store.saveReferenceJob(result);
+    }, finished.length);
     const tracedResults: TestResult[] = [];
-    const plainRuns: (readonly TestResult[])[] = [];
+    const plainRuns: TestResult[][] = Array.from({ length: stored === null ? Math.max(0, repeat - 1) : 0 }, () => []);
     const covered = new Map<string, CoverageEntry>();
-    for (const { job, result } of await this.runPhase('baseline', jobs, uncovered.length)) {
+    // In job order, whatever order they finished in: the baseline does not depend on the pool.
+    const byJob = new Map([...finished, ...ran].map(({ job, result }) => [job, result]));
+    for (const job of jobs) {
+      const result = byJob.get(job) as JobResult;
+      const shard = shardOf.get(job) as SuiteShard;
       const isTraced = job.plugins !== undefined;
-      const run = this.usableRun(result, isTraced ? 'the traced reference run' : 'a reference run');
       if (!isTraced) {
-        plainRuns.push(run.results);
+        for (const [attempt, run] of this.shardRuns(result, shard, job).entries()) plainRuns[attempt]?.push(...run.results);
         continue;
       }
+      const run = this.usableRun(result, shards.length === 1 ? 'the traced reference run' : `the traced reference run of shard ${describeShard(shard)}`);
       tracedResults.push(...run.results);
       if (run.artifact === null) throw new RepocodError('tests-cannot-run', `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n${tail(run.log)}`);
       for (const [id, entry] of parseCoverageArtifact(run.artifact, `${this.prepared.entry.name}: the coverage map`)) covered.set(id, mergeCoverage(covered.get(id), entry));
@@ -214,11 +244,54 @@ class Mining {
     return { baseline, coverage };
   }
 
+  /** The whole suite in shards by test file, balanced by the baseline's durations when one is stored. */
+  private suiteShards(stored: readonly BaselineTest[] | null): SuiteShard[] {
+    const { entry } = this.prepared;
+    const files = listTestFiles(join(this.prepared.checkout.path, entry.packageRoot), entry.testRoots);
+    let durations: Map<string, number> | undefined;
+    if (stored !== null) {
+      durations = new Map();
+      for (const test of stored) {
+        const file = test.nodeId.split('::')[0] ?? test.nodeId;
+        durations.set(file, (durations.get(file) ?? 0) + test.seconds);
+      }
+    }
+    return splitSuite(files, { workers: Math.max(1, this.executor.parallelism), filesPerShard: this.options.shardFiles, durations });
+  }
+
+  /**
+   * The runs of a plain baseline shard. One that timed out or crashed keeps the tests it reported
+   * (pytest-reportlog writes each as it finishes); the tests it did not reach are missing from that
+   * run, hence not passing, and the shard is reported.
+   */
+  private shardRuns(result: JobResult, shard: SuiteShard, job: RunJob): PytestRun[] {
+    const broken = result.runs.find((run) => run.status === 'infra-error');
+    // Nothing ran: the suite cannot run here (usableRun says why).
+    if (result.patchError !== null || result.runs.length === 0 || broken !== undefined) return [this.usableRun({ ...result, runs: broken === undefined ? result.runs : [broken] }, 'a reference run')];
+    for (const run of result.runs) {
+      if (run.status !== 'timeout' && run.status !== 'crashed') continue;
+      const limitSeconds = job.timeoutSeconds ?? this.prepared.entry.timeoutSeconds;
+      this.options.onEvent?.({ kind: 'shard-incomplete', shard: describeShard(shard), status: run.status, reported: run.results.length, limitSeconds });
+    }
+    return [...result.runs];
+  }
+
+  /**
+   * The limit of a whole-suite mutation run: what the shards of the suite get together (a shard's
+   * limit per file), since the manifest's timeout is REPOCOD's limit for one task's tests.
+   */
+  private suiteTimeoutSeconds(): number {
+    const { entry } = this.prepared;
+    const files = listTestFiles(join(this.prepared.checkout.path, entry.packageRoot), entry.testRoots);
+    return shardTimeoutSeconds({ files: files.map((file) => file.path), rest: true, cost: 0 }, entry.timeoutSeconds);
+  }
+
   /** Every pending target against its mutation, by the route its coverage gives (all whole-suite when exact). */
   async mutate(pending: readonly MutationTarget[], baseline: Baseline, coverage: ReadonlyMap<string, CoverageEntry>, results: Map<string, FunctionMining>): Promise<InProcessAnswer[]> {
     const routes = new Map<string, Route>();
     const wholeSuite: { target: MutationTarget; job: RunJob }[] = [];
     const inProcess: InProcessEntry[] = [];
+    let suiteLimit: number | undefined;
     for (const target of pending) {
       const route: Route = this.options.mode === 'exact' ? { kind: 'whole-suite', why: 'exact mode' } : routeFunction(coverage.get(target.id), baseline.passing);
       routes.set(target.id, route);
@@ -227,7 +300,8 @@ class Mining {
       } else if (route.kind === 'in-process') {
         inProcess.push({ target, candidates: route.candidates, onDisk: route.onDisk });
       } else {
-        wholeSuite.push({ target, job: this.job({ patches: [target.patch], tests: 'all' }) });
+        suiteLimit ??= this.suiteTimeoutSeconds();
+        wholeSuite.push({ target, job: this.job({ patches: [target.patch], tests: 'all', timeoutSeconds: suiteLimit }) });
       }
     }
     const durations = new Map(baseline.tests.map((test) => [test.nodeId, test.seconds]));
@@ -383,10 +457,11 @@ class Mining {
     jobs: readonly RunJob[],
     functions: number,
     onResult?: (job: RunJob, result: JobResult) => Promise<void>,
+    resumed = 0,
   ): Promise<{ job: RunJob; result: JobResult }[]> {
     if (jobs.length === 0) return [];
     const started = performance.now();
-    this.options.onEvent?.({ kind: 'phase-start', phase, jobs: jobs.length, functions });
+    this.options.onEvent?.({ kind: 'phase-start', phase, jobs: jobs.length, resumed, functions });
     const finished: { job: RunJob; result: JobResult }[] = [];
     let processes = 0;
     let busySeconds = 0;

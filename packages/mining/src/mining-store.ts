@@ -1,3 +1,4 @@
+import type { JobResult, RunJob } from '@repocod/runner';
 import type { BaselineTest } from './baseline.js';
 import type { CoverageEntry } from './coverage-map.js';
 
@@ -34,6 +35,12 @@ export interface MiningStore {
   saveCoverage(entries: ReadonlyMap<string, CoverageEntry>): Promise<void>;
   finishedFunctions(mode: MiningMode): Promise<ReadonlyMap<string, FunctionMining>>;
   saveFunction(mode: MiningMode, result: FunctionMining): Promise<void>;
+  /**
+   * A reference run's shard (a baseline or traced job) that finished earlier under this store's key,
+   * with its artifact (the traced shard's coverage), or null: a stopped baseline resumes from there.
+   */
+  finishedReferenceJob(job: RunJob): Promise<JobResult | null>;
+  saveReferenceJob(result: JobResult): Promise<void>;
 }
 
 /** A store in memory: for one-off runs (the benchmark measures each mode from nothing) and tests. */
@@ -41,6 +48,7 @@ export class MemoryMiningStore implements MiningStore {
   private baseline: readonly BaselineTest[] | null = null;
   private readonly coverage = new Map<string, CoverageEntry>();
   private readonly functions: Record<MiningMode, Map<string, FunctionMining>> = { fast: new Map(), exact: new Map() };
+  private readonly referenceJobs = new Map<string, JobResult>();
 
   async loadBaseline(): Promise<readonly BaselineTest[] | null> {
     return this.baseline;
@@ -64,5 +72,13 @@ export class MemoryMiningStore implements MiningStore {
 
   async saveFunction(mode: MiningMode, result: FunctionMining): Promise<void> {
     this.functions[mode].set(result.id, result);
+  }
+
+  async finishedReferenceJob(job: RunJob): Promise<JobResult | null> {
+    return this.referenceJobs.get(JSON.stringify(job)) ?? null;
+  }
+
+  async saveReferenceJob(result: JobResult): Promise<void> {
+    this.referenceJobs.set(JSON.stringify(result.job), result);
   }
 }

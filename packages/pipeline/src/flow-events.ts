@@ -25,7 +25,23 @@ export type FlowEvent =
   /** `stages`: the stages this run goes through (the others are left as they stand). */
   | { readonly kind: 'flow-start'; readonly repositories: readonly string[]; readonly stages: readonly FlowStage[] }
   | { readonly kind: 'stage-start'; readonly stage: FlowStage; readonly repository: string | null }
-  | { readonly kind: 'stage-progress'; readonly stage: FlowStage; readonly repository: string | null; readonly done: number; readonly total: number; readonly item: string }
+  /**
+   * A step of a stage, and, every progress interval while a stage runs (`periodic`), where it stands
+   * even when nothing finished: the elapsed time, the ETA at the current pace, and how long the count
+   * has not moved. The headless mode prints the periodic ones.
+   */
+  | {
+      readonly kind: 'stage-progress';
+      readonly stage: FlowStage;
+      readonly repository: string | null;
+      readonly done: number;
+      readonly total: number;
+      readonly item: string;
+      readonly elapsedSeconds?: number;
+      readonly etaSeconds?: number | null;
+      readonly idleSeconds?: number;
+      readonly periodic?: boolean;
+    }
   /** Something that went wrong with one item while the stage goes on (a task that fails a check …). */
   | { readonly kind: 'stage-problem'; readonly stage: FlowStage; readonly repository: string | null; readonly message: string }
   | { readonly kind: 'stage-done'; readonly stage: FlowStage; readonly repository: string | null; readonly summary: string; readonly seconds: number }

@@ -4,12 +4,15 @@ import type { Catalog } from '@repocod/catalog';
 import { CONTEXT_LEVELS, isRepocodError } from '@repocod/core';
 import type { ConfigInfo } from '@repocod/publish';
 import { configsOfCard } from '@repocod/publish';
+import type { MiningPhase } from '@repocod/mining';
 import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { runExtract } from './extract-stage.js';
 import type { FlowEvent, FlowStage } from './flow-events.js';
 import { FLOW_STAGES } from './flow-events.js';
+import type { ProgressReport } from './progress-ticker.js';
+import { ProgressTicker } from './progress-ticker.js';
 import { mineStage } from './mine-stage.js';
 import type { HubTarget } from './publish-stage.js';
 import { publishStage } from './publish-stage.js';
@@ -48,6 +51,8 @@ export interface FlowOptions {
   readonly onEvent?: (event: FlowEvent) => void;
   /** Checked between items: an aborted flow stops at the next boundary, keeping what is stored. */
   readonly signal?: AbortSignal;
+  /** How often a running stage reports where it stands (default DEFAULT_PROGRESS_INTERVAL_MS). */
+  readonly progressIntervalMs?: number;
 }
 
 export interface FlowResult {
@@ -90,10 +95,16 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     if (!chosen.has(name)) return null;
     const stageStarted = performance.now();
     emit({ kind: 'stage-start', stage: name, repository });
+    const reportOf = (report: ProgressReport, periodic: boolean): FlowEvent => ({ kind: 'stage-progress', stage: name, repository, ...report, periodic });
+    const ticker = new ProgressTicker((report) => {
+      if (!aborted()) emit(reportOf(report, true));
+    }, options.progressIntervalMs).start();
     const progress: StageProgress = {
       step: (done, total, item) => {
         if (aborted()) return;
-        emit({ kind: 'stage-progress', stage: name, repository, done, total, item });
+        ticker.step(done, total, item);
+        // The ticker keeps the last named item: a step without one (a job done) still says what runs.
+        emit(reportOf(ticker.report(), false));
       },
       problem: (message) => emit({ kind: 'stage-problem', stage: name, repository, message }),
     };
@@ -108,6 +119,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       failures.push({ stage: name, repository, message });
       emit({ kind: 'stage-failed', stage: name, repository, message, seconds: (performance.now() - stageStarted) / 1000 });
       return undefined;
+    } finally {
+      ticker.stop();
     }
   };
 
@@ -148,12 +161,13 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
           mode: 'fast',
           onEvent: (event) => {
             if (event.kind === 'extracted') total = event.targets;
-            if (event.kind === 'phase-start') progress.step(0, event.jobs, `${event.phase}: ${event.jobs} pytest run(s) for ${event.functions} function(s)`);
-            if (event.kind === 'job-done') progress.step(event.done, event.total, `${event.phase} run ${event.done}/${event.total}`);
-            if (event.kind === 'function-done') {
-              progress.step(event.done, event.total, event.result.qualname);
-              if (event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
+            // Job-level progress in every phase: a phase's jobs are what the pool works through.
+            if (event.kind === 'phase-start') progress.step(0, event.jobs, miningPhaseItem(event));
+            if (event.kind === 'job-done') progress.step(event.done, event.total, '');
+            if (event.kind === 'shard-incomplete') {
+              progress.problem(`a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out of the baseline`);
             }
+            if (event.kind === 'function-done' && event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
           },
         });
         const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
@@ -251,6 +265,14 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     emit({ kind: 'flow-done', ok: result.ok, failures: failures.length, release, seconds: result.durationSeconds });
     return result;
   }
+}
+
+/** What a mining phase's jobs are, for progress lines: `baseline: pytest jobs (whole-suite shards) …`. */
+export function miningPhaseItem(event: { readonly phase: MiningPhase; readonly jobs: number; readonly resumed: number; readonly functions: number }): string {
+  const what = { baseline: 'whole-suite shards', mutation: 'mutation runs', fallback: 'one process per mutation', confirm: 'confirmation runs' }[event.phase];
+  const resumed = event.resumed > 0 ? `, ${event.resumed} done by an earlier run` : '';
+  const functions = event.functions > 0 ? ` for ${event.functions} function(s)` : '';
+  return `${event.phase}: pytest jobs (${what}${functions}${resumed})`;
 }
 
 /** What a stage body reports as it goes. */

@@ -1,4 +1,5 @@
 export * from './progress.js';
+export * from './progress-ticker.js';
 export * from './read-sources.js';
 export * from './extractor-fingerprint.js';
 export * from './extract-stage.js';

@@ -30,6 +30,8 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly confirm?: boolean;
   /** How mutation runs format failures (default native; see MiningTracebacks). */
   readonly tracebacks?: MiningTracebacks;
+  /** Test files per shard of the baseline's whole-suite runs (default DEFAULT_SHARD_FILES). */
+  readonly shardFiles?: number;
   /** The extraction settings (candidate filter …) for the checkout; default REPOCOD's. */
   readonly extraction?: ExtractionConfig;
   readonly onEvent?: (event: MineStageEvent) => void;
@@ -71,7 +73,8 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     repeat,
     confirm: options.confirm,
     tracebacks,
-    store: new CatalogMiningStore(catalog, name, miningKey),
+    shardFiles: options.shardFiles,
+    store: new CatalogMiningStore(catalog, prepared, miningKey),
     onEvent: options.onEvent,
   });
   return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: executor.parallelism, candidates: candidates.length };

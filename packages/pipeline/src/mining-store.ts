@@ -1,13 +1,26 @@
 import type { Catalog } from '@repocod/catalog';
+import { contentHash } from '@repocod/core';
 import type { BaselineTest, CoverageEntry, FunctionMining, MiningMode, MiningStore } from '@repocod/mining';
+import { parseCoverageArtifact } from '@repocod/mining';
+import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import { jobHash } from '@repocod/runner';
+import { recordJobResult, storedJobResult } from './job-records.js';
 
-/** Mining's store backed by the catalog: the tables mining_baseline, mining_coverage and relevant_tests. */
+/**
+ * Mining's store backed by the catalog: the tables mining_baseline, mining_coverage and
+ * relevant_tests; the shards of the reference runs as runner jobs (runs, test_results), under a hash
+ * that also holds the mining key, so that a new key (a new harness) never reuses them.
+ */
 export class CatalogMiningStore implements MiningStore {
   constructor(
     private readonly catalog: Catalog,
-    private readonly repository: string,
+    private readonly prepared: PreparedRepository,
     private readonly miningKey: string,
   ) {}
+
+  private get repository(): string {
+    return this.prepared.entry.name;
+  }
 
   async loadBaseline(): Promise<readonly BaselineTest[] | null> {
     const rows = await this.catalog.miningBaseline(this.repository, this.miningKey);
@@ -38,5 +51,35 @@ export class CatalogMiningStore implements MiningStore {
 
   saveFunction(mode: MiningMode, result: FunctionMining): Promise<void> {
     return this.catalog.saveRelevantTests(this.repository, this.miningKey, mode, { ...result, functionId: result.id });
+  }
+
+  async finishedReferenceJob(job: RunJob): Promise<JobResult | null> {
+    const hash = this.referenceHash(job);
+    const result = storedJobResult(job, this.prepared, await this.catalog.runsForJob(hash));
+    if (result === null || job.plugins === undefined) return result;
+    // The catalog keeps runs, not artifacts: a traced shard's coverage is kept as rows of its own key.
+    const rows = await this.catalog.miningCoverage(this.repository, this.shardCoverageKey(hash));
+    const artifact = rows.map(({ functionId, tests, subprocessTests, importTime }) => JSON.stringify({ id: functionId, tests, subprocessTests, importTime })).join('\n');
+    return { ...result, runs: result.runs.map((run) => ({ ...run, artifact })) };
+  }
+
+  async saveReferenceJob(result: JobResult): Promise<void> {
+    const hash = this.referenceHash(result.job);
+    const artifact = result.runs[0]?.artifact ?? null;
+    if (result.job.plugins !== undefined && artifact !== null) {
+      const entries = parseCoverageArtifact(artifact, `${this.repository}: the coverage map of a traced shard`);
+      const rows = [...entries].map(([functionId, entry]) => ({ functionId, ...entry }));
+      // First the coverage, then the runs: a shard counts as finished only once both are stored.
+      await this.catalog.saveMiningCoverage(this.repository, this.shardCoverageKey(hash), rows);
+    }
+    await recordJobResult(this.catalog, this.prepared, { ...result, jobHash: hash });
+  }
+
+  private referenceHash(job: RunJob): string {
+    return contentHash(`${this.miningKey}:${jobHash(job, this.prepared)}`);
+  }
+
+  private shardCoverageKey(hash: string): string {
+    return `${this.miningKey}/shard/${hash}`;
   }
 }

@@ -1,6 +1,7 @@
 import type { Catalog } from '@repocod/catalog';
+import { join } from 'node:path';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import { jobHash, localExecutor, prepareRepository, runnerPaths } from '@repocod/runner';
+import { jobHash, listTestFiles, localExecutor, prepareRepository, runnerPaths, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository } from './find-repository.js';
@@ -30,10 +31,18 @@ export interface RunTestsOptions extends PrepareStageOptions {
   readonly patches: readonly string[];
   readonly tests: readonly string[] | 'all';
   readonly repeat?: number;
+  /** A job's limit for listed tests; with the whole suite, each test's (a shard gets it per file; see shardTimeoutSeconds). */
   readonly timeoutSeconds?: number;
   /** Run again even when the catalog already holds this job's results. */
   readonly fresh?: boolean;
+  /** Test files per shard of the whole suite (default DEFAULT_SHARD_FILES). */
+  readonly shardFiles?: number;
+  readonly onEvent?: (event: RunTestsEvent) => void;
 }
+
+export type RunTestsEvent =
+  | { readonly kind: 'run-start'; readonly jobs: number; readonly fromCatalog: number; readonly shards: number }
+  | { readonly kind: 'job-done'; readonly done: number; readonly total: number; readonly status: string };
 
 export interface RunTestsSummary {
   readonly repository: string;
@@ -55,12 +64,13 @@ export interface RunTestsSummary {
 /**
  * `repocod run`: the requested tests on the base commit plus patches. Listed node ids are split by
  * file over the workers (a file's tests stay together, so module fixtures are set up once); the
- * whole suite is one job.
+ * whole suite is split into shards by test file (see splitSuite), each with a limit that fits it and
+ * pytest-timeout on each test, so that no job holds a big suite and a hung test fails alone.
  */
 export async function runTestsStage(catalog: Catalog, options: RunTestsOptions): Promise<RunTestsSummary> {
   const workers = options.workers ?? 1;
   const prepared = await prepareStage({ ...options, workers });
-  const jobs = splitJobs(options, workers);
+  const jobs = options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, workers);
   const started = performance.now();
   const results: JobResult[] = [];
   const toRun: RunJob[] = [];
@@ -71,19 +81,39 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
     else results.push(cached);
   }
   const fromCatalogCount = results.length;
+  options.onEvent?.({ kind: 'run-start', jobs: toRun.length, fromCatalog: fromCatalogCount, shards: options.tests === 'all' ? jobs.length : 0 });
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
+  let done = 0;
   for await (const { result } of (options.executor ?? localExecutor)(prepared).run(toRun)) {
     await recordJobResult(catalog, prepared, result);
     results.push(result);
+    done++;
+    options.onEvent?.({ kind: 'job-done', done, total: toRun.length, status: result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok') });
   }
   return { ...summarise(prepared, results, (performance.now() - started) / 1000), fromCatalog: fromCatalogCount };
 }
 
+/** The whole suite as shards: a timed-out shard keeps what it ran (the report is written as tests end). */
+function suiteJobs(options: RunTestsOptions, prepared: PreparedRepository, workers: number): RunJob[] {
+  const { entry } = prepared;
+  const perTest = options.timeoutSeconds ?? entry.timeoutSeconds;
+  const files = listTestFiles(join(prepared.checkout.path, entry.packageRoot), entry.testRoots);
+  const shards = splitSuite(files, { workers, filesPerShard: options.shardFiles });
+  return shards.map((shard, index) => ({
+    repository: options.repository,
+    patches: options.patches,
+    repeat: options.repeat,
+    tests: 'all',
+    ...shardSelection(shards, index),
+    pytestArgs: [`--timeout=${perTest}`],
+    timeoutSeconds: shardTimeoutSeconds(shard, perTest),
+  }));
+}
+
 function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {
   const common = { repository: options.repository, patches: options.patches, repeat: options.repeat, timeoutSeconds: options.timeoutSeconds };
-  if (options.tests === 'all') return [{ ...common, tests: 'all' }];
   const byFile = new Map<string, string[]>();
-  for (const id of options.tests) {
+  for (const id of options.tests === 'all' ? [] : options.tests) {
     const file = id.split('::')[0] ?? id;
     byFile.set(file, [...(byFile.get(file) ?? []), id]);
   }

@@ -21,6 +21,7 @@ export * from './environment-uv.js';
 export * from './environment-command.js';
 export * from './prepare-repository.js';
 export * from './run-job.js';
+export * from './suite-shards.js';
 export * from './local-executor.js';
 export * from './worktree-imports.js';
 export * from './process-groups.js';

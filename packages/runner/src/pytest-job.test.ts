@@ -87,6 +87,18 @@ describe('runPytest on the demo', () => {
     }
   });
 
+  it('keeps, from a run killed at its limit, the results of the tests that finished before', { timeout: 120_000 }, async () => {
+    writeFileSync(join(worktree.path, 'tests/test_hang.py'), 'import time\n\ndef test_hangs():\n    time.sleep(600)\n');
+    try {
+      const run = await runPytest(invocation(['tests/test_util.py::test_slugify_custom_separator', 'tests/test_hang.py::test_hangs'], 10));
+      expect(run.status).toBe('timeout');
+      // The hung test had passed its setup when the run was killed: an error, never a pass.
+      expect(run.results.map((test) => test.outcome)).toEqual(['passed', 'error']);
+    } finally {
+      await resetWorktree(worktree);
+    }
+  });
+
   it('reports a module that no longer imports as a collection error', { timeout: 120_000 }, async () => {
     const broken = await patchOf('inventory/util.py', (text) => `import no_such_module_repocod\n${text}`);
     expect(await applyPatches(worktree, [broken])).toEqual({ ok: true });

@@ -39,6 +39,8 @@ export interface PytestInvocation {
   /** Node ids to run, or every test under the test roots. */
   readonly tests: readonly string[] | 'all';
   readonly testRoots: readonly string[];
+  /** Paths pytest does not collect (`--ignore`): the files other shards of the suite run. */
+  readonly ignore?: readonly string[];
   readonly pytestArgs: readonly string[];
   readonly deselect: readonly string[];
   readonly env: Readonly<Record<string, string>>;
@@ -103,7 +105,8 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     }
     if (importFirst.length > 0) env['PYTHONPATH'] = [...importFirst, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
     const plugin = plugins.flatMap((name) => ['-p', name]);
-    writeFileSync(argsFile, [...invocation.deselect.map((id) => `--deselect=${id}`), ...paths].join('\n') + '\n');
+    const ignore = (invocation.ignore ?? []).map((path) => `--ignore=${path}`);
+    writeFileSync(argsFile, [...invocation.deselect.map((id) => `--deselect=${id}`), ...ignore, ...paths].join('\n') + '\n');
     const network = networkIsolation();
     const command = [
       ...(network.isolated ? network.prefix : []),

@@ -25,7 +25,12 @@ interface Accumulator {
   outcome: TestOutcome;
   duration: number;
   message: string | null;
+  /** pytest reports every test's teardown, also after a failed setup: without it the run died during the test. */
+  tornDown: boolean;
 }
+
+/** What a test in flight when its run was killed (timeout) or crashed is told apart by. */
+export const UNFINISHED_TEST_MESSAGE = 'the run ended during this test (killed at its limit, or crashed): it never finished';
 
 /**
  * Reads a pytest-reportlog file (JSON lines). A test's outcome combines its phases the way pytest's
@@ -60,13 +65,18 @@ export function parseReportLog(text: string): ParsedReport {
     }
   }
   const frozen = new Map<string, TestResult>();
-  for (const [nodeId, result] of results) frozen.set(nodeId, { nodeId, ...result });
+  for (const [nodeId, { tornDown, ...result }] of results) {
+    // A test whose setup passed when the run was killed is no pass: it is the one that hung or crashed.
+    const unfinished = !tornDown && result.outcome !== 'failed' && result.outcome !== 'error';
+    frozen.set(nodeId, unfinished ? { nodeId, ...result, outcome: 'error', message: UNFINISHED_TEST_MESSAGE } : { nodeId, ...result });
+  }
   return { results: frozen, collectionErrors, finished, exitStatus };
 }
 
 function recordPhase(results: Map<string, Accumulator>, report: ReportLine): void {
   const nodeId = report.nodeid ?? '';
-  const current = results.get(nodeId) ?? { outcome: 'passed', duration: 0, message: null };
+  const current = results.get(nodeId) ?? { outcome: 'passed', duration: 0, message: null, tornDown: false };
+  if (report.when === 'teardown') current.tornDown = true;
   current.duration += report.duration ?? 0;
   const xfail = report.wasxfail !== undefined;
   if (report.when === 'call') {

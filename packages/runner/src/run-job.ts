@@ -13,6 +13,12 @@ export interface RunJob {
   readonly patches: readonly string[];
   /** Node ids, or the whole suite under the manifest's test roots. */
   readonly tests: readonly string[] | 'all';
+  /**
+   * With tests 'all', one shard of the suite (see splitSuite): these test files (relative to the
+   * package root) instead of the test roots, or, with `ignore`, the test roots without those files.
+   */
+  readonly paths?: readonly string[];
+  readonly ignore?: readonly string[];
   /** Defaults to the manifest's timeout. */
   readonly timeoutSeconds?: number;
   /** Runs of the same tests, to tell flaky tests (default 1). */
@@ -45,6 +51,9 @@ export function jobHash(job: RunJob, repository: Pick<PreparedRepository, 'check
       environment: repository.environment.key,
       patches: job.patches.map((patch) => contentHash(patch)),
       tests: job.tests === 'all' ? 'all' : [...job.tests].sort(),
+      // Absent (undefined) for a job that is not a shard, so that such jobs keep their earlier hashes.
+      paths: job.paths,
+      ignore: job.ignore,
       timeout: job.timeoutSeconds ?? repository.entry.timeoutSeconds,
       repeat: job.repeat ?? 1,
       pytestArgs: job.pytestArgs ?? [],
@@ -68,7 +77,8 @@ export async function runJob(job: RunJob, repository: PreparedRepository, worktr
           python: environment.python,
           projectDir: join(worktree.path, entry.packageRoot),
           tests: job.tests,
-          testRoots: entry.testRoots,
+          testRoots: job.tests === 'all' && job.paths !== undefined ? job.paths : entry.testRoots,
+          ignore: job.ignore,
           pytestArgs: entry.pytestArgs,
           deselect: entry.deselect.map((test) => test.id),
           env: entry.env,
