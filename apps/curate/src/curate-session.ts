@@ -1,4 +1,4 @@
-import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, PublishSummary, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, LiteMargin, PublishSummary, SelectionSpec, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
 import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
 import type { ExecutorFactory } from '@repocod/runner';
 
@@ -19,6 +19,12 @@ export interface CurateSettings {
   readonly push: HubTarget | null;
   /** Where the runner's jobs run (default: the local pool); --executor. */
   readonly executor?: ExecutorFactory;
+  /** The selection spec (--spec; default REPOCOD-Lite's). */
+  readonly spec?: SelectionSpec;
+  /** Mine every candidate (--all) instead of Lite-first. */
+  readonly mineAll?: boolean;
+  /** Lite-first mining's margin (--margin; default 20% of each quota). */
+  readonly margin?: LiteMargin;
 }
 
 /**
@@ -90,7 +96,7 @@ export class CurateSession {
   }
 
   private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
-    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor } = this.settings;
+    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor, spec, mineAll, margin } = this.settings;
     return runFlow(this.catalog, {
       executor,
       projectRoot,
@@ -99,6 +105,9 @@ export class CurateSession {
       sources,
       workers,
       repeat,
+      spec,
+      mineAll,
+      margin,
       narrow,
       out,
       keep,
