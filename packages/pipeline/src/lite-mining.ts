@@ -76,6 +76,7 @@ export interface LiteRepositorySummary {
   readonly ranked: number;
   readonly mined: number;
   readonly minedNow: number;
+  /** Mined with relevant tests (their tasks' checks passed or not). */
   readonly withTests: number;
 }
 
@@ -130,7 +131,7 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
     repositories: options.repositories.map((repository) => {
       const ofRepository = ranked.filter((fn) => fn.repository === repository);
       const count = counts.get(repository) ?? { candidates: 0, ranked: 0, minedNow: 0 };
-      const withTests = ofRepository.filter((fn) => outcomes.get(liteKey(fn.repository, fn.functionId)) === 'tests').length;
+      const withTests = ofRepository.filter((fn) => ['tests', 'failed-checks'].includes(outcomes.get(liteKey(fn.repository, fn.functionId)) ?? '')).length;
       return { repository, ...count, mined: minedOf(ofRepository), withTests };
     }),
   };
