@@ -13,10 +13,11 @@ import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { marginOption, selectionSpecOption } from './spec-option.js';
 
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
-                      [--manifest FILE] [--source NAME=PATH] [--db FILE]
+                      [--spec FILE] [--all | --margin 20%|N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
 then the Lite selection, the validation of every selected task and a release folder (default
@@ -26,9 +27,11 @@ terminal, it runs without prompts on the repositories given with --repo (default
 printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's progress events as JSON lines
 instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
-Exit code 1 when a stage fails.`;
+Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
+default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
+--all mines every candidate. Exit code 1 when a stage fails.`;
 
-export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', ...EXECUTOR_OPTIONS];
+export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', 'spec', 'all', 'margin', ...EXECUTOR_OPTIONS];
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
@@ -58,6 +61,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
   // Checked before anything runs: a bad name or a missing token must not surface after an hour of mining.
   const push: HubTarget | null = pushTo === undefined ? null : { repo: parseHubRepo(pushTo).id, hubUrl: stringOption(args, 'hub-url') ?? process.env['HF_ENDPOINT'], accessToken: hubToken(process.env) };
   const out = stringOption(args, 'out');
+  if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined) throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
   return {
     projectRoot: PROJECT_ROOT,
     stateRoot: stateRoot(),
@@ -71,6 +75,9 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     out: out === undefined ? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER) : isAbsolute(out) ? out : resolve(out),
     keep: listOption(args, 'keep'),
     push,
+    spec: selectionSpecOption(args),
+    mineAll: args.flags.get('all') === true,
+    margin: marginOption(args),
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, PublishSummary, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, LiteMargin, PublishSummary, SelectionSpec, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
 import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
 import type { ExecutorFactory } from '@repocod/runner';
 
@@ -21,6 +21,12 @@ export interface CurateSettings {
   readonly executor?: ExecutorFactory;
   /** How often a running stage reports where it stands (default 30 s). */
   readonly progressIntervalMs?: number;
+  /** The selection spec (--spec; default REPOCOD-Lite's). */
+  readonly spec?: SelectionSpec;
+  /** Mine every candidate (--all) instead of Lite-first. */
+  readonly mineAll?: boolean;
+  /** Lite-first mining's margin (--margin; default 20% of each quota). */
+  readonly margin?: LiteMargin;
 }
 
 /**
@@ -92,7 +98,8 @@ export class CurateSession {
   }
 
   private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
-    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor, progressIntervalMs } = this.settings;
+    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor, progressIntervalMs, spec, mineAll, margin } =
+      this.settings;
     return runFlow(this.catalog, {
       executor,
       projectRoot,
@@ -101,6 +108,9 @@ export class CurateSession {
       sources,
       workers,
       repeat,
+      spec,
+      mineAll,
+      margin,
       narrow,
       out,
       keep,

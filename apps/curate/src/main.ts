@@ -15,7 +15,7 @@ import { CURATE_OPTIONS, CURATE_USAGE, curateCommand } from './curate-command.js
 import { EXECUTOR_OPTIONS, EXECUTOR_USAGE } from './executor-option.js';
 import { WORKER_USAGE, workerCommand } from './worker-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds']);
+const VALUE_OPTIONS = new Set(['db', 'margin', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -24,7 +24,8 @@ commands:
   sql "<query>"         run SQL on the catalog
   env <repository>      check out a repository and make its environment
   run <repository>      run its tests (with patches) in isolated worktrees
-  mine <repository>     find every candidate function's relevant tests (FAIL_TO_PASS)
+  mine <repository>     find every candidate function's relevant tests (FAIL_TO_PASS);
+                        mine --lite <repository>... only what the Lite selection can pick
   tasks <repository>    tasks from the mined functions: level, statements, pre/gold patches
   select                the Lite subset over all tasks (DuckDB SQL), stored with its spec
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
@@ -79,7 +80,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db', ...EXECUTOR_OPTIONS]);
         return await runCommand(args, io);
       case 'mine':
-        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks', ...EXECUTOR_OPTIONS]);
+        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks', 'lite', 'repo', 'spec', 'margin', ...EXECUTOR_OPTIONS]);
         return await mineCommand(args, io);
       case 'tasks':
         assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'templates', 'workers', ...EXECUTOR_OPTIONS]);

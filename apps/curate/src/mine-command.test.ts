@@ -45,4 +45,21 @@ describe('repocod mine', () => {
     expect(await main(['mine', 'demo', '--only', 'no_such_function', '--db', join(folder, 'c.duckdb')], nothing)).toBe(2);
     expect(nothing.stderr()).toMatch(/--only no_such_function: no candidate function of demo has that qualified name/);
   });
+
+  it('refuses Lite-first mining without repositories, with --only, and its options without --lite', async () => {
+    const folder = makeTempDir().dir;
+    const db = join(folder, 'c.duckdb');
+    const cases: [string[], RegExp][] = [
+      [['mine', '--lite', '--db', db], /--lite needs the repositories to mine, as arguments or with --repo/],
+      [['mine', '--lite', 'demo', '--only', 'f', '--db', db], /--only does not go with --lite/],
+      [['mine', 'demo', '--margin', '10%', '--db', db], /--margin goes with --lite/],
+      [['mine', '--lite', 'demo', '--margin', 'some', '--db', db], /--margin must be a percentage of each quota such as 20% or a number of tasks/],
+      [['curate', '--yes', '--all', '--margin', '5', '--db', db], /--margin is for Lite-first mining; --all mines every candidate/],
+    ];
+    for (const [args, message] of cases) {
+      const io = bufferIO();
+      expect(await main(args, io), args.join(' ')).toBe(2);
+      expect(io.stderr()).toMatch(message);
+    }
+  });
 });

@@ -1,16 +1,18 @@
 import { RepocodError } from '@repocod/core';
-import type { MineStageEvent, MineStageSummary, MiningTracebacks, ProgressTicker } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, loadExtractionConfig, mineStage, miningPhaseItem, openCatalog } from '@repocod/pipeline';
+import type { LiteMargin, LiteMiningSummary, MineStageEvent, MineStageSummary, MiningTracebacks, ProgressTicker, SelectionSpec } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, liteMining, loadExtractionConfig, mineStage, miningPhaseItem, openCatalog } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { marginOption, selectionSpecOption } from './spec-option.js';
 
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--executor URL] [--namespace NAME]
+       repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--margin 20%|N] [same options but --only]
 
 Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
 baseline runs (default 3) and fail when the function's body is replaced by an assertion failure.
@@ -19,9 +21,21 @@ mutations per pytest process; --exact runs the whole suite per function, as REPO
 reruns every in-process answer in a fresh process and reports any difference. --only limits the run
 to functions by qualified name (or file::qualname). --tracebacks pytest formats the failures of
 mutation runs as pytest does by default (slower; native is Python's own format). Results go to the
-catalog as each function is done; a rerun resumes with the functions that have none.`;
+catalog as each function is done; a rerun resumes with the functions that have none.
+
+--lite mines only what the Lite selection can pick, over all the repositories given (as arguments
+or with --repo): candidates in the selection's order per context level (the spec's score, default
+lines(prompt) × lines(solution), known before any test runs), in rounds, until each level has its
+quota plus a margin of tasks (--margin, default 20% of the quota, or a number of tasks) and every
+candidate ranked above that cut or tied with its score is mined: the selection is then the one that
+mining every candidate would give. --spec FILE is select's spec (its score and filter may use only
+the columns a task has before mining).`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.flags.get('lite') === true) return liteMineCommand(args, io);
+  for (const option of ['margin', 'spec', 'repo']) {
+    if (args.flags.has(option)) throw new RepocodError('usage', `--${option} goes with --lite\n\n${MINE_USAGE}`);
+  }
   const [repository, extra] = args.positionals;
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', MINE_USAGE);
   const configPath = stringOption(args, 'config');
@@ -138,4 +152,67 @@ export function formatMineSummary(summary: MineStageSummary): string {
 function listed(title: string, items: readonly string[], limit = 10): string[] {
   if (items.length === 0) return [];
   return [`  ${title}:`, ...items.slice(0, limit).map((item) => `    ${item}`), ...(items.length > limit ? [`    … and ${items.length - limit} more (repocod sql on relevant_tests)`] : [])];
+}
+
+async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.flags.has('only')) throw new RepocodError('usage', `--only does not go with --lite: Lite-first mining chooses the functions itself\n\n${MINE_USAGE}`);
+  const repositories = [...new Set([...args.positionals, ...listOption(args, 'repo')])];
+  if (repositories.length === 0) throw new RepocodError('usage', `--lite needs the repositories to mine, as arguments or with --repo\n\n${MINE_USAGE}`);
+  const spec = selectionSpecOption(args);
+  const margin = marginOption(args);
+  const configPath = stringOption(args, 'config');
+  const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  const ticker = startProgressLines(io, '    ');
+  ticker.step(0, 0, `${repositories.join(', ')}: checkouts, environments, functions and their ranking`);
+  try {
+    const printer = progressPrinter(io, ticker);
+    const summary = await withExecutor(args, io, ({ executor }) => liteMining(catalog, {
+      executor,
+      projectRoot: PROJECT_ROOT,
+      stateRoot: stateRoot(),
+      repositories,
+      spec,
+      margin,
+      manifest: stringOption(args, 'manifest'),
+      sources: listOption(args, 'source'),
+      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+      confirm: args.flags.get('confirm') === true,
+      workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
+      repeat: wholeNumber(args, 'repeat', 3),
+      tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
+      extraction,
+      onEvent: (event) => {
+        if (event.kind === 'lite-ranked') io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);
+        if (event.kind === 'lite-round') io.err(`round ${event.round}: ${event.plan.next.length} function(s) in ${event.repositories.join(', ')}\n`);
+        if (event.kind === 'lite-mine') printer(event.event);
+      },
+    }));
+    io.out(formatLiteSummary(summary, spec, margin));
+    return 0;
+  } finally {
+    ticker.stop();
+    await catalog.close();
+  }
+}
+
+/** Per run: functions mined against candidates, per level found/target/quota and where it was cut, the rounds. */
+export function formatLiteSummary(summary: LiteMiningSummary, spec: SelectionSpec, margin: LiteMargin): string {
+  const marginText = 'tasks' in margin ? `${margin.tasks} task(s)` : `${margin.percent}% of each quota`;
+  const earlier = summary.mined - summary.minedNow;
+  const lines = [
+    `Lite-first mining: score ${spec.score}; filter ${spec.filter}; margin ${marginText}`,
+    `  rounds           ${summary.rounds}`,
+    `  mined            ${summary.mined} of ${summary.candidates} candidates (${summary.minedNow} now, ${earlier} from an earlier run)`,
+  ];
+  for (const level of summary.plan.levels) {
+    const state = level.state === 'enough' ? 'enough' : level.state === 'exhausted' ? 'every candidate mined, fewer than the target' : 'not finished';
+    const cut = level.cutoff === null ? '' : `; cut-off score ${level.cutoff}`;
+    lines.push(`  ${level.level.padEnd(16)} found ${level.found}/${level.target} (quota ${level.quota}); ${level.mined} of ${level.candidates} mined${cut}; ${state}`);
+  }
+  for (const repository of summary.repositories) {
+    lines.push(`  ${repository.repository.padEnd(16)} ${repository.mined} of ${repository.ranked} ranked candidates mined (${repository.minedNow} now), ${repository.withTests} with relevant tests`);
+  }
+  for (const repository of summary.dropped) lines.push(`  ${repository}: dropped, its mining failed`);
+  return `${lines.join('\n')}\n`;
 }

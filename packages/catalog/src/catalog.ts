@@ -94,6 +94,25 @@ export type RankedTask = SelectionPick & {
   readonly picked: boolean;
 };
 
+/** A candidate function with what its task would be given before any test runs. */
+export interface ProspectiveTask {
+  readonly functionId: string;
+  readonly instanceId: string;
+  readonly level: TaskLevel;
+}
+
+export interface ScoredProspectiveTask {
+  readonly functionId: string;
+  /** null when the score is SQL NULL. */
+  readonly score: number | null;
+  /** Whether the spec's filter keeps it (NULL counts as false, as in a WHERE). */
+  readonly kept: boolean;
+  readonly solutionTokens: number;
+}
+
+/** The `tasks` columns a task has before its tests are mined: what a Lite-first spec may use. */
+export const PROSPECTIVE_TASK_COLUMNS = ['instance_id', 'repository', 'function_id', 'file', 'qualname', 'prompt', 'solution', 'prompt_lines', 'solution_lines', 'prompt_tokens', 'solution_tokens', 'cc', 'level'] as const;
+
 export interface ValidationFilter {
   /** Only the validations of this repository. */
   readonly repository?: string;
@@ -166,6 +185,13 @@ export interface Catalog {
    * first `quota` of each level. `score` and `filter` are SQL expressions over the tasks columns.
    */
   rankTasks(query: RankQuery): Promise<RankedTask[]>;
+  /**
+   * The score and the filter of a selection spec over tasks that do not exist yet: a repository's
+   * candidate functions, each with the instance id and level it would have, as a relation named
+   * `tasks` with the columns known before mining (PROSPECTIVE_TASK_COLUMNS). Lite-first mining ranks
+   * candidates with it; a spec that uses a column known only after mining is refused by DuckDB.
+   */
+  scoreProspectiveTasks(repository: string, query: Pick<RankQuery, 'score' | 'filter'>, tasks: readonly ProspectiveTask[]): Promise<ScoredProspectiveTask[]>;
   /** Stores a selection (its spec and its picks) under its id, replacing an earlier one of that id. */
   saveSelection(selectionId: string, spec: string, picks: readonly SelectionPick[]): Promise<void>;
   /** A stored selection's spec and picks; null when there is none of that id (the latest when no id). */
@@ -589,6 +615,25 @@ class DuckDBCatalog implements Catalog {
         [query.quotas['self-contained'], query.quotas['file-level'], query.quotas['repo-level']],
       );
       return rows.map((row) => ({ ...pickFromRow(row), repository: text(row, 'repository'), solutionTokens: integer(row, 'solution_tokens'), available: integer(row, 'available'), quota: integer(row, 'quota'), picked: row['picked'] === true }));
+    });
+  }
+
+  scoreProspectiveTasks(repository: string, query: Pick<RankQuery, 'score' | 'filter'>, tasks: readonly ProspectiveTask[]): Promise<ScoredProspectiveTask[]> {
+    return this.exclusive(`scoring the candidates of ${repository}`, async (connection) => {
+      // A CTE named tasks hides the table of that name, so the spec's SQL reads these rows as they are.
+      const reader = await connection.runAndReadAll(
+        `WITH given AS (
+           SELECT unnest($2::TEXT[]) AS function_id, unnest($3::TEXT[]) AS instance_id, unnest($4::TEXT[]) AS level
+         ), tasks AS (
+           SELECT given.instance_id, f.repository, f.function_id, f.file, f.qualname, f.prompt, f.solution, f.prompt_lines,
+                  f.solution_lines, f.prompt_tokens, f.solution_tokens, f.cc, given.level
+             FROM functions f JOIN given USING (function_id) WHERE f.repository = $1
+         )
+         SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS kept, solution_tokens FROM tasks`,
+        [repository, listValue(tasks.map((task) => task.functionId)), listValue(tasks.map((task) => task.instanceId)), listValue(tasks.map((task) => task.level))],
+      );
+      const rows: Row[] = reader.getRowObjects();
+      return rows.map((row) => ({ functionId: text(row, 'function_id'), score: row['score'] === null ? null : Number(row['score']), kept: row['kept'] === true, solutionTokens: integer(row, 'solution_tokens') }));
     });
   }
 

@@ -25,6 +25,11 @@ export interface MineOptions {
   readonly tracebacks?: MiningTracebacks;
   /** Test files per shard of the whole-suite reference runs (default DEFAULT_SHARD_FILES; see splitSuite). */
   readonly shardFiles?: number;
+  /**
+   * More functions whose coverage the traced baseline run maps, without mining them now: Lite-first
+   * mining maps every candidate in its first round, so that its later rounds need no traced run.
+   */
+  readonly traceAlso?: readonly MutationTarget[];
   readonly store: MiningStore;
   readonly onEvent?: (event: MiningEvent) => void;
 }
@@ -177,7 +182,9 @@ class Mining {
     const { store } = this.options;
     const stored = await store.loadBaseline();
     const coverage = new Map(await store.loadCoverage());
-    const uncovered = pending.filter((target) => !coverage.has(target.id));
+    const pendingIds = new Set(pending.map((target) => target.id));
+    const toTrace = [...pending, ...(this.options.traceAlso ?? []).filter((target) => !pendingIds.has(target.id))];
+    const uncovered = toTrace.filter((target) => !coverage.has(target.id));
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
     const shards = traced ? this.suiteShards(stored) : [];

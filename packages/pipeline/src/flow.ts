@@ -5,12 +5,16 @@ import { CONTEXT_LEVELS, isRepocodError } from '@repocod/core';
 import type { ConfigInfo } from '@repocod/publish';
 import { configsOfCard } from '@repocod/publish';
 import type { MiningPhase } from '@repocod/mining';
-import type { ExecutorFactory } from '@repocod/runner';
+import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { runExtract } from './extract-stage.js';
 import type { FlowEvent, FlowStage } from './flow-events.js';
 import { FLOW_STAGES } from './flow-events.js';
+import type { LiteMiningSummary } from './lite-mining.js';
+import { liteMining } from './lite-mining.js';
+import type { LiteMargin } from './lite-plan.js';
+import type { MineStageEvent, MineStageSummary } from './mine-stage.js';
 import type { ProgressReport } from './progress-ticker.js';
 import { ProgressTicker } from './progress-ticker.js';
 import { mineStage } from './mine-stage.js';
@@ -35,6 +39,13 @@ export interface FlowOptions {
   /** Baseline runs when mining, and runs with the gold patches when validating (default 3). */
   readonly repeat?: number;
   readonly spec?: SelectionSpec;
+  /**
+   * Mine every candidate of every repository. By default the flow mines Lite-first (see lite-mining.ts):
+   * only the candidates the selection can pick, with the same picks as mining them all.
+   */
+  readonly mineAll?: boolean;
+  /** Lite-first mining's margin over each quota (default 20%). */
+  readonly margin?: LiteMargin;
   readonly narrow?: boolean;
   /** The version the flow releases (default 1.0). */
   readonly version?: string;
@@ -90,16 +101,13 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const aborted = (): boolean => options.signal?.aborted === true;
   const chosen = new Set(options.stages ?? FLOW_STAGES);
   emit({ kind: 'flow-start', repositories: [...options.repositories], stages: FLOW_STAGES.filter((name) => chosen.has(name)) });
-  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined | null> => {
-    if (aborted()) throw new FlowAborted();
-    if (!chosen.has(name)) return null;
-    const stageStarted = performance.now();
-    emit({ kind: 'stage-start', stage: name, repository });
+  /** A stage's progress: each step at once, and where it stands every interval while it runs (until stop). */
+  const stageProgress = (name: FlowStage, repository: string | null): StageProgress & { stop: () => void } => {
     const reportOf = (report: ProgressReport, periodic: boolean): FlowEvent => ({ kind: 'stage-progress', stage: name, repository, ...report, periodic });
     const ticker = new ProgressTicker((report) => {
       if (!aborted()) emit(reportOf(report, true));
     }, options.progressIntervalMs).start();
-    const progress: StageProgress = {
+    return {
       step: (done, total, item) => {
         if (aborted()) return;
         ticker.step(done, total, item);
@@ -107,21 +115,152 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         emit(reportOf(ticker.report(), false));
       },
       problem: (message) => emit({ kind: 'stage-problem', stage: name, repository, message }),
+      stop: () => ticker.stop(),
     };
+  };
+  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined | null> => {
+    if (aborted()) throw new FlowAborted();
+    if (!chosen.has(name)) return null;
+    const stageStarted = performance.now();
+    emit({ kind: 'stage-start', stage: name, repository });
+    const progress = stageProgress(name, repository);
     try {
       const { summary, value } = await body(progress);
       emit({ kind: 'stage-done', stage: name, repository, summary, seconds: (performance.now() - stageStarted) / 1000 });
       return value;
     } catch (error) {
       if (error instanceof FlowAborted || aborted()) throw new FlowAborted();
-      // A stage's own errors say what to do; anything else is a bug, whose stack is what helps.
-      const message = isRepocodError(error) || error instanceof FlowStageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+      const message = failureMessage(error);
       failures.push({ stage: name, repository, message });
       emit({ kind: 'stage-failed', stage: name, repository, message, seconds: (performance.now() - stageStarted) / 1000 });
       return undefined;
     } finally {
-      ticker.stop();
+      progress.stop();
     }
+  };
+
+  const mineAll = options.mineAll === true;
+  const spec = options.spec ?? REPOCOD_LITE_SPEC;
+  /** The repositories prepared and extracted whose mining waits for Lite-first mining over all of them. */
+  const extractedRepositories = new Map<string, PreparedRepository>();
+
+  const buildTasks = (repository: string): Promise<unknown> =>
+    stage('tasks', repository, async (progress) => {
+      const value = await tasksStage(catalog, {
+        ...common,
+        repository,
+        workers,
+        repeat,
+        onEvent: (event) => {
+          if (event.kind === 'tasks-built') progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
+          if (event.kind === 'task-checked') {
+            progress.step(event.done, event.total, event.instanceId);
+            if (!event.passed) progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
+          }
+        },
+      });
+      const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
+      return { value, summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks` };
+    });
+
+  /**
+   * Lite-first mining over every extracted repository, then their tasks; again while the tasks' checks
+   * leave a level short of its quota plus margin (the second pass then mines the next candidates).
+   * Each repository's `mine` row runs from its first round to the end of the pass. Returns the
+   * repositories that have their tasks.
+   */
+  const mineLiteFirst = async (): Promise<string[]> => {
+    const failed = new Set<string>();
+    for (let pass = 1; ; pass++) {
+      const repositories = [...extractedRepositories.keys()].filter((repository) => !failed.has(repository));
+      if (repositories.length === 0) return [];
+      type MineRow = { at: number; progress: StageProgress & { stop: () => void }; minedNow: number };
+      const started = new Map<string, MineRow>();
+      const begin = (repository: string): MineRow => {
+        const known = started.get(repository);
+        if (known !== undefined) return known;
+        emit({ kind: 'stage-start', stage: 'mine', repository });
+        const row = { at: performance.now(), progress: stageProgress('mine', repository), minedNow: 0 };
+        started.set(repository, row);
+        return row;
+      };
+      const fail = (repository: string, error: unknown): void => {
+        if (error instanceof FlowAborted || aborted()) throw new FlowAborted();
+        const row = begin(repository);
+        const message = failureMessage(error);
+        failed.add(repository);
+        failures.push({ stage: 'mine', repository, message });
+        emit({ kind: 'stage-failed', stage: 'mine', repository, message, seconds: (performance.now() - row.at) / 1000 });
+        row.progress.stop();
+      };
+      if (pass === 1) for (const repository of repositories) begin(repository);
+      let summary: LiteMiningSummary;
+      try {
+        summary = await liteMining(catalog, {
+          ...common,
+          repositories,
+          prepared: extractedRepositories,
+          spec,
+          margin: options.margin,
+          mode: 'fast',
+          workers,
+          repeat,
+          mineRound: async (request): Promise<MineStageSummary | null> => {
+            if (aborted()) throw new FlowAborted();
+            const row = begin(request.repository);
+            row.progress.step(0, request.functions, `round ${request.round}: ${request.functions} function(s)`);
+            try {
+              const value = await mineStage(catalog, { ...common, repository: request.repository, workers, repeat, mode: 'fast', ...request.mineOptions, onEvent: mineProgress(row.progress) });
+              row.minedNow += request.functions;
+              return value;
+            } catch (error) {
+              fail(request.repository, error);
+              return null;
+            }
+          },
+        });
+      } catch (error) {
+        // Before any round (the ranking: a spec Lite-first cannot use): every repository's mining failed.
+        for (const repository of repositories) if (!failed.has(repository)) fail(repository, error);
+        return [];
+      }
+      const levels = summary.plan.levels.map((level) => `${level.level} ${level.found}/${level.target}`).join(', ');
+      const closing = summary.repositories.filter(({ repository }) => !failed.has(repository) && (pass === 1 || started.has(repository)));
+      for (const [index, repository] of closing.entries()) {
+        const row = begin(repository.repository);
+        // Levels short of candidates concern every repository: said once, on the first row.
+        for (const level of index === 0 ? summary.plan.levels : []) {
+          if (level.state === 'exhausted') row.progress.problem(`${level.level}: every candidate mined, ${level.found} task(s) for a target of ${level.target} (quota ${level.quota})`);
+        }
+        const text =
+          `Lite-first: ${repository.mined} of ${repository.ranked} candidates mined (${row.minedNow} now), ${repository.withTests} with relevant tests; ` +
+          `over all: ${summary.mined} of ${summary.candidates} in ${summary.rounds} round(s), found/target ${levels}`;
+        emit({ kind: 'stage-done', stage: 'mine', repository: repository.repository, summary: text, seconds: (performance.now() - row.at) / 1000 });
+        row.progress.stop();
+      }
+      // The tasks of the repositories mined in this pass (of all of them in the first): their checks may send the planner further.
+      const toBuild = [...started.keys()].filter((repository) => !failed.has(repository) && (pass === 1 || (started.get(repository)?.minedNow ?? 0) > 0));
+      for (const repository of toBuild) if ((await buildTasks(repository)) === undefined) failed.add(repository);
+      const left = repositories.filter((repository) => !failed.has(repository));
+      if (toBuild.length === 0 || !(await liteNeedsMore(left))) return left;
+    }
+  };
+
+  /** Whether the planner, now that the tasks' checks are known, wants more candidates mined. */
+  const liteNeedsMore = async (repositories: readonly string[]): Promise<boolean> => {
+    if (repositories.length === 0) return false;
+    const probe = await liteMining(catalog, {
+      ...common,
+      repositories,
+      prepared: extractedRepositories,
+      spec,
+      margin: options.margin,
+      mode: 'fast',
+      workers,
+      repeat,
+      mineRound: async () => null,
+    });
+    return probe.rounds > 0;
   };
 
   try {
@@ -151,49 +290,21 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         return { value, summary: `${value.files} files (${value.extractedFiles} parsed, ${value.unchangedFiles} unchanged), ${value.functions} functions, ${value.candidates} candidates` };
       });
       if (extracted === undefined) continue;
+      if (!mineAll && prepared !== null) {
+        extractedRepositories.set(repository, prepared);
+        continue;
+      }
       const mined = await stage('mine', repository, async (progress) => {
         let total = 0;
-        const value = await mineStage(catalog, {
-          ...common,
-          repository,
-          workers,
-          repeat,
-          mode: 'fast',
-          onEvent: (event) => {
-            if (event.kind === 'extracted') total = event.targets;
-            // Job-level progress in every phase: a phase's jobs are what the pool works through.
-            if (event.kind === 'phase-start') progress.step(0, event.jobs, miningPhaseItem(event));
-            if (event.kind === 'job-done') progress.step(event.done, event.total, '');
-            if (event.kind === 'shard-incomplete') {
-              progress.problem(`a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out of the baseline`);
-            }
-            if (event.kind === 'function-done' && event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
-          },
-        });
+        const value = await mineStage(catalog, { ...common, repository, workers, repeat, mode: 'fast', onEvent: mineProgress(progress, (targets) => (total = targets)) });
         const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
         const fromCatalog = value.resumed;
         return { value, summary: `${total} candidates: ${withTests} with relevant tests (${value.functions.length - value.resumed} mined now, ${fromCatalog} from the catalog)` };
       });
       if (mined === undefined) continue;
-      const tasks = await stage('tasks', repository, async (progress) => {
-        const value = await tasksStage(catalog, {
-          ...common,
-          repository,
-          workers,
-          repeat,
-          onEvent: (event) => {
-            if (event.kind === 'tasks-built') progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
-            if (event.kind === 'task-checked') {
-              progress.step(event.done, event.total, event.instanceId);
-              if (!event.passed) progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
-            }
-          },
-        });
-        const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
-        return { value, summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks` };
-      });
-      if (tasks !== undefined) ready.push(repository);
+      if ((await buildTasks(repository)) !== undefined) ready.push(repository);
     }
+    if (!mineAll && extractedRepositories.size > 0) ready.push(...(await mineLiteFirst()));
     if (ready.length < options.repositories.length) return finish(false);
 
     const selected = await stage('select', null, async (progress) => {
@@ -273,6 +384,24 @@ export function miningPhaseItem(event: { readonly phase: MiningPhase; readonly j
   const resumed = event.resumed > 0 ? `, ${event.resumed} done by an earlier run` : '';
   const functions = event.functions > 0 ? ` for ${event.functions} function(s)` : '';
   return `${event.phase}: pytest jobs (${what}${functions}${resumed})`;
+}
+
+/** A stage's own errors say what to do; anything else is a bug, whose stack is what helps. */
+function failureMessage(error: unknown): string {
+  return isRepocodError(error) || error instanceof FlowStageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** Mining's events as a stage's progress: job-level progress in every phase (its jobs are what the pool works through). */
+function mineProgress(progress: StageProgress, onTargets?: (targets: number) => void): (event: MineStageEvent) => void {
+  return (event) => {
+    if (event.kind === 'extracted') onTargets?.(event.targets);
+    if (event.kind === 'phase-start') progress.step(0, event.jobs, miningPhaseItem(event));
+    if (event.kind === 'job-done') progress.step(event.done, event.total, '');
+    if (event.kind === 'shard-incomplete') {
+      progress.problem(`a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out of the baseline`);
+    }
+    if (event.kind === 'function-done' && event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
+  };
 }
 
 /** What a stage body reports as it goes. */

@@ -24,6 +24,10 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly mode: MiningMode;
   /** Only these functions: qualnames, or `file::qualname` when a qualname repeats. */
   readonly only?: readonly string[];
+  /** Only these functions, by function id (Lite-first mining's rounds); with `only`, the functions of both. */
+  readonly onlyFunctionIds?: readonly string[];
+  /** Map the coverage of every candidate in the traced baseline run, not only of those mined now (Lite-first mining). */
+  readonly traceAll?: boolean;
   /** Baseline runs (default 3). */
   readonly repeat?: number;
   /** Confirm every in-process answer in a fresh process (see mineRepository). */
@@ -61,8 +65,10 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   const name = prepared.entry.name;
   const extraction = await runExtract(catalog, { root: prepared.checkout.path, repository: name, config: options.extraction });
   const candidates = await catalog.functions(name, { candidatesOnly: true });
-  const chosen = selectFunctions(candidates, options.only, name);
+  const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
+  const chosenIds = new Set(chosen.map((fn) => fn.functionId));
+  const traceAlso = options.traceAll === true ? mutationTargets(candidates.filter((fn) => !chosenIds.has(fn.functionId)), prepared.checkout.path) : undefined;
   options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
   const repeat = options.repeat ?? 3;
   const tracebacks = options.tracebacks ?? 'native';
@@ -74,6 +80,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     confirm: options.confirm,
     tracebacks,
     shardFiles: options.shardFiles,
+    traceAlso,
     store: new CatalogMiningStore(catalog, prepared, miningKey),
     onEvent: options.onEvent,
   });
@@ -85,6 +92,14 @@ export function miningKeyOf(prepared: PreparedRepository, repeat = 3, tracebacks
   return contentHash(
     JSON.stringify({ version: MINING_VERSION, baseCommit: prepared.checkout.baseCommit, environment: prepared.environment.key, repeat, timeout: prepared.entry.timeoutSeconds, tracebacks }),
   );
+}
+
+function chooseFunctions(candidates: readonly CatalogFunction[], options: MineStageOptions, repository: string): CatalogFunction[] {
+  if (options.onlyFunctionIds === undefined) return selectFunctions(candidates, options.only, repository);
+  const ids = new Set(options.onlyFunctionIds);
+  const byName = options.only === undefined || options.only.length === 0 ? [] : selectFunctions(candidates, options.only, repository);
+  for (const fn of byName) ids.add(fn.functionId);
+  return candidates.filter((fn) => ids.has(fn.functionId));
 }
 
 /** The candidates named by --only (all without it); a name that matches nothing is an error that lists near names. */

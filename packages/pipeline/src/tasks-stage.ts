@@ -7,12 +7,13 @@ import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
 import { applyPatches, git, jobHash, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
-import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches, uniqueInstanceIds } from '@repocod/tasks';
+import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches } from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
+import { candidateInstanceIds, taskRepoName } from './task-identity.js';
 import { preStateCollectJob } from './validation-jobs.js';
 
 export interface TasksStageOptions extends PrepareStageOptions {
@@ -76,13 +77,15 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     const text = texts.get(file);
     if (text !== undefined) testModels.set(file, testFileModel(parser, file, text));
   }
-  const ids = uniqueInstanceIds(repoName(prepared), chosen.map(({ fn, tests }) => ({ fn, tests, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
+  const candidates = [...functions.values()].filter((fn) => fn.isCandidate);
+  const ids = candidateInstanceIds(taskRepoName(prepared), [...candidates, ...chosen.map(({ fn }) => fn)]);
   const templates = options.templates ?? DEFAULT_TEMPLATES;
-  const drafts = [...ids].map(([{ fn, tests }, instanceId]) => {
+  const drafts = chosen.map(({ fn, tests }) => {
+    const instanceId = ids.get(fn.functionId) as string;
     const code = codePatches(fn, texts.get(fn.file) ?? '');
     const test = testPatches(testModels, tests);
     const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
-    const fields = { repository: repoName(prepared), file: fn.file, qualname: fn.qualname, prompt: fn.slices.prompt, level: classification.level, tests: tests.map((id) => `- ${id}`).join('\n') };
+    const fields = { repository: taskRepoName(prepared), file: fn.file, qualname: fn.qualname, prompt: fn.slices.prompt, level: classification.level, tests: tests.map((id) => `- ${id}`).join('\n') };
     return { instanceId, fn, tests, code, test, classification, fields };
   });
   options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
@@ -95,7 +98,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
       functionId: draft.fn.functionId,
       file: draft.fn.file,
       qualname: draft.fn.qualname,
-      repo: repoName(prepared),
+      repo: taskRepoName(prepared),
       baseCommit: prepared.checkout.baseCommit,
       baseCommitTimestamp: prepared.checkout.commitTimestamp,
       prompt: draft.fn.slices.prompt,
@@ -130,12 +133,6 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   };
 }
 
-/** `owner/name` from the manifest's url (also under --source); a local project (the demo) keeps its manifest name. */
-function repoName(prepared: PreparedRepository): string {
-  const url = prepared.entry.url ?? prepared.entry.upstream ?? null;
-  const match = url === null ? null : /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
-  return match === null ? prepared.entry.name : `${match[1]}/${match[2]}`;
-}
 
 interface PatchCheck {
   readonly instanceId: string;

@@ -106,7 +106,7 @@ describe('the curator TUI on the demo catalog', () => {
       await waitFor(screen, /y writes this release/);
       await press(app.stdin, '2');
       expect(screen()).toMatch(/done \(/);
-      expect(screen()).toMatch(/51 candidates: 51 with relevant tests \(0 mined now, 51 from the catalog\)/);
+      expect(screen()).toMatch(/Lite-first: 51 of 51 candidates mined \(0 now\), 51 with relevant tests/);
       await press(app.stdin, '5', 'e', KEY.backspace, KEY.backspace, KEY.backspace, '2', '.', '0', KEY.enter);
       await waitFor(screen, /version 2\.0/);
       await waitFor(screen, /2\.0\/test-00000-of-00001\.parquet/);

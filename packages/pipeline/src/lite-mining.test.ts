@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Catalog } from '@repocod/catalog';
+import { openCatalog } from '@repocod/catalog';
+import { RepocodError } from '@repocod/core';
+import type { SelectionSpec } from '@repocod/tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LiteMiningEvent, LiteMiningSummary } from './lite-mining.js';
+import { liteMining } from './lite-mining.js';
+import { mineStage } from './mine-stage.js';
+import type { SelectSummary } from './select-stage.js';
+import { selectStage } from './select-stage.js';
+import { tasksStage } from './tasks-stage.js';
+
+const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
+const state = mkdtempSync(join(tmpdir(), 'repocod-lite-'));
+const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2 };
+// Small quotas, so that Lite-first mining can stop well before the demo's 51 candidates.
+const SPEC: SelectionSpec = { quotas: { 'self-contained': 5, 'file-level': 5, 'repo-level': 5 }, score: 'prompt_lines * solution_lines', filter: 'true' };
+
+let full: Catalog;
+let lite: Catalog;
+let fullSelection: SelectSummary;
+let liteSelection: SelectSummary;
+let summary: LiteMiningSummary;
+const events: LiteMiningEvent[] = [];
+
+beforeAll(async () => {
+  full = await openCatalog(join(state, 'full.duckdb'));
+  lite = await openCatalog(join(state, 'lite.duckdb'));
+  await mineStage(full, { ...options, mode: 'fast' });
+  await tasksStage(full, options);
+  fullSelection = await selectStage(full, SPEC);
+
+  const { repository: _repository, ...common } = options;
+  summary = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast', onEvent: (event) => events.push(event) });
+  await tasksStage(lite, options);
+  liteSelection = await selectStage(lite, SPEC);
+}, 900_000);
+
+afterAll(async () => {
+  await full.close();
+  await lite.close();
+  rmSync(state, { recursive: true, force: true });
+}, 60_000);
+
+describe('Lite-first mining on the demo', () => {
+  it('picks exactly the tasks that mining every candidate picks, with the same relevant tests', async () => {
+    expect(fullSelection.picks.length).toBe(15);
+    expect(liteSelection.picks.map((pick) => pick.instanceId)).toEqual(fullSelection.picks.map((pick) => pick.instanceId));
+    expect(liteSelection.selectionId).toBe(fullSelection.selectionId);
+    for (const pick of liteSelection.picks) {
+      expect((await lite.task(pick.instanceId))?.failToPass).toEqual((await full.task(pick.instanceId))?.failToPass);
+    }
+  });
+
+  it('mines fewer functions than there are candidates, and says so per level and round', async () => {
+    expect(summary.candidates).toBe(51);
+    expect(summary.mined).toBeLessThan(51);
+    expect(summary.minedNow).toBe(summary.mined);
+    expect((await lite.relevantTests('demo')).length).toBe(summary.mined);
+    expect((await full.relevantTests('demo')).length).toBe(51);
+    expect(summary.rounds).toBeGreaterThanOrEqual(1);
+    expect(summary.plan.done).toBe(true);
+    for (const level of summary.plan.levels) {
+      expect(level.quota).toBe(5);
+      expect(level.target).toBe(6);
+      expect(level.state === 'exhausted' || level.found >= level.target).toBe(true);
+    }
+    expect(events.filter((event) => event.kind === 'lite-round')).toHaveLength(summary.rounds);
+    // One baseline for the repository: the traced run of the first round maps every candidate.
+    const baselines = events.filter((event) => event.kind === 'lite-mine' && event.event.kind === 'phase-start' && event.event.phase === 'baseline');
+    expect(baselines).toHaveLength(1);
+    const mined = events.find((event) => event.kind === 'lite-mined');
+    expect((await lite.miningCoverage('demo', mined?.kind === 'lite-mined' ? mined.summary.miningKey : '')).length).toBe(51);
+  });
+
+  it('does nothing more when run again: the catalog already answers', { timeout: 300_000 }, async () => {
+    const { repository: _repository, ...common } = options;
+    const again = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
+    expect(again.rounds).toBe(0);
+    expect(again.minedNow).toBe(0);
+    expect(again.mined).toBe(summary.mined);
+  });
+
+  it('refuses a spec whose score needs what only mining tells, naming the columns it may use', { timeout: 300_000 }, async () => {
+    const { repository: _repository, ...common } = options;
+    const spec = { ...SPEC, score: 'len(fail_to_pass)' };
+    const attempt = liteMining(lite, { ...common, repositories: ['demo'], spec, mode: 'fast' });
+    await expect(attempt).rejects.toBeInstanceOf(RepocodError);
+    await expect(attempt).rejects.toThrow(/cannot rank candidates before mining[\s\S]*prompt_lines[\s\S]*--all/);
+  });
+});

@@ -1,0 +1,22 @@
+import type { CatalogFunction } from '@repocod/catalog';
+import type { PreparedRepository } from '@repocod/runner';
+import { uniqueInstanceIds } from '@repocod/tasks';
+
+/** `owner/name` from the manifest's url (also under --source); a local project (the demo) keeps its manifest name. */
+export function taskRepoName(prepared: PreparedRepository): string {
+  const url = prepared.entry.url ?? prepared.entry.upstream ?? null;
+  const match = url === null ? null : /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
+  return match === null ? prepared.entry.name : `${match[1]}/${match[2]}`;
+}
+
+/**
+ * The instance id of each function's task, by function id, made unique over every given function
+ * (the repository's candidates): a task's id must not depend on which functions got relevant tests,
+ * nor on how far Lite-first mining went, or twins (one qualname defined twice in a file) would be
+ * named `…-L42` in one run and not in another.
+ */
+export function candidateInstanceIds(repo: string, functions: readonly CatalogFunction[]): Map<string, string> {
+  const unique = new Map(functions.map((fn) => [fn.functionId, fn]));
+  const ids = uniqueInstanceIds(repo, [...unique.values()].map((fn) => ({ functionId: fn.functionId, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
+  return new Map([...ids].map(([fn, id]) => [fn.functionId, id]));
+}
