@@ -251,6 +251,22 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'validations: tests passing without the body, how the gold check was answered',
+    sql: `
+      -- Validation keeps FAIL_TO_PASS whole by default (REPOCOD's rule) and records the tests seen
+      -- passing without the body; a run that stops at the first failure sees only some of them, so
+      -- without_body_complete says whether every test's outcome is known (NULL: not recorded).
+      -- The gold check is answered by k runs with the gold patches, or by mining's k baseline runs of
+      -- the same environment (the gold state is the base commit): gold_baseline_key is that mining key.
+      -- DuckDB adds no column with a constraint: gold_from is 'runs' or 'baseline' by the writer's type.
+      ALTER TABLE validations ADD COLUMN passing_without_body TEXT[] DEFAULT [];
+      ALTER TABLE validations ADD COLUMN without_body_complete BOOLEAN;
+      ALTER TABLE validations ADD COLUMN gold_from TEXT DEFAULT 'runs';
+      ALTER TABLE validations ADD COLUMN gold_baseline_key TEXT;
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */
