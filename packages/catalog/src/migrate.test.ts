@@ -72,6 +72,19 @@ describe('migrate', () => {
     expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, NEXT]);
   });
 
+  it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
+    expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 5))).toEqual([1, 2, 3, 4, 5]);
+    const row = (id: string): string => `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
+    await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
+    expect(await migrate(connection, 'test')).toEqual([6]);
+    const reader = await connection.runAndReadAll('SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, gold_baseline_key FROM validations ORDER BY instance_id');
+    expect(reader.getRowObjectsJson()).toEqual([
+      { instance_id: 'a', status: 'failed', fail_to_pass: ['t.py::a'], passing_without_body: [], without_body_complete: null, gold_from: 'runs', gold_baseline_key: null },
+      { instance_id: 'b', status: 'failed', fail_to_pass: ['t.py::a'], passing_without_body: [], without_body_complete: null, gold_from: 'runs', gold_baseline_key: null },
+    ]);
+    await expect(connection.run(`INSERT INTO validations VALUES (${row('a')}, [], NULL, 'runs', NULL)`)).rejects.toThrow(/PRIMARY KEY|constraint/i);
+  });
+
   it('leaves the catalog at the previous version when a migration fails', async () => {
     const broken: Migration[] = [
       ...MIGRATIONS,

@@ -260,11 +260,36 @@ export const MIGRATIONS: readonly Migration[] = [
       -- without_body_complete says whether every test's outcome is known (NULL: not recorded).
       -- The gold check is answered by k runs with the gold patches, or by mining's k baseline runs of
       -- the same environment (the gold state is the base commit): gold_baseline_key is that mining key.
-      -- DuckDB adds no column with a constraint: gold_from is 'runs' or 'baseline' by the writer's type.
-      ALTER TABLE validations ADD COLUMN passing_without_body TEXT[] DEFAULT [];
-      ALTER TABLE validations ADD COLUMN without_body_complete BOOLEAN;
-      ALTER TABLE validations ADD COLUMN gold_from TEXT DEFAULT 'runs';
-      ALTER TABLE validations ADD COLUMN gold_baseline_key TEXT;
+      -- DuckDB cannot add several columns to a keyed table with rows in one transaction (nor a column
+      -- with a constraint): the table is made again with the new columns, and its rows copied.
+      CREATE TABLE validations_6 (
+        instance_id TEXT NOT NULL,
+        task_hash TEXT NOT NULL,
+        validation_key TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'infra-error')),
+        checks TEXT NOT NULL,
+        fail_to_pass TEXT[] NOT NULL,
+        flaky_tests TEXT[] NOT NULL,
+        dropped_tests TEXT[] NOT NULL,
+        tool_version TEXT NOT NULL,
+        python_version TEXT NOT NULL,
+        packages_hash TEXT NOT NULL,
+        environment_key TEXT NOT NULL,
+        run_ids TEXT[] NOT NULL,
+        repeat INTEGER NOT NULL,
+        seconds DOUBLE NOT NULL,
+        validated_at TIMESTAMP NOT NULL,
+        passing_without_body TEXT[] NOT NULL DEFAULT [],
+        without_body_complete BOOLEAN,
+        gold_from TEXT NOT NULL DEFAULT 'runs' CHECK (gold_from IN ('runs', 'baseline')),
+        gold_baseline_key TEXT,
+        PRIMARY KEY (instance_id, validation_key)
+      );
+      -- Validations stored before ran the gold patches k times; what passed without the body was not kept.
+      INSERT INTO validations_6 SELECT *, [], NULL, 'runs', NULL FROM validations;
+      DROP TABLE validations;
+      ALTER TABLE validations_6 RENAME TO validations;
     `,
   },
 ];
