@@ -92,7 +92,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['db']);
         return await showCommand(args, io);
       case 'validate':
-        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'fresh', 'timeout', 'workers', 'manifest', 'source', ...EXECUTOR_OPTIONS]);
+        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'gold-runs', 'fresh', 'timeout', 'workers', 'manifest', 'source', ...EXECUTOR_OPTIONS]);
         return await validateCommand(args, io);
       case 'publish':
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);

@@ -71,7 +71,7 @@ const LOG_LINES = 40;
 function validationLines(validation: StoredValidation | null): string[] {
   if (validation === null) return ['  validation   not yet validated as the task is now (repocod validate)'];
   const lines = [
-    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, ${validation.repeat} run(s) with the gold patches)`,
+    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, gold check by ${validation.goldFrom === 'baseline' ? `mining's ${validation.repeat} baseline run(s)` : `${validation.repeat} run(s) with the gold patches`})`,
     ...checksOf(validation).flatMap((check) => [
       `    ${check.check.padEnd(19)}${check.status.padEnd(12)}${check.detail}`,
       ...check.tests.slice(0, 10).map((test) => `      ${test}`),
@@ -80,6 +80,10 @@ function validationLines(validation: StoredValidation | null): string[] {
   ];
   if (validation.flakyTests.length > 0) lines.push(`    flaky, removed from FAIL_TO_PASS: ${validation.flakyTests.join(', ')}`);
   if (validation.droppedTests.length > 0) lines.push(`    pass without the body, removed from FAIL_TO_PASS: ${validation.droppedTests.join(', ')}`);
+  else if (validation.passingWithoutBody.length > 0) {
+    const seen = validation.withoutBodyComplete === false ? ' (seen before the run stopped at the first failure)' : '';
+    lines.push(`    pass without the body, kept in FAIL_TO_PASS${seen}: ${validation.passingWithoutBody.join(', ')}`);
+  }
   lines.push(`    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`);
   lines.push(`    run ids      ${validation.runIds.join(' ')}`);
   for (const check of checksOf(validation).filter((item) => item.log !== null)) {

@@ -47,7 +47,8 @@ beforeAll(async () => {
   expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
   expect(await main(['tasks', 'demo', '--db', db], bufferIO())).toBe(1);
   const spec = join(folder.dir, 'spec.json');
-  // Three tasks that hold; three whose body, once removed, leaves some of their tests passing.
+  // Three tasks whose every test fails without the body; three whose body, once removed, leaves some of
+  // their tests passing: REPOCOD's rule keeps those (one failing test is enough), --narrow drops them.
   writeFileSync(spec, JSON.stringify({ filter: "qualname IN ('slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table')" }));
   expect(await main(['select', '--spec', spec, '--db', db], bufferIO())).toBe(0);
   hub = await startLoopbackHub();
@@ -64,7 +65,8 @@ describe('repocod validate', () => {
   it('stops on SIGTERM with the tasks done so far kept, and a rerun carries on from the catalog', { timeout: 300_000 }, async () => {
     const killed = await interruptedValidate(/validated 2\/6/);
     expect(killed.code, killed.stderr).toBe(143);
-    expect(killed.stderr).toMatch(/demo: 6 task\(s\), 6 to validate \(12 job\(s\) to run, 6 from the catalog\)/);
+    // One job per task: the collect job is the tasks stage's, mining's baseline answers the gold check.
+    expect(killed.stderr).toMatch(/demo: 6 task\(s\), 6 to validate \(6 job\(s\) to run, 6 from the catalog\)/);
     expect(killed.stderr).toContain('interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on');
     // Its pytest runs (process groups of their own, which the signal does not reach) ended with it:
     // without that, the jobs in flight when it stopped would still be running now.
@@ -78,10 +80,10 @@ describe('repocod validate', () => {
     const text = rerun.stdout();
     expect(text).toMatch(/^selection [0-9a-f]{16}: 6 task\(s\) validated/);
     expect(text).toMatch(/ {4}collects {10} +6 +0 +0\n/);
-    expect(text).toMatch(/ {4}fails w\/o body +3 +3 +0\n/);
+    expect(text).toMatch(/ {4}fails w\/o body +6 +0 +0\n/);
     expect(text).toMatch(/ {4}passes w\/ gold +6 +0 +0\n/);
-    expect(text).toContain('  verdicts         3 passed, 3 failed, 0 infrastructure error(s)');
-    expect(text).toContain(`    ${EQ}  fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body\n      tests/test_models.py::test_records_with_different_fields_differ (passed)`);
+    expect(text).toContain('  verdicts         6 passed, 0 failed, 0 infrastructure error(s)');
+    expect(text).toContain("  gold check       6 task(s) answered by mining's baseline, 0 by 3 run(s) of the gold patches");
     expect(text).toMatch(/provenance {7}repocod-kit \d+\.\d+\.\d+.*\n {19}demo: python 3\.\d+\.\d+, packages [0-9a-f]{12}/);
 
     const again = bufferIO();
@@ -92,25 +94,26 @@ describe('repocod validate', () => {
     expect(unknown.stderr()).toMatch(/--repo flask: selection \w+ has no task of it/);
   });
 
-  it('shows a task’s validation: each check, the tests concerned, the log and the provenance', async () => {
+  it('shows a task’s validation: each check, the tests concerned, the log and the provenance', { timeout: 300_000 }, async () => {
     const show = bufferIO();
     expect(await main(['show', EQ, '--db', db], show)).toBe(0);
     const text = show.stdout();
-    expect(text).toMatch(/ {2}validation {3}failed \(\d{4}-\d\d-\d\dT[\d:.]+Z, 3 run\(s\) with the gold patches\)/);
-    expect(text).toContain('    fails-without-body failed      2 of 13 FAIL_TO_PASS test(s) do not fail without the body');
-    expect(text).toMatch(/--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/);
-    expect(text).toContain('11 failed, 2 passed');
-    expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){5}\n/);
+    expect(text).toMatch(/ {2}validation {3}passed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/);
+    expect(text).toMatch(/ {4}fails-without-body passed {6}1 of 13 FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)/);
+    expect(text).toContain('    passes-with-gold   passed      all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
+    // The collect run and the run without the body; the baseline answered the gold check.
+    expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){2}\n/);
   });
 });
 
 describe('repocod publish', () => {
-  it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', { timeout: 120_000 }, async () => {
+  it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', { timeout: 300_000 }, async () => {
     const first = bufferIO();
     expect(await main(['publish', '--version', '1.0', '--out', out, '--db', db], first), first.stderr()).toBe(0);
-    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 3 of the 6 task\(s\) of selection [0-9a-f]{16}\n/);
-    expect(first.stdout()).toContain('  validation 3 passed every check; left out (failed validation): 3; 0 flaky test(s) removed');
-    expect(first.stdout()).toContain(`    - ${EQ} (fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body)`);
+    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 6 of the 6 task\(s\) of selection [0-9a-f]{16}\n/);
+    expect(first.stdout()).toContain('  validation 6 passed every check; 0 flaky test(s) removed');
+    const record = readFileSync(join(out, '1.0/validation.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(record.find((row) => row['instance_id'] === EQ)).toMatchObject({ status: 'passed', gold_check_from: 'baseline', passing_without_body_complete: false, dropped_tests: [] });
     expect(first.stdout()).toContain('  diff       first version');
 
     const noToken = bufferIO();
@@ -121,11 +124,13 @@ describe('repocod publish', () => {
     expect(await main(['publish', '--push', 'https://huggingface.co/datasets/x/y', '--out', out, '--db', db], badName)).toBe(2);
 
     process.env['HF_TOKEN'] = hub.token;
+    // Validated again with --narrow: the three tasks with tests passing without the body lose those tests.
+    expect(await main(['validate', '--narrow', '--db', db], bufferIO())).toBe(0);
     const dry = bufferIO();
-    expect(await main(['publish', '--version', '1.1', '--keep', EQ, '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
+    expect(await main(['publish', '--version', '1.1', '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
     expect(dry.stdout()).toMatch(/^dry run: nothing is written or uploaded\n/);
-    expect(dry.stdout()).toContain('  diff       against 1.0: 1 added, 0 removed, 0 changed\n    + demo-inventory.models.Record.__eq__');
-    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(4 tasks\)" \(not sent\)/);
+    expect(dry.stdout()).toContain('  diff       against 1.0: 0 added, 0 removed, 3 changed');
+    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(6 tasks\)" \(not sent\)/);
     expect(existsSync(join(out, '1.1'))).toBe(false);
     expect(hub.commits()).toEqual([]);
 

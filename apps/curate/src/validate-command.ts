@@ -9,18 +9,22 @@ import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
-                        [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
-                        [--executor URL] [--namespace NAME]
+                        [--gold-runs] [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE]
+                        [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
 
-Checks every task of a selection (default: the latest) with the shared runner: (1) the starting
-state (base + pre patches) collects; (2) with the tests restored, every FAIL_TO_PASS test fails
-without the body; (3) with the gold patches, every FAIL_TO_PASS test passes in each of K runs
-(default 3); tests that flip across those runs leave FAIL_TO_PASS and are recorded. Tasks run in
+Checks every task of a selection (default: the latest) with the shared runner, REPOCOD's way:
+(1) the starting state (base + pre patches) collects; (2) with the tests restored, at least one
+FAIL_TO_PASS test fails without the body (an empty body does not solve the task; the run stops at
+the first failure, and the tests seen passing before it are recorded); (3) with the gold patches,
+every FAIL_TO_PASS test passes in each of K runs (default 3); tests that flip leave FAIL_TO_PASS and
+are recorded. FAIL_TO_PASS is kept whole. The gold state is the base commit byte for byte, so check
+(3) is answered by mining's K baseline runs of the same environment when the catalog has them, and
+by K runs of the gold patches otherwise (or always, with --gold-runs). --narrow is SWE-bench's
+reading: every test runs without the body and those that pass leave FAIL_TO_PASS. Tasks run in
 parallel on each repository's worktrees; each verdict goes to the catalog with its provenance (tool,
-Python, packages hash, run ids) as soon as it is in, so a rerun resumes where a run stopped, and jobs
-already run are answered from the catalog unless --fresh. --retry-failed validates the failed tasks
-again (infrastructure errors are always retried). --narrow keeps a task whose tests partly pass
-without the body, removing those tests from FAIL_TO_PASS (SWE-bench's notion) instead of failing it.
+Python, packages hash, run ids, how check 3 was answered) as soon as it is in, so a rerun resumes
+where a run stopped, and jobs already run are answered from the catalog unless --fresh.
+--retry-failed validates the failed tasks again (infrastructure errors are always retried).
 Exit code 1 when a task could not be judged (timeout, crash, broken environment).`;
 
 export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
@@ -41,6 +45,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
       workers: wholeNumber(args, 'workers', 2),
       retryFailed: args.flags.get('retry-failed') === true,
       narrow: args.flags.get('narrow') === true,
+      goldRuns: args.flags.get('gold-runs') === true,
       fresh: args.flags.get('fresh') === true,
       onEvent: progressPrinter(io, ticker),
     }));
@@ -82,6 +87,10 @@ export function formatValidateSummary(summary: ValidateSummary): string {
     `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} infrastructure error(s)`,
     `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); ${summary.repeat} run(s) with the gold patches`,
     ...(counts.droppedTests > 0 ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`] : []),
+    ...(counts.tasksPassingWithoutBody > 0 && counts.droppedTests === 0
+      ? [`  kept             ${counts.tasksPassingWithoutBody} task(s) with test(s) seen passing without the body (REPOCOD's rule; --narrow drops them)`]
+      : []),
+    `  gold check       ${counts.goldFromBaseline} task(s) answered by mining's baseline, ${counts.tasks - counts.goldFromBaseline} by ${summary.repeat} run(s) of the gold patches`,
     `  provenance       ${summary.toolVersion}`,
     ...summary.repositories.map((repository) => `                   ${repository.repository}: python ${repository.pythonVersion}, packages ${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} from the catalog, ${repository.workers} worker(s)`),
   ];

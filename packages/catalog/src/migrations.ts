@@ -251,6 +251,47 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'validations: tests passing without the body, how the gold check was answered',
+    sql: `
+      -- Validation keeps FAIL_TO_PASS whole by default (REPOCOD's rule) and records the tests seen
+      -- passing without the body; a run that stops at the first failure sees only some of them, so
+      -- without_body_complete says whether every test's outcome is known (NULL: not recorded).
+      -- The gold check is answered by k runs with the gold patches, or by mining's k baseline runs of
+      -- the same environment (the gold state is the base commit): gold_baseline_key is that mining key.
+      -- DuckDB cannot add several columns to a keyed table with rows in one transaction (nor a column
+      -- with a constraint): the table is made again with the new columns, and its rows copied.
+      CREATE TABLE validations_6 (
+        instance_id TEXT NOT NULL,
+        task_hash TEXT NOT NULL,
+        validation_key TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'infra-error')),
+        checks TEXT NOT NULL,
+        fail_to_pass TEXT[] NOT NULL,
+        flaky_tests TEXT[] NOT NULL,
+        dropped_tests TEXT[] NOT NULL,
+        tool_version TEXT NOT NULL,
+        python_version TEXT NOT NULL,
+        packages_hash TEXT NOT NULL,
+        environment_key TEXT NOT NULL,
+        run_ids TEXT[] NOT NULL,
+        repeat INTEGER NOT NULL,
+        seconds DOUBLE NOT NULL,
+        validated_at TIMESTAMP NOT NULL,
+        passing_without_body TEXT[] NOT NULL DEFAULT [],
+        without_body_complete BOOLEAN,
+        gold_from TEXT NOT NULL DEFAULT 'runs' CHECK (gold_from IN ('runs', 'baseline')),
+        gold_baseline_key TEXT,
+        PRIMARY KEY (instance_id, validation_key)
+      );
+      -- Validations stored before ran the gold patches k times; what passed without the body was not kept.
+      INSERT INTO validations_6 SELECT *, [], NULL, 'runs', NULL FROM validations;
+      DROP TABLE validations;
+      ALTER TABLE validations_6 RENAME TO validations;
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

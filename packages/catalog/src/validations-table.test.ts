@@ -22,6 +22,10 @@ function validation(instanceId: string, validationKey: string, overrides: Partia
     repeat: 3,
     seconds: 1.5,
     validatedAt: new Date(Date.UTC(2026, 11, 2, 12, 0)),
+    passingWithoutBody: [],
+    withoutBodyComplete: true,
+    goldFrom: 'runs',
+    goldBaselineKey: null,
     ...overrides,
   };
 }
@@ -41,6 +45,10 @@ describe('validations table', () => {
       await catalog.saveValidation(validation('a', 'k1', { status: 'passed', flakyTests: ['t.py::test_c'] }));
       await catalog.saveValidation(validation('a', 'k2', { status: 'infra-error', validatedAt: new Date(Date.UTC(2026, 11, 2, 13, 0)) }));
       await catalog.saveValidation(validation('b', 'k1', { droppedTests: ['t.py::test_d'], failToPass: [] }));
+      const fromBaseline = { passingWithoutBody: ['t.py::test_b[x-y]'], withoutBodyComplete: false, goldFrom: 'baseline', goldBaselineKey: 'm'.repeat(64) } as const;
+      await catalog.saveValidation(validation('d', 'k1', fromBaseline));
+      expect((await catalog.validations({ instanceIds: ['d'] }))[0]).toEqual(validation('d', 'k1', fromBaseline));
+      await catalog.query(`DELETE FROM validations WHERE instance_id = 'd'`);
       const all = await catalog.validations();
       expect(all.map((row) => [row.instanceId, row.validationKey, row.status])).toEqual([
         ['a', 'k2', 'infra-error'],

@@ -1,6 +1,6 @@
 import { type DuckDBAppender, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { double, integer, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+import { boolean, double, integer, nullableText, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
 
 /*
  * The shape the pipeline's validation hands over, declared here (the catalog depends on core only).
@@ -10,6 +10,9 @@ import { double, integer, type Row, text, textList, timestamp, timestampValueOf 
 export type ValidationStatus = 'passed' | 'failed' | 'infra-error';
 
 export const VALIDATION_STATUSES: readonly ValidationStatus[] = ['passed', 'failed', 'infra-error'];
+
+/** How the gold check was answered: k runs with the gold patches, or mining's k baseline runs. */
+export type GoldSource = 'runs' | 'baseline';
 
 /** One task's validation, a row of `validations`. */
 export interface ValidationRow {
@@ -38,6 +41,16 @@ export interface ValidationRow {
   /** Runs with the gold patches (k). */
   readonly repeat: number;
   readonly seconds: number;
+  /** Tests seen passing without the body (kept in FAIL_TO_PASS unless validation narrows it). */
+  readonly passingWithoutBody: readonly string[];
+  /**
+   * Whether every test's outcome without the body is known: a run that stops at the first failure
+   * leaves the tests after it unseen. Null for validations stored before this was recorded.
+   */
+  readonly withoutBodyComplete: boolean | null;
+  readonly goldFrom: GoldSource;
+  /** The mining key whose baseline answered the gold check (null when runs answered it). */
+  readonly goldBaselineKey: string | null;
 }
 
 export type StoredValidation = ValidationRow & { readonly validatedAt: Date };
@@ -60,6 +73,10 @@ export const VALIDATION_COLUMNS = [
   'repeat',
   'seconds',
   'validated_at',
+  'passing_without_body',
+  'without_body_complete',
+  'gold_from',
+  'gold_baseline_key',
 ] as const;
 
 const TEXT_LIST = LIST(VARCHAR);
@@ -72,6 +89,12 @@ export function appendValidation(appender: DuckDBAppender, row: StoredValidation
   appender.appendInteger(row.repeat);
   appender.appendDouble(row.seconds);
   appender.appendTimestamp(timestampValueOf(row.validatedAt));
+  appender.appendList(listValue([...row.passingWithoutBody]), TEXT_LIST);
+  if (row.withoutBodyComplete === null) appender.appendNull();
+  else appender.appendBoolean(row.withoutBodyComplete);
+  appender.appendVarchar(row.goldFrom);
+  if (row.goldBaselineKey === null) appender.appendNull();
+  else appender.appendVarchar(row.goldBaselineKey);
   appendTrailingDefaults(appender, VALIDATION_COLUMNS.length);
   appender.endRow();
 }
@@ -95,5 +118,9 @@ export function validationFromRow(row: Row): StoredValidation {
     repeat: integer(row, 'repeat'),
     seconds: double(row, 'seconds'),
     validatedAt: timestamp(row, 'validated_at'),
+    passingWithoutBody: textList(row, 'passing_without_body'),
+    withoutBodyComplete: row['without_body_complete'] === null ? null : boolean(row, 'without_body_complete'),
+    goldFrom: text(row, 'gold_from') as GoldSource,
+    goldBaselineKey: nullableText(row, 'gold_baseline_key'),
   };
 }

@@ -129,6 +129,11 @@ function validationRecord(task: StoredTask, validation: StoredValidation, releas
     fail_to_pass_validated: validation.failToPass.length,
     flaky_tests: validation.flakyTests,
     dropped_tests: validation.droppedTests,
+    // REPOCOD's rule keeps them in FAIL_TO_PASS; incomplete when the run stopped at the first failure.
+    passing_without_body: validation.passingWithoutBody,
+    passing_without_body_complete: validation.withoutBodyComplete,
+    gold_check_from: validation.goldFrom,
+    gold_baseline_key: validation.goldBaselineKey,
     runs_with_gold: validation.repeat,
     tool_version: validation.toolVersion,
     python_version: validation.pythonVersion,

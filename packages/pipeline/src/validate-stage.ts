@@ -1,19 +1,23 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
-import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import type { JobResult, PreparedRepository, RunJob, TestOutcome } from '@repocod/runner';
 import { jobHash, localExecutor } from '@repocod/runner';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import { jobRunIds, recordJobResult, storedJobResult } from './job-records.js';
+import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { toolVersion } from './tool-version.js';
 import type { ValidationCheck } from './validation-jobs.js';
-import { taskHash, VALIDATION_CHECKS, validationJobs } from './validation-jobs.js';
-import type { TaskVerdict } from './validation-verdict.js';
-import { taskVerdict } from './validation-verdict.js';
+import { taskHash, VALIDATION_CHECKS, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+import type { GoldEvidence, TaskVerdict } from './validation-verdict.js';
+import { taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
 
-/** Bumped when the checks change what they decide: validations stored under an older version are redone. */
-export const VALIDATION_VERSION = 1;
+/**
+ * Bumped when the checks change what they decide: validations stored under an older version are redone.
+ * 2: FAIL_TO_PASS kept whole by default (one test failing without the body is enough); gold from the baseline.
+ */
+export const VALIDATION_VERSION = 2;
 
 export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
   /** The selection whose tasks are validated (default: the latest). */
@@ -30,11 +34,22 @@ export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'reposit
   readonly fresh?: boolean;
   /** Narrow FAIL_TO_PASS to the tests that fail without the body (see VerdictInput.narrow). */
   readonly narrow?: boolean;
+  /** Run the gold patches k times even where mining's baseline of the same environment answers the check. */
+  readonly goldRuns?: boolean;
   readonly onEvent?: (event: ValidateStageEvent) => void;
 }
 
 export type ValidateStageEvent =
-  | { readonly kind: 'validate-repository'; readonly repository: string; readonly tasks: number; readonly toValidate: number; readonly jobs: number; readonly jobsFromCatalog: number }
+  | {
+      readonly kind: 'validate-repository';
+      readonly repository: string;
+      readonly tasks: number;
+      readonly toValidate: number;
+      readonly jobs: number;
+      readonly jobsFromCatalog: number;
+      /** Tasks to validate whose gold check mining's baseline answers (no gold job for them). */
+      readonly goldFromBaseline: number;
+    }
   | {
       readonly kind: 'validate-task';
       readonly repository: string;
@@ -59,6 +74,9 @@ export interface RepositoryValidation {
   /** Jobs run now, and jobs whose runs were already in the catalog. */
   readonly jobsRun: number;
   readonly jobsFromCatalog: number;
+  /** Tasks validated now whose gold check mining's baseline answered, and the mining key of that baseline. */
+  readonly goldFromBaseline: number;
+  readonly baselineKey: string | null;
 }
 
 export interface ValidateSummary {
@@ -73,8 +91,10 @@ export interface ValidateSummary {
 
 /**
  * `repocod validate`: every task of a selection checked with the shared runner: the pre state
- * collects; with the tests restored, every FAIL_TO_PASS test fails without the body; with the gold
- * code, every one passes in each of k runs (tests that flip are removed and recorded). Each task's
+ * collects; with the tests restored, a FAIL_TO_PASS test fails without the body (every one with
+ * --narrow, which drops the others); with the gold code, every one passes in each of k runs (tests
+ * that flip are removed and recorded), answered by mining's k baseline runs of the same environment
+ * when there are some (the gold state is the base commit byte for byte). Each task's
  * verdict is stored as soon as its three checks are in, with its provenance (tool, Python, packages,
  * run ids), so a killed run resumes with the tasks that have none; tasks of one repository run in
  * parallel on its worktree pool.
@@ -115,18 +135,26 @@ interface PendingTask {
   readonly taskHash: string;
   readonly validationKey: string;
   readonly jobs: Record<ValidationCheck, RunJob>;
+  /** The checks answered by jobs: all three, or two when the baseline answers the gold check. */
+  readonly checks: readonly ValidationCheck[];
+  readonly baseline: GoldEvidence | null;
   readonly results: Partial<Record<ValidationCheck, JobResult>>;
+  /** The whole run without the body, when the run stopped at the first failure left the question open. */
+  whole?: { readonly job: RunJob; result?: JobResult };
 }
 
 async function validateRepository(catalog: Catalog, prepared: PreparedRepository, tasks: readonly StoredTask[], settings: RepositorySettings): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
   const repository = prepared.entry.name;
   const environment = prepared.environment;
   const earlier = new Map((await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]));
+  const baseline = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
   for (const task of tasks) {
     const hash = taskHash(task);
-    const validationKey = contentHash(JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: settings.timeoutSeconds ?? prepared.entry.timeoutSeconds, narrow: settings.narrow === true }));
+    const validationKey = contentHash(
+      JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: settings.timeoutSeconds ?? prepared.entry.timeoutSeconds, narrow: settings.narrow === true, goldRuns: settings.goldRuns === true }),
+    );
     const stored = earlier.get(`${task.instanceId}\n${validationKey}`);
     const redo = stored === undefined || stored.status === 'infra-error' || (settings.retryFailed === true && stored.status === 'failed');
     if (!redo) {
@@ -135,27 +163,49 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     }
     // A task validated before is validated afresh: its stored runs are what gave the old verdict.
     const fresh = settings.fresh === true || stored !== undefined;
-    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, settings.timeoutSeconds), results: {} };
-    if (!fresh) for (const check of VALIDATION_CHECKS) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
+    const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
+    const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
+    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, settings.timeoutSeconds, settings.narrow === true), checks, baseline: gold, results: {} };
+    if (!fresh) for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
     pending.push(entry);
   }
-  const queue = pending.flatMap((entry) => VALIDATION_CHECKS.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, check })));
-  const jobsFromCatalog = pending.length * VALIDATION_CHECKS.length - queue.length;
-  settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog });
+  const queue = pending.flatMap((entry) => entry.checks.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' })));
+  const jobsFromCatalog = pending.reduce((sum, entry) => sum + entry.checks.length, 0) - queue.length;
+  const goldFromBaseline = pending.filter((entry) => entry.baseline !== null).length;
+  settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog, goldFromBaseline });
 
   const executor = (settings.executor ?? localExecutor)(prepared);
   let done = 0;
+  let wholeFromCatalog = 0;
+  const followUps: typeof queue = [];
   const finish = async (entry: PendingTask): Promise<void> => {
-    const { collects, 'fails-without-body': withoutBody, 'passes-with-gold': withGold } = entry.results;
-    if (collects === undefined || withoutBody === undefined || withGold === undefined) return;
-    const verdict = taskVerdict({ failToPass: entry.task.failToPass, collects, withoutBody, withGold, narrow: settings.narrow });
+    const { collects, 'fails-without-body': firstWithoutBody, 'passes-with-gold': withGold } = entry.results;
+    if (collects === undefined || firstWithoutBody === undefined) return;
+    const gold: GoldEvidence | undefined = entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
+    if (gold === undefined) return;
+    if (entry.whole === undefined && settings.narrow !== true && withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold })) {
+      const job = wholeWithoutBodyJob(entry.task, settings.timeoutSeconds);
+      const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
+      entry.whole = { job, result: stored };
+      if (stored === undefined) {
+        followUps.push({ entry, job, check: 'whole' });
+        return;
+      }
+      wholeFromCatalog++;
+    }
+    if (entry.whole !== undefined && entry.whole.result === undefined) return;
+    const withoutBody = entry.whole?.result ?? firstWithoutBody;
+    const verdict = taskVerdict({ failToPass: entry.task.failToPass, collects, withoutBody, gold, narrow: settings.narrow });
+    // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
+    const earlierIds = entry.whole === undefined ? [] : jobRunIds(firstWithoutBody);
+    const checks = verdict.checks.map((check) => (check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check));
     const row: StoredValidation = {
       instanceId: entry.task.instanceId,
       taskHash: entry.taskHash,
       validationKey: entry.validationKey,
       repository,
       status: verdict.status,
-      checks: JSON.stringify(verdict.checks),
+      checks: JSON.stringify(checks),
       failToPass: verdict.failToPass,
       flakyTests: verdict.flakyTests.map((test) => test.nodeId),
       droppedTests: verdict.droppedTests,
@@ -163,10 +213,14 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       pythonVersion: environment.pythonVersion,
       packagesHash: environment.packagesHash,
       environmentKey: environment.key,
-      runIds: verdict.checks.flatMap((check) => check.runIds),
+      runIds: checks.flatMap((check) => check.runIds),
       repeat: settings.repeat,
-      seconds: [collects, withoutBody, withGold].flatMap((result) => result.runs).reduce((sum, run) => sum + run.durationSeconds, 0),
+      seconds: [collects, firstWithoutBody, entry.whole?.result, withGold].flatMap((result) => result?.runs ?? []).reduce((sum, run) => sum + run.durationSeconds, 0),
       validatedAt: new Date(),
+      passingWithoutBody: verdict.passingWithoutBody,
+      withoutBodyComplete: verdict.withoutBodyComplete,
+      goldFrom: verdict.goldFrom,
+      goldBaselineKey: verdict.goldBaselineKey,
     };
     await catalog.saveValidation(row);
     current.push(row);
@@ -174,14 +228,21 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     const problem = verdict.checks.find((check) => check.status !== 'passed');
     settings.onEvent?.({ kind: 'validate-task', repository, instanceId: row.instanceId, status: row.status, problem: problem === undefined ? null : `${problem.check}: ${problem.detail}`, done, total: pending.length });
   };
+  const runAll = async (items: typeof queue): Promise<void> => {
+    // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
+    for await (const { index, result } of executor.run(items.map((item) => item.job))) {
+      const item = items[index] as (typeof items)[number];
+      await recordJobResult(catalog, prepared, result);
+      if (item.check === 'whole') (item.entry.whole as { result?: JobResult }).result = result;
+      else item.entry.results[item.check] = result;
+      await finish(item.entry);
+    }
+  };
   for (const entry of pending) await finish(entry);
-  // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
-  for await (const { index, result } of executor.run(queue.map((item) => item.entry.jobs[item.check]))) {
-    const item = queue[index] as (typeof queue)[number];
-    await recordJobResult(catalog, prepared, result);
-    item.entry.results[item.check] = result;
-    await finish(item.entry);
-  }
+  await runAll(queue);
+  // Runs that stopped at the first failure without seeing a stable test fail: the whole runs decide.
+  const wholeRuns = followUps.splice(0);
+  if (wholeRuns.length > 0) await runAll(wholeRuns);
   current.sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   return {
     repository: {
@@ -192,11 +253,39 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       workers: executor.parallelism,
       tasks: tasks.length,
       validatedNow: pending.length,
-      jobsRun: queue.length,
-      jobsFromCatalog,
+      jobsRun: queue.length + wholeRuns.length,
+      jobsFromCatalog: jobsFromCatalog + wholeFromCatalog,
+      goldFromBaseline,
+      baselineKey: baseline?.from === 'baseline' ? baseline.miningKey : null,
     },
     validations: current,
   };
+}
+
+/**
+ * Mining's baseline of this environment, base commit and k (the whole suite run k times at the base
+ * commit), as gold evidence; null when mining has not run here (or ran in another environment,
+ * e.g. before a rebuild), and the gold patches are then run k times.
+ */
+async function storedBaseline(catalog: Catalog, prepared: PreparedRepository, repeat: number): Promise<GoldEvidence | null> {
+  for (const tracebacks of ['native', 'pytest'] as const) {
+    const miningKey = miningKeyOf(prepared, repeat, tracebacks);
+    const rows = await catalog.miningBaseline(prepared.entry.name, miningKey);
+    if (rows === null || rows.length === 0) continue;
+    const outcomes = new Map(rows.map((row) => [row.nodeId, row.outcomes as readonly TestOutcome[]]));
+    return { from: 'baseline', miningKey, runs: repeat, outcomes };
+  }
+  return null;
+}
+
+/**
+ * The baseline answers a task's gold check when its gold state is the base commit (the tasks stage's
+ * round trip held) and it reports every FAIL_TO_PASS test; otherwise the gold patches run.
+ */
+function answersGold(baseline: GoldEvidence, task: StoredTask): boolean {
+  if (baseline.from !== 'baseline') return false;
+  const roundTrip = (JSON.parse(task.checks) as { roundTrip?: unknown }).roundTrip === true;
+  return roundTrip && task.failToPass.every((test) => baseline.outcomes.has(test));
 }
 
 /** A job's stored runs, unless there are none (or too few) or one of them could not finish. */

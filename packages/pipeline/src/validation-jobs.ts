@@ -16,7 +16,12 @@ export interface ValidatedTask {
   readonly goldCode: string;
   readonly goldTest: string;
   readonly failToPass: readonly string[];
+  /** The target's file: its tests are run first without the body, being the likeliest to fail. */
+  readonly file?: string;
 }
+
+/** pytest arguments of the run without the body that stops at the first failing test. */
+export const FIRST_FAILURE_ARGS: readonly string[] = ['--maxfail=1'];
 
 const applicable = (patches: readonly string[]): string[] => patches.filter((patch) => patch !== '');
 
@@ -29,18 +34,38 @@ export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'pre
 }
 
 /**
- * The jobs of the three checks: P collects; P + gold.test, where every FAIL_TO_PASS test must fail
- * (collection errors do not stop the other files, so each missing test is told apart); P + gold.test
- * + gold.code, k runs, run as the original evaluation runs it (plain pytest on the node ids).
+ * The jobs of the three checks: P collects; P + gold.test without the body (collection errors do not
+ * stop the other files, so each missing test is told apart); P + gold.test + gold.code, k runs, run
+ * as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one failing test
+ * answers the second check (REPOCOD's rule), so its run stops at the first failure, with the tests
+ * likeliest to fail first; narrowing needs every test's outcome, so its run is whole.
  */
-export function validationJobs(task: ValidatedTask, repeat: number, timeoutSeconds?: number): Record<ValidationCheck, RunJob> {
+export function validationJobs(task: ValidatedTask, repeat: number, timeoutSeconds?: number, narrow = false): Record<ValidationCheck, RunJob> {
   const withTests = applicable([task.preCode, task.preTest, task.goldTest]);
   const timeout = timeoutSeconds === undefined ? {} : { timeoutSeconds };
   return {
     collects: { ...preStateCollectJob(task), ...timeout },
-    'fails-without-body': { repository: task.repository, patches: withTests, tests: task.failToPass, pytestArgs: ['--continue-on-collection-errors'], ...timeout },
+    'fails-without-body': narrow ? wholeWithoutBodyJob(task, timeoutSeconds) : { ...wholeWithoutBodyJob(task, timeoutSeconds), tests: likeliestFailingFirst(task), pytestArgs: ['--continue-on-collection-errors', ...FIRST_FAILURE_ARGS] },
     'passes-with-gold': { repository: task.repository, patches: applicable([...withTests, task.goldCode]), tests: task.failToPass, repeat, ...timeout },
   };
+}
+
+/** Every FAIL_TO_PASS test without the body: for --narrow, and when a run stopped at the first failure left the question open. */
+export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds?: number): RunJob {
+  const timeout = timeoutSeconds === undefined ? {} : { timeoutSeconds };
+  return { repository: task.repository, patches: applicable([task.preCode, task.preTest, task.goldTest]), tests: task.failToPass, pytestArgs: ['--continue-on-collection-errors'], ...timeout };
+}
+
+/**
+ * FAIL_TO_PASS with the test files named after the target's module first (`test_util.py` for
+ * `util.py`): they test it directly, so they are the likeliest to fail without its body. pytest runs
+ * the files in the order it is given them, so only the files' order matters.
+ */
+export function likeliestFailingFirst(task: Pick<ValidatedTask, 'failToPass' | 'file'>): string[] {
+  const stem = task.file?.split('/').at(-1)?.replace(/\.py$/, '').replace(/^_+|_+$/g, '');
+  if (stem === undefined || stem === '' || stem === 'init') return [...task.failToPass];
+  const direct = (test: string): boolean => (test.split('::')[0]?.split('/').at(-1) ?? '').includes(stem);
+  return [...task.failToPass.filter(direct), ...task.failToPass.filter((test) => !direct(test))];
 }
 
 /** Names a task's content: a task rebuilt with other patches or tests is another task to validate. */

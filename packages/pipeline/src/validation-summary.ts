@@ -16,6 +16,11 @@ export interface ValidationCounts {
   readonly flakyTests: number;
   readonly tasksWithFlakyTests: number;
   readonly droppedTests: number;
+  /** Tasks with tests seen passing without the body (kept in FAIL_TO_PASS unless narrowed), and those tests. */
+  readonly tasksPassingWithoutBody: number;
+  readonly passingWithoutBody: number;
+  /** Tasks whose gold check mining's baseline answered (the others ran the gold patches k times). */
+  readonly goldFromBaseline: number;
   /** Distinct provenance values over the rows (one each when every task ran in the same environment). */
   readonly toolVersions: readonly string[];
   readonly pythonVersions: readonly string[];
@@ -39,6 +44,9 @@ export function countValidations(rows: readonly ValidationRow[]): ValidationCoun
     flakyTests: rows.reduce((sum, row) => sum + row.flakyTests.length, 0),
     tasksWithFlakyTests: rows.filter((row) => row.flakyTests.length > 0).length,
     droppedTests: rows.reduce((sum, row) => sum + row.droppedTests.length, 0),
+    tasksPassingWithoutBody: rows.filter((row) => row.passingWithoutBody.length > 0).length,
+    passingWithoutBody: rows.reduce((sum, row) => sum + row.passingWithoutBody.length, 0),
+    goldFromBaseline: rows.filter((row) => row.goldFrom === 'baseline').length,
     toolVersions: distinct(rows.map((row) => row.toolVersion)),
     pythonVersions: distinct(rows.map((row) => row.pythonVersion)),
     repeats: distinct(rows.map((row) => row.repeat)),

@@ -2,6 +2,7 @@ import type { JobResult, PytestRun, TestOutcome, TestResult } from '@repocod/run
 import { countsAsPass } from '@repocod/runner';
 import { jobRunIds } from './job-records.js';
 import type { ValidationCheck } from './validation-jobs.js';
+import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
 
 export type CheckStatus = 'passed' | 'failed' | 'infra-error';
 
@@ -32,17 +33,34 @@ export interface TaskVerdict {
   readonly flakyTests: readonly FlakyTest[];
   /** Tests that pass without the body, removed when narrowing. */
   readonly droppedTests: readonly string[];
+  /** FAIL_TO_PASS tests seen passing without the body (kept by REPOCOD's rule, dropped by --narrow). */
+  readonly passingWithoutBody: readonly string[];
+  /** Whether every FAIL_TO_PASS test's outcome without the body was seen (false when the run stopped early). */
+  readonly withoutBodyComplete: boolean;
+  readonly goldFrom: GoldEvidence['from'];
+  readonly goldBaselineKey: string | null;
 }
+
+/**
+ * What the gold check is answered by: the k runs of the gold job, or mining's k baseline runs of the
+ * whole suite at the base commit in the same environment. The gold state (base + pre + gold patches)
+ * is the base commit byte for byte, which the tasks stage's round-trip check proves, so a test that
+ * passed in every baseline run passes with the gold patches, and one whose outcomes differ is flaky.
+ */
+export type GoldEvidence =
+  | { readonly from: 'runs'; readonly job: JobResult }
+  | { readonly from: 'baseline'; readonly miningKey: string; readonly runs: number; readonly outcomes: ReadonlyMap<string, readonly TestOutcome[]> };
 
 export interface VerdictInput {
   readonly failToPass: readonly string[];
   readonly collects: JobResult;
+  /** A run of the tests without the body: the whole list, or stopped at the first failure (FIRST_FAILURE_ARGS). */
   readonly withoutBody: JobResult;
-  readonly withGold: JobResult;
+  readonly gold: GoldEvidence;
   /**
-   * Narrow FAIL_TO_PASS to the tests that fail without the body (SWE-bench's notion) instead of
-   * failing the task when some pass: REPOCOD's tests are those that fail when the body raises, and a
-   * test can pass when the body is merely absent (returns None).
+   * Narrow FAIL_TO_PASS to the tests that fail without the body (SWE-bench's notion). By default
+   * (REPOCOD's rule) FAIL_TO_PASS stays whole and one failing test is enough: REPOCOD's tests are
+   * those that fail when the body raises, and a test can pass when the body is merely absent.
    */
   readonly narrow?: boolean;
 }
@@ -59,16 +77,56 @@ const INFRA_STATUSES: ReadonlySet<PytestRun['status']> = new Set(['timeout', 'cr
  * broken environment) is an infrastructure error, never a failure of the task.
  */
 export function taskVerdict(input: VerdictInput): TaskVerdict {
-  const flakyTests = flakyAcross(input.failToPass, input.withGold);
+  const flakyTests = flakyAcross(input.failToPass, input.gold);
   const flaky = new Set(flakyTests.map((test) => test.nodeId));
   const stable = input.failToPass.filter((test) => !flaky.has(test));
   const withoutBody = failsWithoutBody(stable, input.withoutBody, input.narrow === true);
   const dropped = new Set(withoutBody.dropped);
   const failToPass = stable.filter((test) => !dropped.has(test));
   // The gold check judges every stable test, narrowed ones too: they must pass with the body as well.
-  const checks = [collects(input.collects), withoutBody.check, passesWithGold(stable, flakyTests, input.withGold)];
+  const checks = [collects(input.collects), withoutBody.check, passesWithGold(stable, flakyTests, input.gold)];
   const status: CheckStatus = checks.some((check) => check.status === 'failed') ? 'failed' : checks.some((check) => check.status === 'infra-error') ? 'infra-error' : 'passed';
-  return { status, checks, failToPass, flakyTests, droppedTests: withoutBody.dropped };
+  const seen = observedWithoutBody(input.failToPass, input.withoutBody);
+  return {
+    status,
+    checks,
+    failToPass,
+    flakyTests,
+    droppedTests: withoutBody.dropped,
+    passingWithoutBody: seen.passing,
+    withoutBodyComplete: seen.complete,
+    goldFrom: input.gold.from,
+    goldBaselineKey: input.gold.from === 'baseline' ? input.gold.miningKey : null,
+  };
+}
+
+/**
+ * Whether a run stopped at the first failure left the question open: it saw no stable test fail
+ * before it stopped (a collection error counts as a failure for pytest's --maxfail, and a flaky
+ * test may be the one that failed), so only the whole run can say whether any fails.
+ */
+export function withoutBodyUndecided(input: Omit<VerdictInput, 'collects' | 'narrow'>): boolean {
+  const job = input.withoutBody;
+  if (!stopsAtFirstFailure(job)) return false;
+  if (jobProblem(job) !== null) return false;
+  const flaky = new Set(flakyAcross(input.failToPass, input.gold).map((test) => test.nodeId));
+  const stable = input.failToPass.filter((test) => !flaky.has(test));
+  const outcomes = outcomesOf(job.runs[0] as PytestRun);
+  const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
+  return stable.length > 0 && !stable.some((test) => failsOrErrors(outcome(test))) && input.failToPass.some((test) => outcome(test) === 'missing');
+}
+
+function stopsAtFirstFailure(job: JobResult): boolean {
+  return FIRST_FAILURE_ARGS.every((arg) => (job.job.pytestArgs ?? []).includes(arg));
+}
+
+/** The FAIL_TO_PASS tests a run without the body saw pass, and whether it saw every test. */
+function observedWithoutBody(tests: readonly string[], job: JobResult): { passing: string[]; complete: boolean } {
+  const run = job.runs[0];
+  if (job.patchError !== null || run === undefined) return { passing: [], complete: false };
+  const outcomes = outcomesOf(run);
+  const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
+  return { passing: tests.filter((test) => outcome(test) !== 'missing' && !failsOrErrors(outcome(test))), complete: tests.every((test) => outcome(test) !== 'missing') };
 }
 
 function collects(job: JobResult): CheckResult {
@@ -88,55 +146,79 @@ function failsWithoutBody(tests: readonly string[], job: JobResult, narrow: bool
   // Every test flipped with the gold patches: the check of those runs says so; nothing is left to judge here.
   if (tests.length === 0) return { check: { ...base, status: 'passed', tests: [], detail: 'no stable FAIL_TO_PASS test to judge', log: null }, dropped: [] };
   const outcomes = outcomesOf(run);
-  const missing = tests.filter((test) => (outcomes.get(test)?.outcome ?? 'missing') === 'missing');
-  const notFailing = tests.filter((test) => !missing.includes(test) && !failsOrErrors(outcomes.get(test)?.outcome ?? 'missing'));
-  const dropped = narrow ? notFailing : [];
-  const judged = narrow ? missing : [...notFailing, ...missing];
-  const described = judged.map((test) => `${test} (${outcomes.get(test)?.outcome ?? 'missing'})`);
-  if (judged.length > 0) {
-    const why = [
-      ...(narrow || notFailing.length === 0 ? [] : [`${notFailing.length} of ${tests.length} FAIL_TO_PASS test(s) do not fail without the body`]),
-      ...(missing.length === 0 ? [] : [`${missing.length} missing from the report${run.status === 'collection-error' ? ' (collection error)' : ''}`]),
-    ].join('; ');
-    return { check: { ...base, status: 'failed', tests: described, detail: why, log: logTail(run) }, dropped };
+  const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
+  const described = (list: readonly string[]): string[] => list.map((test) => `${test} (${outcome(test)})`);
+  const missing = tests.filter((test) => outcome(test) === 'missing');
+  const failing = tests.filter((test) => failsOrErrors(outcome(test)));
+  const notFailing = tests.filter((test) => !missing.includes(test) && !failing.includes(test));
+  const missingNote = missing.length === 0 ? '' : `${missing.length} missing from the report${run.status === 'collection-error' ? ' (collection error)' : ''}`;
+  if (!narrow) {
+    // REPOCOD's rule: an empty body must not solve the task, so one failing test is enough.
+    if (failing.length === 0) {
+      const seen = [...(notFailing.length === 0 ? [] : [`${notFailing.length} pass`]), ...(missingNote === '' ? [] : [missingNote])].join(', ');
+      return { check: { ...base, status: 'failed', tests: described([...notFailing, ...missing]), detail: `no FAIL_TO_PASS test fails without the body (${seen})`, log: logTail(run) }, dropped: [] };
+    }
+    const detail =
+      missing.length === 0
+        ? notFailing.length === 0
+          ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} pass without it (kept)`
+        : stopsAtFirstFailure(job)
+          ? `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: ${notFailing.length} passed before it, ${missing.length} not run)`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} pass without it (kept); ${missingNote}`;
+    return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: [] };
   }
-  if (tests.length - dropped.length === 0) {
-    return { check: { ...base, status: 'failed', tests: dropped.map((test) => `${test} (${outcomes.get(test)?.outcome ?? 'missing'})`), detail: 'no FAIL_TO_PASS test fails without the body', log: logTail(run) }, dropped };
+  // SWE-bench's reading: the tests that pass without the body leave FAIL_TO_PASS; every test must have run.
+  if (missing.length > 0) return { check: { ...base, status: 'failed', tests: described(missing), detail: missingNote, log: logTail(run) }, dropped: notFailing };
+  if (failing.length === 0) {
+    return { check: { ...base, status: 'failed', tests: described(notFailing), detail: 'no FAIL_TO_PASS test fails without the body', log: logTail(run) }, dropped: notFailing };
   }
-  const detail = dropped.length === 0 ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body` : `${tests.length - dropped.length} test(s) fail without the body; ${dropped.length} that pass without it left FAIL_TO_PASS`;
-  return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped };
+  const detail = notFailing.length === 0 ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body` : `${failing.length} test(s) fail without the body; ${notFailing.length} that pass without it left FAIL_TO_PASS`;
+  return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: notFailing };
 }
 
-function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], job: JobResult): CheckResult {
-  const base = { check: 'passes-with-gold' as const, runIds: jobRunIds(job) };
-  const problem = jobProblem(job);
-  if (problem !== null) return { ...base, tests: [], ...problem };
-  const runs = job.runs.length;
+function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], gold: GoldEvidence): CheckResult {
+  const fromBaseline = gold.from === 'baseline';
+  const base = { check: 'passes-with-gold' as const, runIds: fromBaseline ? [] : jobRunIds(gold.job) };
+  if (!fromBaseline) {
+    const problem = jobProblem(gold.job);
+    if (problem !== null) return { ...base, tests: [], ...problem };
+  }
+  const runs = fromBaseline ? gold.runs : gold.job.runs.length;
+  const where = fromBaseline ? `${runs} baseline run(s) of mining at the base commit` : `${runs} run(s)`;
   const flakyNote = flaky.length === 0 ? '' : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky.map((test) => `${test.nodeId}: ${test.outcomes.join(', ')}`).join('; ')})`;
   if (tests.length === 0) {
     return { ...base, status: 'failed', tests: flaky.map((test) => test.nodeId), detail: `no FAIL_TO_PASS test is left to pass${flakyNote}`, log: null };
   }
-  const never = tests.filter((test) => job.runs.every((run) => !countsAsPass(outcomesOf(run).get(test)?.outcome ?? 'missing')));
+  const never = tests.filter((test) => !goldOutcomes(test, gold).some(countsAsPass));
   if (never.length > 0) {
-    const firstRun = job.runs[0] as PytestRun;
-    const outcomes = outcomesOf(firstRun);
+    const firstRun = fromBaseline ? undefined : gold.job.runs[0];
+    const outcomes = firstRun === undefined ? new Map<string, TestResult>() : outcomesOf(firstRun);
     return {
       ...base,
       status: 'failed',
-      tests: never.map((test) => `${test} (${outcomes.get(test)?.outcome ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`),
-      detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of ${runs} run(s)${flakyNote}`,
-      log: logTail(firstRun),
+      tests: never.map((test) => `${test} (${goldOutcomes(test, gold)[0] ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`),
+      detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of ${where}${flakyNote}`,
+      log: firstRun === undefined ? null : logTail(firstRun),
     };
   }
-  return { ...base, status: 'passed', tests: [], detail: `all ${tests.length} test(s) pass in each of ${runs} run(s)${flakyNote}`, log: null };
+  return { ...base, status: 'passed', tests: [], detail: `all ${tests.length} test(s) pass in each of ${where}${flakyNote}`, log: null };
+}
+
+/** A test's outcome in each of the k gold (or baseline) runs; `missing` where a run did not report it. */
+function goldOutcomes(test: string, gold: GoldEvidence): readonly TestOutcome[] {
+  if (gold.from === 'baseline') return gold.outcomes.get(test) ?? Array.from({ length: gold.runs }, () => 'missing' as const);
+  return gold.job.runs.map((run) => outcomesOf(run).get(test)?.outcome ?? 'missing');
 }
 
 /** Tests whose outcome with the gold patches is a pass in some runs and not in others. */
-function flakyAcross(tests: readonly string[], job: JobResult): FlakyTest[] {
-  if (job.patchError !== null || job.runs.length < 2 || job.runs.some((run) => INFRA_STATUSES.has(run.status))) return [];
-  const maps = job.runs.map(outcomesOf);
+function flakyAcross(tests: readonly string[], gold: GoldEvidence): FlakyTest[] {
+  if (gold.from === 'runs') {
+    const job = gold.job;
+    if (job.patchError !== null || job.runs.length < 2 || job.runs.some((run) => INFRA_STATUSES.has(run.status))) return [];
+  }
   return tests.flatMap((nodeId) => {
-    const outcomes = maps.map((outcomes) => outcomes.get(nodeId)?.outcome ?? 'missing');
+    const outcomes = goldOutcomes(nodeId, gold);
     const passes = outcomes.filter(countsAsPass).length;
     return passes > 0 && passes < outcomes.length ? [{ nodeId, outcomes }] : [];
   });
@@ -155,8 +237,16 @@ function failsOrErrors(outcome: TestOutcome): boolean {
   return outcome === 'failed' || outcome === 'error';
 }
 
+/** Per run, its results by node id: built once, as a gold check asks each of thousands of tests. */
+const OUTCOMES = new WeakMap<PytestRun, Map<string, TestResult>>();
+
 function outcomesOf(run: PytestRun): Map<string, TestResult> {
-  return new Map(run.results.map((result) => [result.nodeId, result]));
+  let outcomes = OUTCOMES.get(run);
+  if (outcomes === undefined) {
+    outcomes = new Map(run.results.map((result) => [result.nodeId, result]));
+    OUTCOMES.set(run, outcomes);
+  }
+  return outcomes;
 }
 
 function firstLine(message: string | null | undefined): string {

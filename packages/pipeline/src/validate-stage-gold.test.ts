@@ -1,0 +1,48 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Catalog } from '@repocod/catalog';
+import { openCatalog } from '@repocod/catalog';
+import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mineStage } from './mine-stage.js';
+import { selectStage } from './select-stage.js';
+import { tasksStage } from './tasks-stage.js';
+import type { ValidateSummary } from './validate-stage.js';
+import { validateStage } from './validate-stage.js';
+import { checksOf } from './validation-summary.js';
+
+const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
+const state = mkdtempSync(join(tmpdir(), 'repocod-validate-gold-'));
+const options = { projectRoot: PROJECT_ROOT, stateRoot: state, workers: 2 };
+let catalog: Catalog;
+let fromBaseline: ValidateSummary;
+let fromRuns: ValidateSummary;
+
+beforeAll(async () => {
+  catalog = await openCatalog(join(state, 'catalog.duckdb'));
+  await mineStage(catalog, { ...options, repository: 'demo', mode: 'fast' });
+  await tasksStage(catalog, { ...options, repository: 'demo' });
+  const { selectionId } = await selectStage(catalog, REPOCOD_LITE_SPEC);
+  fromBaseline = await validateStage(catalog, { ...options, selectionId });
+  fromRuns = await validateStage(catalog, { ...options, selectionId, goldRuns: true });
+}, 1_800_000);
+
+afterAll(async () => {
+  await catalog.close();
+});
+
+/** What a verdict decides: the status, each check's status, FAIL_TO_PASS as validated and the flaky tests. */
+const verdicts = (summary: ValidateSummary): unknown[] =>
+  summary.validations.map((row) => [row.instanceId, row.status, checksOf(row).map((check) => check.status), row.failToPass, row.flakyTests]);
+
+describe('the gold check on the whole demo selection', () => {
+  it('gives the same verdicts answered by mining’s baseline as by k runs of the gold patches', () => {
+    expect(fromBaseline.validations).toHaveLength(50);
+    expect(fromBaseline.repositories[0]).toMatchObject({ goldFromBaseline: 50 });
+    expect(fromRuns.repositories[0]).toMatchObject({ goldFromBaseline: 0, baselineKey: null });
+    expect(fromBaseline.validations.every((row) => row.goldFrom === 'baseline')).toBe(true);
+    expect(fromRuns.validations.every((row) => row.goldFrom === 'runs' && row.runIds.length === 5)).toBe(true);
+    expect(verdicts(fromRuns)).toEqual(verdicts(fromBaseline));
+  });
+});
