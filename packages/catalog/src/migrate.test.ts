@@ -36,7 +36,7 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6]);
     expect(await tables(connection)).toEqual([
       'files',
       'functions',
@@ -48,11 +48,12 @@ describe('migrate', () => {
       'schema_migrations',
       'selection_picks',
       'selections',
+      'stage_times',
       'tasks',
       'test_results',
       'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -60,16 +61,16 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6]);
     const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, NEXT]);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
@@ -146,6 +147,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [3, 'mining: baseline, coverage map and relevant tests'],
         [4, 'tasks and selections'],
         [5, 'validations'],
+        [6, 'stage times'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(
