@@ -13,6 +13,7 @@ import { FLOW_STAGES } from './flow-events.js';
 import { mineStage } from './mine-stage.js';
 import type { HubTarget } from './publish-stage.js';
 import { publishStage } from './publish-stage.js';
+import { RepositoryLaps } from './repository-laps.js';
 import { prepareStage } from './run-tests-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
@@ -99,6 +100,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     };
     try {
       const { summary, value } = await body(progress);
+      // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps itself.
+      if (repository !== null) await recordStageTime(catalog, repository, name, (performance.now() - stageStarted) / 1000);
       emit({ kind: 'stage-done', stage: name, repository, summary, seconds: (performance.now() - stageStarted) / 1000 });
       return value;
     } catch (error) {
@@ -193,6 +196,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const selectionId = selected?.selectionId;
 
     const validated = await stage('validate', null, async (progress) => {
+      const laps = new RepositoryLaps(performance.now());
       const value = await validateStage(catalog, {
         ...common,
         selectionId,
@@ -200,6 +204,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         repeat,
         narrow: options.narrow,
         onEvent: (event) => {
+          laps.heard(event.repository, performance.now());
           if (event.kind === 'validate-repository') progress.step(0, event.toValidate, `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`);
           if (event.kind === 'validate-task') {
             progress.step(event.done, event.total, `${event.instanceId} ${event.status}`);
@@ -207,6 +212,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
           }
         },
       });
+      for (const [repository, seconds] of laps.laps()) await recordStageTime(catalog, repository, 'validate', seconds);
       const counts = countValidations(value.validations);
       const summary = `${counts.tasks} task(s): ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} not judged; ${counts.flakyTests} flaky test(s) removed`;
       if (counts.byStatus['infra-error'] > 0) {
@@ -251,6 +257,11 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     emit({ kind: 'flow-done', ok: result.ok, failures: failures.length, release, seconds: result.durationSeconds });
     return result;
   }
+}
+
+/** A stage's wall time for the repository, replacing the one recorded when it last finished. */
+async function recordStageTime(catalog: Catalog, repository: string, stage: FlowStage, seconds: number): Promise<void> {
+  await catalog.recordStageTime({ repository, stage, seconds, finishedAt: new Date() });
 }
 
 /** What a stage body reports as it goes. */
