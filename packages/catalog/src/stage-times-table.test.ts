@@ -38,7 +38,8 @@ describe('Catalog stage times and environments', () => {
     const commit = '2fec0b206c6e83ea813ab26597e15c96fab08be7';
     await catalog.recordRun(syntheticRun('early', 1, { environmentKey: 'env-old' }), []);
     await catalog.recordRun(syntheticRun('late', 5, { environmentKey: 'env-new' }), []);
-    await catalog.recordRun(syntheticRun('elsewhere', 9, { environmentKey: 'env-other', baseCommit: 'f'.repeat(40) }), []);
+    const elsewhere = syntheticRun('elsewhere', 9, { environmentKey: 'env-other', baseCommit: 'f'.repeat(40) });
+    await catalog.recordRun(elsewhere, []);
     expect(await catalog.latestEnvironmentKey('pallets/flask', commit)).toBe('env-new');
     expect(await catalog.latestEnvironmentKey('pallets/flask', 'a'.repeat(40))).toBeNull();
     expect(await catalog.latestEnvironmentKey('demo', commit)).toBeNull();
