@@ -40,6 +40,9 @@ describe('repocod curate (headless)', () => {
     const hubUrl = bufferIO();
     expect(await main(['curate', '--yes', '--hub-url', 'http://127.0.0.1:9', '--db', db], hubUrl)).toBe(2);
     expect(hubUrl.stderr()).toMatch(/--hub-url goes with --push ORG\/NAME/);
+    const recordOut = bufferIO();
+    expect(await main(['curate', '--yes', '--record-out', join(dir, 'records'), '--db', db], recordOut)).toBe(2);
+    expect(recordOut.stderr()).toMatch(/--record-out goes with --record/);
     const unknown = bufferIO();
     expect(await main(['curate', '--yes', '--repo', 'no-such-repository', '--db', db, '--out', join(dir, 'release')], unknown)).toBe(1);
     expect(unknown.stdout()).toMatch(/\[prepare\] no-such-repository: FAILED .*no-such-repository/);

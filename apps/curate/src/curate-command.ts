@@ -1,7 +1,7 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { FlowEvent, HubTarget } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo } from '@repocod/pipeline';
 import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
@@ -13,11 +13,13 @@ import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
 
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
-                      [--spec FILE] [--all | --margin 20%|N] [--manifest FILE] [--source NAME=PATH] [--db FILE]
+                      [--spec FILE] [--all | --margin 20%|N] [--record [--record-out DIR]]
+                      [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
 then the Lite selection, the validation of every selected task and a release folder (default
@@ -29,9 +31,11 @@ instead. Every stage keeps what it finished in the catalog: run it again to carr
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
---all mines every candidate. Exit code 1 when a stage fails.`;
+--all mines every candidate. Headless, --record then writes the record of each repository it ran (see
+repocod record) into --record-out DIR (default ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit
+code 1 when a stage fails.`;
 
-export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', 'spec', 'all', 'margin', ...EXECUTOR_OPTIONS];
+export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', 'spec', 'all', 'margin', 'record', 'record-out', ...EXECUTOR_OPTIONS];
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
@@ -42,17 +46,33 @@ export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: b
 async function curate(args: ParsedArgs, io: CommandIO, terminal: boolean, settings: CurateSettings, choice: ExecutorChoice): Promise<number> {
   const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
   const requested = listOption(args, 'repo');
+  const records = recordsFolder(args, headless);
   const catalog = await openCatalog(settings.catalogPath);
   try {
     const session = new CurateSession(catalog, settings);
     choice.onNotice = (line) => session.notice(line);
-    if (headless) return await runHeadless(session, requested.length > 0 ? requested : ['demo'], args.flags.get('json') === true, io);
+    const repositories = requested.length > 0 ? requested : ['demo'];
+    if (headless) return await runHeadless(session, repositories, args.flags.get('json') === true, io, records);
     // Loaded only for the TUI: the headless mode (CI, scripts) never pays for React.
     const { runTui } = await import('./tui/run-tui.js');
     return await runTui(session, requested);
   } finally {
     await catalog.close();
   }
+}
+
+/** Where --record writes the records after the flow; null without --record. Checked before the flow runs. */
+function recordsFolder(args: ParsedArgs, headless: boolean): string | null {
+  const out = stringOption(args, 'record-out');
+  if (args.flags.get('record') !== true) {
+    if (out !== undefined) throw new RepocodError('usage', '--record-out goes with --record');
+    return null;
+  }
+  if (!headless) {
+    const instead = 'after a flow in the TUI, run `repocod record --repo NAME`';
+    throw new RepocodError('usage', `--record goes with the headless mode (--yes); ${instead}`);
+  }
+  return recordFolder(out);
 }
 
 function curateSettings(args: ParsedArgs): CurateSettings {
@@ -81,7 +101,13 @@ function curateSettings(args: ParsedArgs): CurateSettings {
   };
 }
 
-async function runHeadless(session: CurateSession, repositories: readonly string[], json: boolean, io: CommandIO): Promise<number> {
+async function runHeadless(
+  session: CurateSession,
+  repositories: readonly string[],
+  json: boolean,
+  io: CommandIO,
+  records: string | null,
+): Promise<number> {
   let board = emptyBoard(repositories);
   const onEvent = (event: FlowEvent): void => {
     board = foldFlowEvent(board, event, Date.now());
@@ -95,5 +121,12 @@ async function runHeadless(session: CurateSession, repositories: readonly string
   const version = session.settings.version ?? '1.0';
   const result = await session.run(repositories, ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'], onEvent, undefined, version);
   if (!json) io.out(headlessSummary(board, Date.now()));
-  return result.ok ? 0 : 1;
+  if (!result.ok) return 1;
+  if (records !== null) {
+    // After the flow, from the catalog it left: the same bytes as `repocod record` on that catalog.
+    const written = formatWrittenRecords(await writeRecords(session.catalog, repositories, records));
+    if (json) io.err(written);
+    else io.out(`records\n${written.split('\n').filter((line) => line !== '').map((line) => `  ${line}\n`).join('')}`);
+  }
+  return 0;
 }

@@ -14,8 +14,9 @@ import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
 import { CURATE_OPTIONS, CURATE_USAGE, curateCommand } from './curate-command.js';
 import { EXECUTOR_OPTIONS, EXECUTOR_USAGE } from './executor-option.js';
 import { WORKER_USAGE, workerCommand } from './worker-command.js';
+import { RECORD_USAGE, recordCommand } from './record-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'margin', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds']);
+const VALUE_OPTIONS = new Set(['db', 'margin', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds', 'record-out']);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -31,6 +32,7 @@ commands:
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
   validate              check every selected task with the shared runner (k runs, flaky tests found)
   publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
+  record --repo NAME    the committed record of a repository's rebuild (a line per task, a header)
   curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)
   worker --redis URL    run the jobs of a coordinator (--executor URL) on this machine
 
@@ -53,6 +55,8 @@ ${SHOW_USAGE}
 ${VALIDATE_USAGE}
 
 ${PUBLISH_USAGE}
+
+${RECORD_USAGE}
 
 ${CURATE_USAGE}
 
@@ -97,6 +101,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'publish':
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
         return await publishCommand(args, io);
+      case 'record':
+        assertKnownOptions(args, ['repo', 'out', 'db', 'selection']);
+        return await recordCommand(args, io);
       case 'curate':
         assertKnownOptions(args, CURATE_OPTIONS);
         return await curateCommand(args, io, io.terminal);

@@ -42,6 +42,7 @@ import {
   testResultFromRow,
 } from './runs-table.js';
 import { SerialQueue } from './serial-queue.js';
+import { type StageTime, stageTimeFromRow } from './stage-times-table.js';
 import { appendTask, pickFromRow, type SelectionPick, type TaskLevel, taskFromRow, type TaskRow } from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 import { appendValidation, type StoredValidation, validationFromRow } from './validations-table.js';
@@ -200,6 +201,15 @@ export interface Catalog {
   saveValidation(row: StoredValidation): Promise<void>;
   /** Stored validations ordered by instance id, newest first within a task. */
   validations(filter?: ValidationFilter): Promise<StoredValidation[]>;
+  /**
+   * The environment key of the repository's most recent run at `baseCommit` (latest finish, then run
+   * id): the environment its stored results came from; null when it has no run at that commit.
+   */
+  latestEnvironmentKey(repository: string, baseCommit: string): Promise<string | null>;
+  /** Records how long a stage of a repository took, replacing what that stage recorded before. */
+  recordStageTime(time: StageTime): Promise<void>;
+  /** The stage times of a repository, ordered by stage name. */
+  stageTimes(repository: string): Promise<StageTime[]>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -682,6 +692,35 @@ class DuckDBCatalog implements Catalog {
         [VARCHAR, BOOLEAN, TEXT_LIST],
       );
       return reader.getRowObjects().map(validationFromRow);
+    });
+  }
+
+  latestEnvironmentKey(repository: string, baseCommit: string): Promise<string | null> {
+    return this.exclusive(`reading the environment of ${repository}`, async (connection) => {
+      const [row] = await readRows(
+        connection,
+        `SELECT environment_key FROM runs WHERE repository = $1 AND base_commit = $2 AND environment_key IS NOT NULL
+          ORDER BY finished_at DESC, run_id DESC LIMIT 1`,
+        [repository, baseCommit],
+      );
+      return row === undefined ? null : text(row, 'environment_key');
+    });
+  }
+
+  recordStageTime(time: StageTime): Promise<void> {
+    return this.exclusive(`recording the time of ${time.stage} for ${time.repository}`, async (connection) => {
+      await connection.run(
+        `INSERT INTO stage_times (repository, stage, seconds, finished_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (repository, stage) DO UPDATE SET seconds = excluded.seconds, finished_at = excluded.finished_at`,
+        [time.repository, time.stage, time.seconds, timestampValueOf(time.finishedAt)],
+      );
+    });
+  }
+
+  stageTimes(repository: string): Promise<StageTime[]> {
+    return this.exclusive(`reading the stage times of ${repository}`, async (connection) => {
+      const rows = await readRows(connection, 'SELECT * FROM stage_times WHERE repository = $1 ORDER BY stage', [repository]);
+      return rows.map(stageTimeFromRow);
     });
   }
 

@@ -36,7 +36,7 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(await tables(connection)).toEqual([
       'files',
       'functions',
@@ -48,11 +48,12 @@ describe('migrate', () => {
       'schema_migrations',
       'selection_picks',
       'selections',
+      'stage_times',
       'tasks',
       'test_results',
       'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -60,7 +61,7 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
@@ -69,14 +70,14 @@ describe('migrate', () => {
     const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, NEXT]);
   });
 
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 5))).toEqual([1, 2, 3, 4, 5]);
     const row = (id: string): string => `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
-    expect(await migrate(connection, 'test')).toEqual([6]);
+    expect(await migrate(connection, 'test')).toEqual([6, 7]);
     const reader = await connection.runAndReadAll('SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, gold_baseline_key FROM validations ORDER BY instance_id');
     expect(reader.getRowObjectsJson()).toEqual([
       { instance_id: 'a', status: 'failed', fail_to_pass: ['t.py::a'], passing_without_body: [], without_body_complete: null, gold_from: 'runs', gold_baseline_key: null },
@@ -160,6 +161,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [4, 'tasks and selections'],
         [5, 'validations'],
         [6, 'validations: tests passing without the body, how the gold check was answered'],
+        [7, 'stage times'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(

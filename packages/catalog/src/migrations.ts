@@ -290,6 +290,22 @@ export const MIGRATIONS: readonly Migration[] = [
       INSERT INTO validations_6 SELECT *, [], NULL, 'runs', NULL FROM validations;
       DROP TABLE validations;
       ALTER TABLE validations_6 RENAME TO validations;
+      `,
+    },
+    {
+    version: 7,
+    name: 'stage times',
+    sql: `
+      -- The wall time of each repository's stages as last finished (prepare, extract, mine, tasks,
+      -- validate), for the committed record of a rebuild. One row per repository and stage: a stage
+      -- that finishes again replaces its row.
+      CREATE TABLE stage_times (
+        repository TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        seconds DOUBLE NOT NULL,
+        finished_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (repository, stage)
+      );
     `,
   },
 ];

@@ -20,6 +20,7 @@ import { ProgressTicker } from './progress-ticker.js';
 import { mineStage } from './mine-stage.js';
 import type { HubTarget } from './publish-stage.js';
 import { publishStage } from './publish-stage.js';
+import { RepositoryLaps } from './repository-laps.js';
 import { prepareStage } from './run-tests-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
@@ -126,6 +127,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const progress = stageProgress(name, repository);
     try {
       const { summary, value } = await body(progress);
+      // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps itself.
+      if (repository !== null) await recordStageTime(catalog, repository, name, (performance.now() - stageStarted) / 1000);
       emit({ kind: 'stage-done', stage: name, repository, summary, seconds: (performance.now() - stageStarted) / 1000 });
       return value;
     } catch (error) {
@@ -235,7 +238,9 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         const text =
           `Lite-first: ${repository.mined} of ${repository.ranked} candidates mined (${row.minedNow} now), ${repository.withTests} with relevant tests; ` +
           `over all: ${summary.mined} of ${summary.candidates} in ${summary.rounds} round(s), found/target ${levels}`;
-        emit({ kind: 'stage-done', stage: 'mine', repository: repository.repository, summary: text, seconds: (performance.now() - row.at) / 1000 });
+        const seconds = (performance.now() - row.at) / 1000;
+        await recordStageTime(catalog, repository.repository, 'mine', seconds);
+        emit({ kind: 'stage-done', stage: 'mine', repository: repository.repository, summary: text, seconds });
         row.progress.stop();
       }
       // The tasks of the repositories mined in this pass (of all of them in the first): their checks may send the planner further.
@@ -318,6 +323,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const selectionId = selected?.selectionId;
 
     const validated = await stage('validate', null, async (progress) => {
+      const laps = new RepositoryLaps(performance.now());
       const value = await validateStage(catalog, {
         ...common,
         selectionId,
@@ -325,6 +331,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         repeat,
         narrow: options.narrow,
         onEvent: (event) => {
+          laps.heard(event.repository, performance.now());
           if (event.kind === 'validate-repository') progress.step(0, event.toValidate, `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`);
           if (event.kind === 'validate-task') {
             progress.step(event.done, event.total, `${event.instanceId} ${event.status}`);
@@ -332,6 +339,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
           }
         },
       });
+      for (const [repository, seconds] of laps.laps()) await recordStageTime(catalog, repository, 'validate', seconds);
       const counts = countValidations(value.validations);
       const summary = `${counts.tasks} task(s): ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} not judged; ${counts.flakyTests} flaky test(s) removed`;
       if (counts.byStatus['infra-error'] > 0) {
@@ -402,6 +410,11 @@ function mineProgress(progress: StageProgress, onTargets?: (targets: number) => 
     }
     if (event.kind === 'function-done' && event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
   };
+}
+
+/** A stage's wall time for the repository, replacing the one recorded when it last finished. */
+async function recordStageTime(catalog: Catalog, repository: string, stage: FlowStage, seconds: number): Promise<void> {
+  await catalog.recordStageTime({ repository, stage, seconds, finishedAt: new Date() });
 }
 
 /** What a stage body reports as it goes. */

@@ -39,3 +39,5 @@ export * from './curation-view.js';
 export * from './flow-events.js';
 export * from './flow.js';
 export * from './flow-status.js';
+export * from './rebuild-record.js';
+export * from './rebuild-record-files.js';

@@ -2,13 +2,14 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { makeTempDir } from './test-support.js';
-import { toolVersion } from './tool-version.js';
+import { toolPackageVersion, toolVersion } from './tool-version.js';
 
 describe('toolVersion', () => {
   it('names the package version, and the commit of a git checkout with its uncommitted changes', () => {
     const { dir, cleanup } = makeTempDir();
     try {
       expect(toolVersion(dir)).toMatch(/^repocod-kit \d+\.\d+\.\d+$/);
+      expect(toolVersion(dir)).toBe(toolPackageVersion());
       const git = (...args: string[]): string => execFileSync('git', args, { cwd: dir, encoding: 'utf8' }).trim();
       git('init', '-q');
       writeFileSync(`${dir}/file.txt`, 'one\n');

@@ -4,6 +4,14 @@ import { readFileSync } from 'node:fs';
 const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /**
+ * `repocod-kit <version>` alone: for files that must come out byte-identical from any commit of the
+ * same release (the committed rebuild records), where a commit hash would change with every commit.
+ */
+export function toolPackageVersion(): string {
+  return `repocod-kit ${PACKAGE_VERSION}`;
+}
+
+/**
  * What made a dataset, for its provenance: `repocod-kit <version>`, and when the tool runs from a git
  * checkout its commit (with `+modified` when the tree has uncommitted changes), since the version
  * number alone does not tell two builds of the same release apart.

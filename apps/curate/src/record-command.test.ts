@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RecordMeta } from '@repocod/pipeline';
+import { openCatalog } from '@repocod/pipeline';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { PROJECT_ROOT } from './project-root.js';
+import { bufferIO, makeTempDir } from './test-support.js';
+
+const LINE_KEYS = [
+  ...['instance_id', 'repository', 'file', 'qualname', 'level', 'prompt_lines', 'solution_lines'],
+  ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
+];
+
+const savedState = process.env['REPOCOD_STATE'];
+const temp = makeTempDir();
+const db = join(temp.dir, 'catalog.duckdb');
+const fromCurate = join(temp.dir, 'records-from-curate');
+let curateOut = '';
+
+/**
+ * `repocod record` on the demo after a real `repocod curate --yes --record` (prepare, extract, mine,
+ * tasks, select, validate, publish): the records read back, against the catalog they come from.
+ */
+beforeAll(async () => {
+  process.env['REPOCOD_STATE'] = join(temp.dir, 'state');
+  const io = bufferIO();
+  const args = ['curate', '--yes', '--repo', 'demo', '--db', db, '--out', join(temp.dir, 'release'), '--repeat', '1'];
+  const code = await main([...args, '--record', '--record-out', fromCurate], io);
+  curateOut = io.stdout();
+  expect(code, `${io.stdout()}\n${io.stderr()}`).toBe(0);
+}, 900_000);
+
+afterAll(() => {
+  if (savedState === undefined) delete process.env['REPOCOD_STATE'];
+  else process.env['REPOCOD_STATE'] = savedState;
+  temp.cleanup();
+}, 120_000);
+
+async function record(out: string, ...extra: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = bufferIO();
+  const code = await main(['record', '--repo', 'demo', '--db', db, '--out', out, ...extra], io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+describe('repocod record on the demo', () => {
+  it('writes the same bytes twice, and the same as curate --record', { timeout: 60_000 }, async () => {
+    const first = join(temp.dir, 'first');
+    const second = join(temp.dir, 'second');
+    const run = await record(first);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^demo: 51 task\(s\) → .*demo\.jsonl, .*demo\.meta\.json\n$/);
+    expect((await record(second)).code).toBe(0);
+    for (const file of ['demo.jsonl', 'demo.meta.json']) {
+      const bytes = readFileSync(join(first, file));
+      expect(bytes.equals(readFileSync(join(second, file))), file).toBe(true);
+      expect(bytes.equals(readFileSync(join(fromCurate, file))), file).toBe(true);
+    }
+    expect(curateOut).toMatch(/\nrecords\n {2}demo: 51 task\(s\) → /);
+  });
+
+  it('has a line per task by id, with the catalog fields and valid per validation', { timeout: 60_000 }, async () => {
+    const out = join(temp.dir, 'lines');
+    expect((await record(out)).code).toBe(0);
+    const text = readFileSync(join(out, 'demo.jsonl'), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines).toHaveLength(51);
+    const ids = lines.map((line) => line['instance_id'] as string);
+    expect(ids).toEqual([...ids].sort());
+    for (const line of lines) {
+      expect(Object.keys(line)).toEqual(LINE_KEYS);
+      expect(line['repository']).toBe('demo');
+      expect(['self-contained', 'file-level', 'repo-level']).toContain(line['level']);
+      for (const key of ['prompt_lines', 'solution_lines', 'prompt_tokens', 'solution_tokens', 'cc']) {
+        const value = line[key];
+        const whole = typeof value === 'number' && Number.isInteger(value) && value >= 1;
+        expect(whole, `${String(line['instance_id'])} ${key}`).toBe(true);
+      }
+      const tests = line['fail_to_pass'] as string[];
+      expect(tests.length).toBeGreaterThan(0);
+      expect(tests).toEqual([...tests].sort());
+      expect(tests.every((test) => test.startsWith('tests/') && test.includes('::'))).toBe(true);
+      expect([true, false, null]).toContain(line['valid']);
+    }
+
+    const catalog = await openCatalog(db);
+    try {
+      const verdicts = await catalog.query('SELECT instance_id, status FROM validations ORDER BY instance_id');
+      const status = new Map(verdicts.rows.map((row) => [String(row[0]), String(row[1])]));
+      const columns = ['instance_id', 'file', 'qualname', 'cc', 'prompt_tokens'];
+      const tasks = await catalog.query(`SELECT ${columns.join(', ')} FROM tasks ORDER BY instance_id`);
+      const fromCatalog = tasks.rows.map((row) => [row[0], row[1], row[2], Number(row[3]), Number(row[4])]);
+      expect(lines.map((line) => columns.map((key) => line[key]))).toEqual(fromCatalog);
+      for (const line of lines) {
+        const verdict = status.get(line['instance_id'] as string);
+        const expected = verdict === 'passed' ? true : verdict === 'failed' ? false : null;
+        expect(line['valid'], String(line['instance_id'])).toBe(expected);
+      }
+    } finally {
+      await catalog.close();
+    }
+    // The task whose patches fail a check is never selected, hence never validated.
+    expect(lines.find((line) => line['instance_id'] === 'demo-inventory.util.retry')?.['valid']).toBeNull();
+    expect(lines.filter((line) => line['valid'] === true).length).toBeGreaterThan(0);
+    expect(lines.filter((line) => line['valid'] === false).length).toBeGreaterThan(0);
+  });
+
+  it('has a header: environment, counts, stage times, and no path of this machine', { timeout: 60_000 }, async () => {
+    const out = join(temp.dir, 'meta');
+    expect((await record(out)).code).toBe(0);
+    const text = readFileSync(join(out, 'demo.meta.json'), 'utf8');
+    expect(text).not.toContain(temp.dir);
+    expect(text).not.toContain(PROJECT_ROOT);
+    const meta = JSON.parse(text) as RecordMeta;
+    expect(Object.keys(meta)).toEqual([
+      ...['repository', 'base_commit', 'base_commit_timestamp', 'tool_version', 'validated_with', 'selection'],
+      ...['environment', 'baseline', 'candidates', 'mined', 'tasks', 'validated', 'stage_seconds'],
+    ]);
+    expect(meta.base_commit).toMatch(/^[0-9a-f]{40}$/);
+    expect(meta.tool_version).toMatch(/^repocod-kit \d+\.\d+\.\d+$/);
+    expect(meta.validated_with).toMatch(/^repocod-kit /);
+    expect(meta.selection).toMatch(/^[0-9a-f]{16}$/);
+    const environment = meta.environment;
+    expect(environment.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(['uv', 'pip']).toContain(environment.installer);
+    expect(environment.python_version).toMatch(/^3\.\d+\.\d+/);
+    const packages = environment.packages ?? [];
+    expect(packages).toEqual([...packages].sort());
+    expect(packages.some((name) => /^pytest==\d/.test(name))).toBe(true);
+    const baseline = meta.baseline ?? { tests: 0, passing: -1, flaky: 0, not_passing: 0 };
+    expect(baseline.tests).toBeGreaterThanOrEqual(150);
+    expect(baseline.passing + baseline.flaky + baseline.not_passing).toBe(baseline.tests);
+    expect(meta.candidates).toBe(51);
+    expect(meta.mined).toEqual({ with_tests: 51, without_tests: 0, errors: 0 });
+    const byLevel = { 'self-contained': 25, 'file-level': 10, 'repo-level': 16 };
+    expect(meta.tasks).toEqual({ total: 51, by_level: byLevel, passing_checks: 50 });
+    expect(meta.validated.passed + meta.validated.failed).toBe(50);
+    for (const [stage, seconds] of Object.entries(meta.stage_seconds)) expect(typeof seconds, stage).toBe('number');
+    expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
+  });
+
+  it('refuses an unknown repository, naming the ones the catalog knows', async () => {
+    const unknown = await record(join(temp.dir, 'unknown'), '--repo', 'no-such-repo');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/--repo no-such-repo: no such repository in the catalog .*; it knows demo\n$/);
+    const none = bufferIO();
+    expect(await main(['record', '--db', db], none)).toBe(2);
+    expect(none.stderr()).toMatch(/usage: repocod record --repo NAME/);
+    const selection = await record(join(temp.dir, 'selection'), '--selection', 'ffffffffffffffff');
+    expect(selection.code).toBe(2);
+    expect(selection.stderr).toMatch(/--selection ffffffffffffffff: no such selection in the catalog/);
+  });
+});

@@ -1,0 +1,58 @@
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { RepocodError } from '@repocod/core';
+import type { Catalog, WrittenRecord } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, openCatalog, writeRebuildRecords } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { listOption, stringOption } from './parse-args.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
+
+export const RECORD_USAGE = `usage: repocod record --repo NAME [--repo NAME]... [--out DIR] [--db FILE] [--selection ID]
+
+Writes the record of each repository's rebuild, to be committed beside the manifest:
+<repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,
+level, prompt and solution lines and tokens, cc, fail_to_pass sorted, valid: true or false from the
+task's latest validation in the selection (default: the latest), null when it was not validated or
+not selected), and <repository>.meta.json (base commit, environment and its packages, baseline and
+mining counts, tasks per level, validation counts, stage times, tool version). The folder defaults
+to ${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.`;
+
+export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  const repositories = listOption(args, 'repo');
+  if (args.positionals.length > 0 || repositories.length === 0) throw new RepocodError('usage', RECORD_USAGE);
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const folder = recordFolder(stringOption(args, 'out'));
+    const written = await writeRecords(catalog, repositories, folder, stringOption(args, 'selection'));
+    io.out(formatWrittenRecords(written));
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+/** The records folder: the default in the project, or DIR as given (relative to the working directory). */
+export function recordFolder(out: string | undefined): string {
+  if (out === undefined) return join(PROJECT_ROOT, DEFAULT_RECORD_FOLDER);
+  return isAbsolute(out) ? out : resolve(out);
+}
+
+/** Shared with `repocod curate --record`. */
+export function writeRecords(
+  catalog: Catalog,
+  repositories: readonly string[],
+  folder: string,
+  selectionId?: string,
+): Promise<WrittenRecord[]> {
+  return writeRebuildRecords(catalog, folder, { repositories, selectionId, stateRoot: stateRoot() });
+}
+
+export function formatWrittenRecords(written: readonly WrittenRecord[]): string {
+  const shown = (file: string): string => {
+    const near = relative(process.cwd(), file);
+    return near.startsWith('..') || isAbsolute(near) ? file : near;
+  };
+  return written
+    .map((record) => `${record.repository}: ${record.tasks} task(s) → ${record.files.map(shown).join(', ')}\n`)
+    .join('');
+}

@@ -1,0 +1,198 @@
+import type { StoredTask, StoredValidation } from '@repocod/catalog';
+import { describe, expect, it } from 'vitest';
+import type { RebuildRecordInputs } from './rebuild-record.js';
+import { buildRebuildRecord, formatRecordLines, formatRecordMeta, latestMining } from './rebuild-record.js';
+import { taskHash } from './validation-jobs.js';
+
+function task(instanceId: string, overrides: Partial<StoredTask> = {}): StoredTask {
+  return {
+    instanceId,
+    repository: 'demo',
+    functionId: `fn-${instanceId}`,
+    file: 'pkg/mod.py',
+    qualname: instanceId.split('.').at(-1) ?? instanceId,
+    repo: 'demo',
+    baseCommit: 'c'.repeat(40),
+    baseCommitTimestamp: '2024-09-01T10:00:00Z',
+    prompt: 'def f():\n    """Doc."""\n',
+    solution: '    return 1\n',
+    promptLines: 2,
+    solutionLines: 1,
+    promptTokens: 9,
+    solutionTokens: 3,
+    complexity: 1,
+    level: 'self-contained',
+    dependencies: '[]',
+    failToPass: ['tests/test_b.py::test_b', 'tests/test_a.py::test_a'],
+    problemCode: '',
+    problemTest: '',
+    preCode: `pre ${instanceId}`,
+    goldCode: `gold ${instanceId}`,
+    preTest: '',
+    goldTest: '',
+    checks: '{}',
+    checksPassed: true,
+    builtAt: new Date(0),
+    ...overrides,
+  };
+}
+
+function validation(
+  of: StoredTask,
+  status: StoredValidation['status'],
+  at: number,
+  overrides: Partial<StoredValidation> = {},
+): StoredValidation {
+  return {
+    instanceId: of.instanceId,
+    taskHash: taskHash(of),
+    validationKey: `key-${at}`,
+    repository: 'demo',
+    status,
+    checks: '[]',
+    failToPass: of.failToPass,
+    flakyTests: [],
+    droppedTests: [],
+    toolVersion: `repocod-kit 0.1.0 (git ${at})`,
+    pythonVersion: '3.11.9',
+    packagesHash: 'packages-hash',
+    environmentKey: 'env-key',
+    runIds: [],
+    passingWithoutBody: [],
+    withoutBodyComplete: false,
+    goldFrom: 'baseline',
+    goldBaselineKey: 'mining-key',
+    repeat: 3,
+    seconds: 1,
+    validatedAt: new Date(at),
+    ...overrides,
+  };
+}
+
+function inputs(overrides: Partial<RebuildRecordInputs> = {}): RebuildRecordInputs {
+  return {
+    repository: 'demo',
+    toolVersion: 'repocod-kit 0.1.0',
+    tasks: [],
+    selection: null,
+    validations: [],
+    environmentKey: 'env-key',
+    marker: null,
+    candidates: 0,
+    baseline: null,
+    mined: [],
+    stageTimes: [],
+    ...overrides,
+  };
+}
+
+describe('buildRebuildRecord', () => {
+  const passed = task('demo-pkg.mod.passed');
+  const failed = task('demo-pkg.mod.failed', { level: 'repo-level', checksPassed: false });
+  const stale = task('demo-pkg.mod.stale');
+  const unjudged = task('demo-pkg.mod.unjudged');
+  const unselected = task('demo-pkg.mod.unselected', { level: 'file-level' });
+  const all = [unselected, stale, passed, unjudged, failed];
+  const picked = new Set([passed, failed, stale, unjudged].map((t) => t.instanceId));
+  const selection = { selectionId: 'sel-1', instanceIds: picked };
+  const validations = [
+    validation(passed, 'failed', 1_000),
+    validation(passed, 'passed', 2_000),
+    validation(failed, 'failed', 1_500),
+    // Validated as it was before a rebuild changed its tests: says nothing of the task now.
+    validation(stale, 'passed', 3_000, { taskHash: 'an-older-build' }),
+    validation(unjudged, 'infra-error', 2_500),
+    validation(unselected, 'passed', 4_000),
+  ];
+
+  it('gives a line per task by instance id, fields in order, tests sorted, valid from the current verdict', () => {
+    const record = buildRebuildRecord(inputs({ tasks: all, selection, validations }));
+    expect(record.lines.map((line) => [line.instance_id, line.valid])).toEqual([
+      ['demo-pkg.mod.failed', false],
+      ['demo-pkg.mod.passed', true],
+      ['demo-pkg.mod.stale', null],
+      ['demo-pkg.mod.unjudged', null],
+      ['demo-pkg.mod.unselected', null],
+    ]);
+    const [first] = formatRecordLines(record.lines).split('\n');
+    expect(Object.keys(JSON.parse(first ?? '{}') as object)).toEqual([
+      ...['instance_id', 'repository', 'file', 'qualname', 'level', 'prompt_lines', 'solution_lines'],
+      ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
+    ]);
+    expect(record.lines[0]?.fail_to_pass).toEqual(['tests/test_a.py::test_a', 'tests/test_b.py::test_b']);
+    expect(record.meta.validated).toEqual({ passed: 1, failed: 1 });
+    expect(record.meta.validated_with).toBe('repocod-kit 0.1.0 (git 2000)');
+    const byLevel = { 'self-contained': 3, 'file-level': 1, 'repo-level': 1 };
+    expect(record.meta.tasks).toEqual({ total: 5, by_level: byLevel, passing_checks: 4 });
+  });
+
+  it('has every task null without a selection, and the same bytes whatever order the catalog gave', () => {
+    const none = buildRebuildRecord(inputs({ tasks: all, validations }));
+    expect(none.lines.every((line) => line.valid === null)).toBe(true);
+    expect(none.meta.selection).toBeNull();
+    const a = buildRebuildRecord(inputs({ tasks: all, selection, validations }));
+    const reversed = { tasks: [...all].reverse(), selection, validations: [...validations].reverse() };
+    const b = buildRebuildRecord(inputs(reversed));
+    expect(formatRecordLines(b.lines)).toBe(formatRecordLines(a.lines));
+    expect(formatRecordMeta(b.meta)).toBe(formatRecordMeta(a.meta));
+  });
+
+  it('takes the environment from its marker, else what the validations stored for that environment', () => {
+    const withoutMarker = buildRebuildRecord(inputs({ tasks: all, selection, validations })).meta.environment;
+    expect(withoutMarker).toEqual({
+      key: 'env-key',
+      installer: null,
+      python_version: '3.11.9',
+      packages_hash: 'packages-hash',
+      packages: null,
+    });
+    const marker = {
+      format: 'repocod-env-marker/1' as const,
+      name: 'demo',
+      key: 'env-key',
+      recipeHash: 'r',
+      baseCommit: null,
+      installer: 'uv' as const,
+      interpreter: '/usr/bin/python3.11',
+      pythonVersion: '3.11.10',
+      seedPackages: [],
+      harnessPackages: [],
+      packages: ['pytest==8.3.3', 'coverage==7.6.1'],
+      packagesHash: 'marker-hash',
+      builtAt: '2024-09-01T00:00:00Z',
+      buildSeconds: 3,
+    };
+    expect(buildRebuildRecord(inputs({ marker })).meta.environment).toEqual({
+      key: 'env-key',
+      installer: 'uv',
+      python_version: '3.11.10',
+      packages_hash: 'marker-hash',
+      packages: ['coverage==7.6.1', 'pytest==8.3.3'],
+    });
+    // A marker of another environment (rebuilt since) is not this one's.
+    expect(buildRebuildRecord(inputs({ marker: { ...marker, key: 'other' } })).meta.environment.installer).toBeNull();
+  });
+
+  it('rounds stage times to a tenth of a second and leaves unrecorded stages null', () => {
+    const finishedAt = new Date(0);
+    const stageTimes = [
+      { repository: 'demo', stage: 'mine', seconds: 12.345, finishedAt },
+      { repository: 'demo', stage: 'validate', seconds: 0.04, finishedAt },
+    ];
+    const meta = buildRebuildRecord(inputs({ stageTimes })).meta;
+    expect(meta.stage_seconds).toEqual({ prepare: null, extract: null, mine: 12.3, tasks: null, validate: 0 });
+  });
+});
+
+describe('latestMining', () => {
+  it('names the key and mode of the most recently mined function, none when nothing was mined', () => {
+    const row = (miningKey: string, mode: 'fast' | 'exact', at: number) => ({
+      ...{ repository: 'demo', miningKey, mode, minedAt: new Date(at), functionId: 'f', qualname: 'f' },
+      ...{ status: 'tests' as const, tests: [], reason: null, method: 'in-process' as const },
+      ...{ candidates: 1, seconds: 1 },
+    });
+    expect(latestMining([])).toBeNull();
+    const rows = [row('old', 'fast', 1), row('new', 'exact', 5), row('mid', 'fast', 3)];
+    expect(latestMining(rows)).toEqual({ miningKey: 'new', mode: 'exact' });
+  });
+});

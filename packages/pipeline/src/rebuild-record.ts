@@ -1,0 +1,254 @@
+import type { MiningBaselineRow, StageTime, StoredRelevantTests, StoredTask, StoredValidation } from '@repocod/catalog';
+import { CONTEXT_LEVELS } from '@repocod/core';
+import type { EnvironmentMarker } from '@repocod/runner';
+import { taskHash } from './validation-jobs.js';
+
+/*
+ * The committed record of a repository's rebuild (`repocod record`): a line per task and a header with
+ * the environment and the counts behind them. Everything here is pure: the same catalog content gives
+ * the same bytes, so that a change that moves a task shows in review as a diff of these files.
+ */
+
+/** The stages whose wall time the header reports, in flow order. */
+export const RECORDED_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'validate'] as const;
+
+/** One task, a line of `<repository>.jsonl`. Key order is the order of the fields below. */
+export interface RecordLine {
+  readonly instance_id: string;
+  readonly repository: string;
+  readonly file: string;
+  readonly qualname: string;
+  readonly level: string;
+  readonly prompt_lines: number;
+  readonly solution_lines: number;
+  readonly prompt_tokens: number;
+  readonly solution_tokens: number;
+  readonly cc: number;
+  /** Sorted. */
+  readonly fail_to_pass: readonly string[];
+  /**
+   * The task's latest validation of its current content: true passed, false failed; null when it has
+   * none (not in the selection, not validated yet, or not judged because of an infrastructure error).
+   */
+  readonly valid: boolean | null;
+}
+
+/** `<repository>.meta.json`. Null where the catalog (or the environment's marker) does not say. */
+export interface RecordMeta {
+  readonly repository: string;
+  readonly base_commit: string | null;
+  readonly base_commit_timestamp: string | null;
+  /** The package version of the tool that wrote the record (no commit: see toolPackageVersion). */
+  readonly tool_version: string;
+  /** The tool version stored with the latest of the verdicts counted under `validated`. */
+  readonly validated_with: string | null;
+  /** The selection whose validations give `valid`. */
+  readonly selection: string | null;
+  readonly environment: {
+    readonly key: string | null;
+    readonly installer: string | null;
+    readonly python_version: string | null;
+    readonly packages_hash: string | null;
+    /** `name==version`, sorted; null when the environment is not on this machine. */
+    readonly packages: readonly string[] | null;
+  };
+  /** The baseline of the mining behind the tasks; null when nothing was mined. */
+  readonly baseline: {
+    readonly tests: number;
+    readonly passing: number;
+    readonly flaky: number;
+    readonly not_passing: number;
+  } | null;
+  readonly candidates: number;
+  readonly mined: { readonly with_tests: number; readonly without_tests: number; readonly errors: number };
+  readonly tasks: {
+    readonly total: number;
+    readonly by_level: Readonly<Record<string, number>>;
+    readonly passing_checks: number;
+  };
+  readonly validated: { readonly passed: number; readonly failed: number };
+  /** Wall seconds (one decimal) of each stage as it last finished in `repocod curate`; null when never recorded. */
+  readonly stage_seconds: Readonly<Record<(typeof RECORDED_STAGES)[number], number | null>>;
+}
+
+export interface RebuildRecord {
+  readonly lines: readonly RecordLine[];
+  readonly meta: RecordMeta;
+}
+
+/** What the record is made of, as read from the catalog and the environment's marker. */
+export interface RebuildRecordInputs {
+  readonly repository: string;
+  readonly toolVersion: string;
+  readonly tasks: readonly StoredTask[];
+  /** The selection and the instance ids it picked; null when the catalog has none. */
+  readonly selection: { readonly selectionId: string; readonly instanceIds: ReadonlySet<string> } | null;
+  /** The repository's validations. */
+  readonly validations: readonly StoredValidation[];
+  readonly environmentKey: string | null;
+  /** The marker of that environment, when it is on this machine. */
+  readonly marker: EnvironmentMarker | null;
+  readonly candidates: number;
+  /** The mining behind the tasks (see latestMining), its baseline and its per-function results. */
+  readonly baseline: readonly MiningBaselineRow[] | null;
+  readonly mined: readonly StoredRelevantTests[];
+  readonly stageTimes: readonly StageTime[];
+}
+
+export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
+  const verdicts = currentVerdicts(inputs.tasks, inputs.selection, inputs.validations);
+  const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
+  const lines = tasks.map((task): RecordLine => ({
+    instance_id: task.instanceId,
+    repository: task.repository,
+    file: task.file,
+    qualname: task.qualname,
+    level: task.level,
+    prompt_lines: task.promptLines,
+    solution_lines: task.solutionLines,
+    prompt_tokens: task.promptTokens,
+    solution_tokens: task.solutionTokens,
+    cc: task.complexity,
+    fail_to_pass: [...task.failToPass].sort(compare),
+    valid: verdictValue(verdicts.get(task.instanceId)),
+  }));
+  return { lines, meta: recordMeta(inputs, tasks, verdicts) };
+}
+
+/** One JSON object per line, in instance id order; an empty file for a repository without tasks. */
+export function formatRecordLines(lines: readonly RecordLine[]): string {
+  return lines.map((line) => `${JSON.stringify(line)}\n`).join('');
+}
+
+export function formatRecordMeta(meta: RecordMeta): string {
+  return `${JSON.stringify(meta, null, 2)}\n`;
+}
+
+/**
+ * The mining taken as the one behind the tasks: the mining key and mode of the repository's most
+ * recently mined function (ties broken by key, then mode); null when nothing was mined.
+ */
+export function latestMining(rows: readonly StoredRelevantTests[]): MiningChoice | null {
+  const [latest] = [...rows].sort(
+    (a, b) => b.minedAt.getTime() - a.minedAt.getTime() || compare(b.miningKey, a.miningKey) || compare(b.mode, a.mode),
+  );
+  return latest === undefined ? null : { miningKey: latest.miningKey, mode: latest.mode };
+}
+
+export interface MiningChoice {
+  readonly miningKey: string;
+  readonly mode: string;
+}
+
+/**
+ * Each selected task's latest validation of its current content. A validation of an earlier build of
+ * the task (another task hash) says nothing about the task as it is now.
+ */
+function currentVerdicts(
+  tasks: readonly StoredTask[],
+  selection: RebuildRecordInputs['selection'],
+  validations: readonly StoredValidation[],
+): Map<string, StoredValidation> {
+  const verdicts = new Map<string, StoredValidation>();
+  if (selection === null) return verdicts;
+  const byTask = new Map<string, StoredValidation[]>();
+  for (const row of validations) byTask.set(row.instanceId, [...(byTask.get(row.instanceId) ?? []), row]);
+  for (const task of tasks) {
+    if (!selection.instanceIds.has(task.instanceId)) continue;
+    const hash = taskHash(task);
+    const latest = newestFirst((byTask.get(task.instanceId) ?? []).filter((row) => row.taskHash === hash))[0];
+    if (latest !== undefined) verdicts.set(task.instanceId, latest);
+  }
+  return verdicts;
+}
+
+function verdictValue(verdict: StoredValidation | undefined): boolean | null {
+  if (verdict === undefined || verdict.status === 'infra-error') return null;
+  return verdict.status === 'passed';
+}
+
+function recordMeta(
+  inputs: RebuildRecordInputs,
+  tasks: readonly StoredTask[],
+  verdicts: ReadonlyMap<string, StoredValidation>,
+): RecordMeta {
+  const first = tasks[0];
+  const judged = [...verdicts.values()].filter((row) => row.status !== 'infra-error');
+  const newest = newestFirst(judged)[0];
+  const byLevel: Record<string, number> = {};
+  for (const level of CONTEXT_LEVELS) byLevel[level] = tasks.filter((task) => task.level === level).length;
+  const seconds = new Map(inputs.stageTimes.map((time) => [time.stage, Math.round(time.seconds * 10) / 10]));
+  return {
+    repository: inputs.repository,
+    base_commit: first?.baseCommit ?? null,
+    base_commit_timestamp: first?.baseCommitTimestamp ?? null,
+    tool_version: inputs.toolVersion,
+    validated_with: newest?.toolVersion ?? null,
+    selection: inputs.selection?.selectionId ?? null,
+    environment: recordEnvironment(inputs),
+    baseline: inputs.baseline === null ? null : {
+      tests: inputs.baseline.length,
+      passing: inputs.baseline.filter((row) => row.status === 'passing').length,
+      flaky: inputs.baseline.filter((row) => row.status === 'flaky').length,
+      not_passing: inputs.baseline.filter((row) => row.status === 'not-passing').length,
+    },
+    candidates: inputs.candidates,
+    mined: {
+      with_tests: inputs.mined.filter((row) => row.status === 'tests').length,
+      without_tests: inputs.mined.filter((row) => row.status === 'no-tests').length,
+      errors: inputs.mined.filter((row) => row.status === 'error').length,
+    },
+    tasks: { total: tasks.length, by_level: byLevel, passing_checks: tasks.filter((task) => task.checksPassed).length },
+    validated: {
+      passed: judged.filter((row) => row.status === 'passed').length,
+      failed: judged.filter((row) => row.status === 'failed').length,
+    },
+    stage_seconds: {
+      prepare: seconds.get('prepare') ?? null,
+      extract: seconds.get('extract') ?? null,
+      mine: seconds.get('mine') ?? null,
+      tasks: seconds.get('tasks') ?? null,
+      validate: seconds.get('validate') ?? null,
+    },
+  };
+}
+
+/**
+ * The environment from its marker; without the marker (built on another machine, or removed), the
+ * Python version and packages hash that the validations stored for that same environment.
+ */
+function recordEnvironment(inputs: RebuildRecordInputs): RecordMeta['environment'] {
+  const marker = inputs.marker !== null && inputs.marker.key === inputs.environmentKey ? inputs.marker : null;
+  if (marker !== null) {
+    return {
+      key: marker.key,
+      installer: marker.installer,
+      python_version: marker.pythonVersion,
+      packages_hash: marker.packagesHash,
+      packages: [...marker.packages].sort(compare),
+    };
+  }
+  const validated = newestFirst(inputs.validations.filter((row) => row.environmentKey === inputs.environmentKey))[0];
+  return {
+    key: inputs.environmentKey,
+    installer: null,
+    python_version: validated?.pythonVersion ?? null,
+    packages_hash: validated?.packagesHash ?? null,
+    packages: null,
+  };
+}
+
+/** Latest validation first; ties broken by task, then validation key, so that the pick never depends on input order. */
+function newestFirst(rows: readonly StoredValidation[]): StoredValidation[] {
+  return [...rows].sort(
+    (a, b) =>
+      b.validatedAt.getTime() - a.validatedAt.getTime() ||
+      compare(a.instanceId, b.instanceId) ||
+      compare(a.validationKey, b.validationKey),
+  );
+}
+
+/** Code-point order, the same in every locale. */
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
