@@ -46,7 +46,7 @@ afterAll(async () => {
 }, 60_000);
 
 describe('Lite-first mining on the demo', () => {
-  it('picks exactly the tasks that mining every candidate picks, with the same relevant tests', async () => {
+  it('picks exactly the tasks that mining every candidate picks, with the same relevant tests', { timeout: 300_000 }, async () => {
     expect(fullSelection.picks.length).toBe(15);
     expect(liteSelection.picks.map((pick) => pick.instanceId)).toEqual(fullSelection.picks.map((pick) => pick.instanceId));
     expect(liteSelection.selectionId).toBe(fullSelection.selectionId);
@@ -55,7 +55,7 @@ describe('Lite-first mining on the demo', () => {
     }
   });
 
-  it('mines fewer functions than there are candidates, and says so per level and round', async () => {
+  it('mines fewer functions than there are candidates, and says so per level and round', { timeout: 300_000 }, async () => {
     expect(summary.candidates).toBe(51);
     expect(summary.mined).toBeLessThan(51);
     expect(summary.minedNow).toBe(summary.mined);
@@ -78,9 +78,10 @@ describe('Lite-first mining on the demo', () => {
 
   it('does nothing more when run again: the catalog already answers', { timeout: 300_000 }, async () => {
     const { repository: _repository, ...common } = options;
+    // Functions whose mining ended in error are the only ones tried again (as `repocod mine` does).
+    const errors = (await lite.relevantTests('demo')).filter((row) => row.status === 'error').map((row) => row.qualname);
     const again = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
-    expect(again.rounds).toBe(0);
-    expect(again.minedNow).toBe(0);
+    expect({ rounds: again.rounds, minedNow: again.minedNow, errors }).toEqual({ rounds: errors.length > 0 ? 1 : 0, minedNow: errors.length, errors });
     expect(again.mined).toBe(summary.mined);
   });
 
