@@ -66,7 +66,8 @@ export class CurateSession {
 
   /** What publishing `version` would write and upload, with nothing written (publish's dry run). */
   previewPublish(version: string): Promise<PublishSummary> {
-    return publishStage(this.catalog, { version, out: this.settings.out, keep: this.settings.keep, push: this.settings.push ?? undefined, dryRun: true });
+    const { out, keep, push, stateRoot } = this.settings;
+    return publishStage(this.catalog, { version, out, keep, push: push ?? undefined, dryRun: true, stateRoot });
   }
 
   /** A flow started by run() has not ended yet (its stage may be mid-way through pytest runs). */

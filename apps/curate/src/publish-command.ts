@@ -5,7 +5,7 @@ import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, pa
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
-import { PROJECT_ROOT } from './project-root.js';
+import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... [--db FILE]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
@@ -43,6 +43,7 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
       keep: listOption(args, 'keep'),
       push,
       dryRun: args.flags.get('dry-run') === true,
+      stateRoot: stateRoot(),
     });
     io.out(formatPublish(summary));
     return 0;

@@ -364,6 +364,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         selectionId,
         keep: options.keep,
         push: options.push,
+        stateRoot: options.stateRoot,
       });
       progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
       const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;

@@ -29,6 +29,7 @@ export * from './validate-stage.js';
 export type { StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
 export * from './validation-summary.js';
 export * from './release-content.js';
+export * from './release-environments.js';
 export * from './selection-tasks.js';
 // For --push: the checks of a Hub target, made before anything is written.
 export { hubToken, parseHubRepo } from '@repocod/publish';

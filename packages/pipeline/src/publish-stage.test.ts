@@ -45,10 +45,14 @@ const bytesOf = (folder: string, path: string): Buffer => readFileSync(join(fold
 
 describe('publishing a validated selection', () => {
   it('writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation record', async () => {
-    const release = await publishStage(catalog, { version: '1.0', out, selectionId });
+    const release = await publishStage(catalog, { version: '1.0', out, selectionId, stateRoot: state });
     expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
+    // The exact packages the tasks were validated with, from the environment's marker.
+    const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
+    expect(environments).toMatch(/^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer (uv|pip), undated\n/);
+    expect(environments).toMatch(/^pytest==8\.3\.5$/m);
     expect(release.content?.leftOut).toEqual([{ instanceId: EQ, status: 'failed', check: 'fails-without-body', detail: '2 of 13 FAIL_TO_PASS test(s) do not fail without the body' }]);
-    expect(release.release.files).toEqual(['README.md', `data/${PARQUET_NAME}`, `1.0/${PARQUET_NAME}`, '1.0/validation.jsonl']);
+    expect(release.release.files).toEqual(['README.md', `data/${PARQUET_NAME}`, '1.0/environments.txt', `1.0/${PARQUET_NAME}`, '1.0/validation.jsonl']);
     const read = await catalog.query(`SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`);
     const validations = new Map((await catalog.validations()).map((row) => [row.instanceId, row]));
     expect(read.rows).toEqual(RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]));

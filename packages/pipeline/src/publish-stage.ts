@@ -28,6 +28,8 @@ export interface PublishOptions {
   readonly push?: HubTarget;
   /** Write no version and upload nothing: say what would be (an empty folder is still filled from the Hub). */
   readonly dryRun?: boolean;
+  /** The runner's state folder (`.repocod`): the release then lists its environments' packages. */
+  readonly stateRoot?: string;
 }
 
 export interface PublishSummary {
@@ -64,7 +66,8 @@ export async function publishStage(catalog: Catalog, options: PublishOptions): P
   let content: ReleaseContent | null = null;
   let plan: ReleasePlan | null = null;
   if (version !== undefined) {
-    content = await releaseContent(catalog, { version, selectionId: options.selectionId, keep: options.keep });
+    const envsRoot = options.stateRoot === undefined ? undefined : join(options.stateRoot, 'envs');
+    content = await releaseContent(catalog, { version, selectionId: options.selectionId, keep: options.keep, envsRoot });
     plan = planRelease(out, version, content.rows, content.body, content.extras);
     if (!dryRun) applyReleasePlan(plan);
   }

@@ -1,6 +1,7 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
+import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import { taskHash } from './validation-jobs.js';
 import type { ValidationCounts } from './validation-summary.js';
@@ -33,6 +34,8 @@ export interface ReleaseContentOptions {
   readonly selectionId?: string;
   /** Instance ids of tasks that failed validation and are released all the same. */
   readonly keep?: readonly string[];
+  /** The runner's environments folder: when given, the release lists their packages (environments.txt). */
+  readonly envsRoot?: string;
 }
 
 /**
@@ -107,7 +110,10 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
     selectionId: selection.selectionId,
     rows,
     body: cardBody(options.version, selection.spec, released, { counts, selected: tasks.length, leftOut, kept }),
-    extras: [{ name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') }],
+    extras: [
+      { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
+      ...(options.envsRoot === undefined ? [] : [{ name: ENVIRONMENTS_RECORD, content: releaseEnvironments(released.map(({ validation }) => validation), options.envsRoot) }]),
+    ],
     selected: tasks.length,
     leftOut,
     kept,
