@@ -78,11 +78,14 @@ describe('Lite-first mining on the demo', () => {
 
   it('does nothing more when run again: the catalog already answers', { timeout: 300_000 }, async () => {
     const { repository: _repository, ...common } = options;
-    // Functions whose mining ended in error are the only ones tried again (as `repocod mine` does).
-    const errors = (await lite.relevantTests('demo')).filter((row) => row.status === 'error').map((row) => row.qualname);
+    // The tasks built since (beforeAll) include one that fails its checks (util.retry): the planner
+    // mines replacements for it once, and only once; errors would be retried the same way.
+    const failedChecks = (await lite.tasks('demo')).filter((task) => !task.checksPassed).length;
+    const first = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
+    expect(first.rounds).toBe(failedChecks > 0 ? 1 : 0);
     const again = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
-    expect({ rounds: again.rounds, minedNow: again.minedNow, errors }).toEqual({ rounds: errors.length > 0 ? 1 : 0, minedNow: errors.length, errors });
-    expect(again.mined).toBe(summary.mined);
+    expect({ rounds: again.rounds, minedNow: again.minedNow }).toEqual({ rounds: 0, minedNow: 0 });
+    expect(again.mined).toBe(summary.mined + first.minedNow);
   });
 
   it('refuses a spec whose score needs what only mining tells, naming the columns it may use', { timeout: 300_000 }, async () => {
