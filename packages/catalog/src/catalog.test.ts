@@ -72,6 +72,8 @@ describe('openCatalog', () => {
       [3, 'mining: baseline, coverage map and relevant tests'],
       [4, 'tasks and selections'],
       [5, 'validations'],
+      [6, 'validations: tests passing without the body, how the gold check was answered'],
+      [7, 'stage times'],
     ]);
     await again.close();
   });
@@ -136,7 +138,7 @@ describe('openCatalog', () => {
     await second.close();
   });
 
-  it('releases the file on close so that another process can open it', async () => {
+  it('releases the file on close so that another process can open it', { timeout: 60_000 }, async () => {
     const path = join(dir, 'shared.duckdb');
     const catalog = await openCatalog(path);
     await catalog.replaceFiles('r', [okExtraction('a.py', 4)]);
