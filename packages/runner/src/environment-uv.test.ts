@@ -24,7 +24,7 @@ const BUILD_TIMEOUT = 120_000;
 const scratch = mkdtempSync(join(tmpdir(), 'repocod-envs-uv-'));
 const envsRoot = join(scratch, 'envs');
 let uv: string;
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 120_000);
 
 beforeAll(async () => {
   const python = await findPythonInterpreter('3.11');
