@@ -19,7 +19,7 @@ const DEMO = loadManifest(join(PROJECT_ROOT, 'datasets/demo/manifest.yaml')).rep
 const BUILD_TIMEOUT = 120_000;
 
 const envsRoot = mkdtempSync(join(tmpdir(), 'repocod-envs-pip-'));
-afterAll(() => rmSync(envsRoot, { recursive: true, force: true }));
+afterAll(() => rmSync(envsRoot, { recursive: true, force: true }), 120_000);
 
 function runIn(environment: Environment, code: string): { status: number | null; stdout: string; stderr: string } {
   const result = spawnSync(environment.python, ['-c', code], { encoding: 'utf8' });
