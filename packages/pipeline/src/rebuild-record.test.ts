@@ -142,6 +142,8 @@ describe('buildRebuildRecord', () => {
     expect(withoutMarker).toEqual({
       key: 'env-key',
       installer: null,
+      resolved_as_of: null,
+      build_seconds: null,
       python_version: '3.11.9',
       packages_hash: 'packages-hash',
       packages: null,
@@ -159,12 +161,15 @@ describe('buildRebuildRecord', () => {
       harnessPackages: [],
       packages: ['pytest==8.3.3', 'coverage==7.6.1'],
       packagesHash: 'marker-hash',
+      resolvedAsOf: '2024-09-01T00:00:00Z',
       builtAt: '2024-09-01T00:00:00Z',
       buildSeconds: 3,
     };
     expect(buildRebuildRecord(inputs({ marker })).meta.environment).toEqual({
       key: 'env-key',
       installer: 'uv',
+      resolved_as_of: '2024-09-01T00:00:00Z',
+      build_seconds: 3,
       python_version: '3.11.10',
       packages_hash: 'marker-hash',
       packages: ['coverage==7.6.1', 'pytest==8.3.3'],

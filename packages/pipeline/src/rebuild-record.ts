@@ -47,6 +47,10 @@ export interface RecordMeta {
   readonly environment: {
     readonly key: string | null;
     readonly installer: string | null;
+    /** The UTC timestamp versions were resolved as of (uv --exclude-newer); null when undated or unknown. */
+    readonly resolved_as_of: string | null;
+    /** Seconds the environment took to build. */
+    readonly build_seconds: number | null;
     readonly python_version: string | null;
     readonly packages_hash: string | null;
     /** `name==version`, sorted; null when the environment is not on this machine. */
@@ -223,6 +227,8 @@ function recordEnvironment(inputs: RebuildRecordInputs): RecordMeta['environment
     return {
       key: marker.key,
       installer: marker.installer,
+      resolved_as_of: marker.resolvedAsOf ?? null,
+      build_seconds: marker.buildSeconds,
       python_version: marker.pythonVersion,
       packages_hash: marker.packagesHash,
       packages: [...marker.packages].sort(compare),
@@ -232,6 +238,8 @@ function recordEnvironment(inputs: RebuildRecordInputs): RecordMeta['environment
   return {
     key: inputs.environmentKey,
     installer: null,
+    resolved_as_of: null,
+    build_seconds: null,
     python_version: validated?.pythonVersion ?? null,
     packages_hash: validated?.packagesHash ?? null,
     packages: null,
