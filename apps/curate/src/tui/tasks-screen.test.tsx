@@ -82,7 +82,7 @@ describe('TasksScreen', () => {
     expect(frameLines(lastFrame())[0]).toBe('50 of 52 tasks · sort id ↑ · validation passed');
     await press(stdin, 'v');
     expect(frameLines(lastFrame())[0]).toBe('1 of 52 tasks · sort id ↑ · validation failed');
-    expect(rows(lastFrame())).toEqual([expect.stringMatching(/^›• demo-inventory\.util\.ensure_non_negative .* failed$/u)]);
+    expect(rows(lastFrame())).toEqual([expect.stringMatching(/^›• …nventory\.util\.ensure_non_negative demo self .* failed$/u)]);
     await press(stdin, 'v', 'v');
     expect(frameLines(lastFrame())[0]).toBe('1 of 52 tasks · sort id ↑ · validation not-validated');
     expect(rows(lastFrame())).toEqual([expect.stringMatching(/^›✗ demo-inventory\.util\.retry .* -$/u)]);

@@ -44,7 +44,7 @@ describe('entryLine', () => {
     expect(lineText(entryLine(entry(EMPTY_BODY_SOLVES), columns, true))).toBe(
       '› ✗ failed demo-inventory.util.ensure_non_negative     fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass)',
     );
-    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 run(s)');
+    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
   });
 });
 
@@ -69,13 +69,14 @@ describe('failureLines', () => {
     expect(failureLines(failed, { kind: 'loading', runId }).lines.map(lineText)).toContain('loading the whole log…');
   });
 
-  it("offers a passed task's gold run log", () => {
+  it("offers a passed task's last run: without the body, as mining's baseline answered the gold check", () => {
     const passed = entry('demo-inventory.pricing.quote');
     expect(decidingCheck(passed)).toBeNull();
-    expect(logCheck(passed)?.check).toBe('passes-with-gold');
+    expect(passed.checks.find((check) => check.check === 'passes-with-gold')?.runIds).toEqual([]);
+    expect(logCheck(passed)?.check).toBe('fails-without-body');
     const page = failureLines(passed, { kind: 'tail' });
     expect(page.lines.slice(page.logStart).map(lineText)).toEqual([
-      expect.stringMatching(/^── log of passes-with-gold · f: whole log · run [0-9a-f]{12}:1 $/u),
+      expect.stringMatching(/^── log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u),
       'the check passed: only the log of a check that did not pass is kept with it',
     ]);
   });
