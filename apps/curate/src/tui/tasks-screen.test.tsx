@@ -141,6 +141,8 @@ describe('TasksScreen', () => {
     const onOpen = vi.fn();
     const onTextEntry = vi.fn();
     const { lastFrame, stdin } = render(<TasksScreen tasks={tasks} width={80} height={24} active onOpen={onOpen} onTextEntry={onTextEntry} />);
+    // The mount's own call (false) and Ink's key handler come in effects: let them run before the key.
+    await tick();
     await press(stdin, '/');
     expect(onTextEntry).toHaveBeenLastCalledWith(true);
     await press(stdin, 's', 'l', 'u', 'g');

@@ -2,7 +2,7 @@ import { type Catalog, runLog, type ValidationOverview, validationOverview } fro
 import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, overlong, pageThrough, press } from './ink-test-support.js';
+import { frameLines, KEY, overlong, pageThrough, press, tick } from './ink-test-support.js';
 import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
 
 /**
@@ -60,6 +60,8 @@ describe('ValidationScreen', () => {
     const onFailureView = vi.fn();
     const loadLog = vi.fn((runId: string) => (catalog === null ? Promise.resolve(null) : runLog(catalog, runId)));
     const rendered = render(<ValidationScreen overview={overview} width={80} height={24} active loadLog={loadLog} onFailureView={onFailureView} />);
+    // The mount's own call (false) and Ink's key handler come in effects: let them run before the key.
+    await tick();
     await press(rendered.stdin, KEY.enter);
     expect(onFailureView).toHaveBeenLastCalledWith(true);
     const lines = frameLines(rendered.lastFrame());
