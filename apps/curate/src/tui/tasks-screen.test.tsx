@@ -144,7 +144,7 @@ describe('TasksScreen', () => {
     // The mount's own call (false) and Ink's key handler come in effects: let them run before the key.
     await tick();
     await press(stdin, '/');
-    expect(onTextEntry).toHaveBeenLastCalledWith(true);
+    await vi.waitFor(() => expect(onTextEntry).toHaveBeenLastCalledWith(true));
     await press(stdin, 's', 'l', 'u', 'g');
     expect(frameLines(lastFrame())[0]).toBe('1 of 52 tasks · sort id ↑ · /slug▏ (Enter/Esc ends)');
     await press(stdin, KEY.backspace, KEY.backspace, KEY.backspace, KEY.backspace, 'quote');
