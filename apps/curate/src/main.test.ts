@@ -167,7 +167,7 @@ describe('repocod sql', () => {
     const { code, io } = await run(['sql', 'select count(*) as n from functions', '--db', db]);
     expect(io.stderr()).toBe('');
     expect(code).toBe(0);
-    expect(io.stdout()).toBe('  n\n---\n275\n(1 row)\n\n');
+    expect(io.stdout()).toBe('  n\n---\n278\n(1 row)\n\n');
   });
 
   it('exits 1 and creates nothing when the catalog does not exist', async () => {
