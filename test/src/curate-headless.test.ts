@@ -63,7 +63,7 @@ beforeAll(async () => {
 describe('repocod curate --yes on the demo', () => {
   it('stops on SIGTERM with what finished kept, and says how to carry on', () => {
     expect(interrupted.code).toBe(143);
-    expect(interrupted.stdout).toMatch(/\[mine\] demo: 51 candidates: 51 with relevant tests \(51 mined now, 0 from the catalog\)/);
+    expect(interrupted.stdout).toMatch(/\[mine\] demo: Lite-first: 52 of 52 candidates mined \(52 now\), 52 with relevant tests/);
     expect(interrupted.stdout).not.toMatch(/\[validate\]/);
     expect(interrupted.stderr).toMatch(/interrupted \(SIGTERM\).*run the same command again/);
   });
@@ -76,9 +76,9 @@ describe('repocod curate --yes on the demo', () => {
   it('carries on from the catalog when started again, and ends with a release folder', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     // Nothing mined twice: every function's tests come from the catalog.
-    expect(resumed.stdout).toMatch(/\[mine\] demo: 51 candidates: 51 with relevant tests \(0 mined now, 51 from the catalog\)/);
-    expect(resumed.stdout).toMatch(/\[tasks\] demo: 51 tasks \(self-contained 25, file-level 10, repo-level 16\); 50 pass their checks/);
-    expect(resumed.stdout).toMatch(/\[validate\]: 50 task\(s\): 50 passed, 0 failed, 0 not judged/);
+    expect(resumed.stdout).toMatch(/\[mine\] demo: Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/);
+    expect(resumed.stdout).toMatch(/\[tasks\] demo: 52 tasks \(self-contained 26, file-level 10, repo-level 16\); 51 pass their checks/);
+    expect(resumed.stdout).toMatch(/\[validate\]: 51 task\(s\): 50 passed, 1 failed, 0 not judged/);
     expect(resumed.stdout).toMatch(/\[publish\]: version 1\.0: 50 task\(s\) in /);
     // A line per step, and the problems as they happened.
     expect(resumed.stdout).toMatch(/ {2}! demo-inventory\.util\.retry: its patches fail a check/);

@@ -28,7 +28,7 @@ describe('the repocod binary', () => {
       [
         `extracted demo (${DEMO_ROOT}) into ${db}`,
         '  files       19 (19 parsed, 0 unchanged, 0 removed)',
-        '  functions   275 (51 candidates)',
+        '  functions   278 (52 candidates)',
         '  complexity  mean 2.55, max 13',
         '  problems    none',
         '',

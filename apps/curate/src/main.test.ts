@@ -9,7 +9,7 @@ const demoSummary = (db: string, parsed = 19, unchanged = 0): string =>
   [
     `extracted demo (${DEMO_ROOT}) into ${db}`,
     `  files       19 (${parsed} parsed, ${unchanged} unchanged, 0 removed)`,
-    '  functions   275 (51 candidates)',
+    '  functions   278 (52 candidates)',
     '  complexity  mean 2.55, max 13',
     '  problems    none',
     '',
@@ -71,7 +71,7 @@ describe('repocod extract', () => {
     expect(io.stderr()).toBe(demoSummary(db));
     expect(io.stdout().endsWith('\n')).toBe(true);
     const lines = io.stdout().trimEnd().split('\n');
-    expect(lines).toHaveLength(275);
+    expect(lines).toHaveLength(278);
 
     const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     for (const record of records) {
@@ -85,7 +85,7 @@ describe('repocod extract', () => {
       expect(record['prompt_lines']).toBeGreaterThanOrEqual(1);
     }
     const candidates = records.filter((record) => record['is_candidate'] === true);
-    expect(candidates).toHaveLength(51);
+    expect(candidates).toHaveLength(52);
     expect(candidates.every((record) => (record['docstring_lines'] as number) > 10)).toBe(true);
     expect(candidates.every((record) => String(record['file']).startsWith('inventory/'))).toBe(true);
     expect(records.filter((record) => String(record['file']).startsWith('tests/')).every((r) => r['is_test_code'] === true)).toBe(true);
@@ -97,7 +97,7 @@ describe('repocod extract', () => {
     const { code, io } = await run(['extract', DEMO_ROOT, '--db', db, '--name', 'inv', '--config', config, '--workers', '0']);
     expect(code).toBe(0);
     expect(io.stdout()).toContain(`extracted inv (${DEMO_ROOT})`);
-    expect(io.stdout()).toContain('  functions   275 (37 candidates)\n');
+    expect(io.stdout()).toContain('  functions   278 (38 candidates)\n');
   });
 
   it('exits 1 naming a config file that is wrong', async () => {
@@ -167,7 +167,7 @@ describe('repocod sql', () => {
     const { code, io } = await run(['sql', 'select count(*) as n from functions', '--db', db]);
     expect(io.stderr()).toBe('');
     expect(code).toBe(0);
-    expect(io.stdout()).toBe('  n\n---\n275\n(1 row)\n\n');
+    expect(io.stdout()).toBe('  n\n---\n278\n(1 row)\n\n');
   });
 
   it('exits 1 and creates nothing when the catalog does not exist', async () => {

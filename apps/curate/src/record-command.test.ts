@@ -49,14 +49,14 @@ describe('repocod record on the demo', () => {
     const second = join(temp.dir, 'second');
     const run = await record(first);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/^demo: 51 task\(s\) → .*demo\.jsonl, .*demo\.meta\.json\n$/);
+    expect(run.stdout).toMatch(/^demo: 52 task\(s\) → .*demo\.jsonl, .*demo\.meta\.json\n$/);
     expect((await record(second)).code).toBe(0);
     for (const file of ['demo.jsonl', 'demo.meta.json']) {
       const bytes = readFileSync(join(first, file));
       expect(bytes.equals(readFileSync(join(second, file))), file).toBe(true);
       expect(bytes.equals(readFileSync(join(fromCurate, file))), file).toBe(true);
     }
-    expect(curateOut).toMatch(/\nrecords\n {2}demo: 51 task\(s\) → /);
+    expect(curateOut).toMatch(/\nrecords\n {2}demo: 52 task\(s\) → /);
   });
 
   it('has a line per task by id, with the catalog fields and valid per validation', { timeout: 60_000 }, async () => {
@@ -65,7 +65,7 @@ describe('repocod record on the demo', () => {
     const text = readFileSync(join(out, 'demo.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(lines).toHaveLength(51);
+    expect(lines).toHaveLength(52);
     const ids = lines.map((line) => line['instance_id'] as string);
     expect(ids).toEqual([...ids].sort());
     for (const line of lines) {
@@ -131,11 +131,11 @@ describe('repocod record on the demo', () => {
     const baseline = meta.baseline ?? { tests: 0, passing: -1, flaky: 0, not_passing: 0 };
     expect(baseline.tests).toBeGreaterThanOrEqual(150);
     expect(baseline.passing + baseline.flaky + baseline.not_passing).toBe(baseline.tests);
-    expect(meta.candidates).toBe(51);
-    expect(meta.mined).toEqual({ with_tests: 51, without_tests: 0, errors: 0 });
-    const byLevel = { 'self-contained': 25, 'file-level': 10, 'repo-level': 16 };
-    expect(meta.tasks).toEqual({ total: 51, by_level: byLevel, passing_checks: 50 });
-    expect(meta.validated.passed + meta.validated.failed).toBe(50);
+    expect(meta.candidates).toBe(52);
+    expect(meta.mined).toEqual({ with_tests: 52, without_tests: 0, errors: 0 });
+    const byLevel = { 'self-contained': 26, 'file-level': 10, 'repo-level': 16 };
+    expect(meta.tasks).toEqual({ total: 52, by_level: byLevel, passing_checks: 51 });
+    expect(meta.validated.passed + meta.validated.failed).toBe(51);
     for (const [stage, seconds] of Object.entries(meta.stage_seconds)) expect(typeof seconds, stage).toBe('number');
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
   });

@@ -11,6 +11,8 @@ const folder = makeTempDir();
 const db = join(folder.dir, 'catalog.duckdb');
 const out = join(folder.dir, 'release');
 const EQ = 'demo-inventory.models.Record.__eq__';
+/** The demo's task that REPOCOD's rule rejects: all its tests pass when its body is removed. */
+const EMPTY_BODY_SOLVES = 'demo-inventory.util.ensure_non_negative';
 let hub: LoopbackHub;
 
 /** The built binary in its own process, killed with SIGTERM once `killAfter` shows on its stderr. */
@@ -45,11 +47,15 @@ beforeAll(async () => {
   // A state folder of this test's own: its worktrees are shared with no other test file.
   process.env['REPOCOD_STATE'] = join(folder.dir, 'state');
   expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
-  expect(await main(['tasks', 'demo', '--db', db], bufferIO())).toBe(1);
+  // retry's task fails its patch checks: data, not a failure of the stage (exit 0).
+  expect(await main(['tasks', 'demo', '--db', db], bufferIO())).toBe(0);
   const spec = join(folder.dir, 'spec.json');
   // Three tasks whose every test fails without the body; three whose body, once removed, leaves some of
-  // their tests passing: REPOCOD's rule keeps those (one failing test is enough), --narrow drops them.
-  writeFileSync(spec, JSON.stringify({ filter: "qualname IN ('slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table')" }));
+  // their tests passing: REPOCOD's rule keeps those (one failing test is enough), --narrow drops them;
+  // and ensure_non_negative, which no test fails without the body: the empty body solves it, so it fails.
+  const qualnames = ['slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table'];
+  qualnames.push('ensure_non_negative');
+  writeFileSync(spec, JSON.stringify({ filter: `qualname IN (${qualnames.map((name) => `'${name}'`).join(', ')})` }));
   expect(await main(['select', '--spec', spec, '--db', db], bufferIO())).toBe(0);
   hub = await startLoopbackHub();
 }, 600_000);
@@ -63,10 +69,10 @@ afterAll(async () => {
 
 describe('repocod validate', () => {
   it('stops on SIGTERM with the tasks done so far kept, and a rerun carries on from the catalog', { timeout: 300_000 }, async () => {
-    const killed = await interruptedValidate(/validated 2\/6/);
+    const killed = await interruptedValidate(/validated 2\/7/);
     expect(killed.code, killed.stderr).toBe(143);
     // One job per task: the collect job is the tasks stage's, mining's baseline answers the gold check.
-    expect(killed.stderr).toMatch(/demo: 6 task\(s\), 6 to validate \(6 job\(s\) to run, 6 from the catalog\)/);
+    expect(killed.stderr).toMatch(/demo: 7 task\(s\), 7 to validate \(7 job\(s\) to run, 7 from the catalog\)/);
     expect(killed.stderr).toContain('interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on');
     // Its pytest runs (process groups of their own, which the signal does not reach) ended with it:
     // without that, the jobs in flight when it stopped would still be running now.
@@ -76,19 +82,19 @@ describe('repocod validate', () => {
     expect(await main(['validate', '--db', db, '--workers', '2'], rerun), rerun.stderr()).toBe(0);
     const done = Number(/\((\d+) now, (\d+) from an earlier run\)/.exec(rerun.stdout())?.[2]);
     expect(done).toBeGreaterThanOrEqual(2);
-    expect(done).toBeLessThan(6);
+    expect(done).toBeLessThan(7);
     const text = rerun.stdout();
-    expect(text).toMatch(/^selection [0-9a-f]{16}: 6 task\(s\) validated/);
-    expect(text).toMatch(/ {4}collects {10} +6 +0 +0\n/);
-    expect(text).toMatch(/ {4}fails w\/o body +6 +0 +0\n/);
-    expect(text).toMatch(/ {4}passes w\/ gold +6 +0 +0\n/);
-    expect(text).toContain('  verdicts         6 passed, 0 failed, 0 infrastructure error(s)');
-    expect(text).toContain("  gold check       6 task(s) answered by mining's baseline, 0 by 3 run(s) of the gold patches");
+    expect(text).toMatch(/^selection [0-9a-f]{16}: 7 task\(s\) validated/);
+    expect(text).toMatch(/ {4}collects {10} +7 +0 +0\n/);
+    expect(text).toMatch(/ {4}fails w\/o body +6 +1 +0\n/);
+    expect(text).toMatch(/ {4}passes w\/ gold +7 +0 +0\n/);
+    expect(text).toContain('  verdicts         6 passed, 1 failed, 0 infrastructure error(s)');
+    expect(text).toContain("  gold check       7 task(s) answered by mining's baseline, 0 by 3 run(s) of the gold patches");
     expect(text).toMatch(/provenance {7}repocod-kit \d+\.\d+\.\d+.*\n {19}demo: python 3\.\d+\.\d+, packages [0-9a-f]{12}/);
 
     const again = bufferIO();
     expect(await main(['validate', '--db', db], again)).toBe(0);
-    expect(again.stdout()).toContain('6 task(s) validated (0 now, 6 from an earlier run)');
+    expect(again.stdout()).toContain('7 task(s) validated (0 now, 7 from an earlier run)');
     const unknown = bufferIO();
     expect(await main(['validate', '--db', db, '--repo', 'flask'], unknown)).toBe(2);
     expect(unknown.stderr()).toMatch(/--repo flask: selection \w+ has no task of it/);
@@ -103,6 +109,15 @@ describe('repocod validate', () => {
     expect(text).toContain('    passes-with-gold   passed      all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
     // The collect run and the run without the body; the baseline answered the gold check.
     expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){2}\n/);
+
+    const failed = bufferIO();
+    expect(await main(['show', EMPTY_BODY_SOLVES, '--db', db], failed)).toBe(0);
+    const failure = failed.stdout();
+    expect(failure).toMatch(/ {2}validation {3}failed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/);
+    expect(failure).toContain('    fails-without-body failed      no FAIL_TO_PASS test fails without the body (4 pass)');
+    expect(failure).toContain('tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
+    expect(failure).toMatch(/--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/);
+    expect(failure).toMatch(/=+ 4 passed, \d+ deselected in /);
   });
 });
 
@@ -110,10 +125,11 @@ describe('repocod publish', () => {
   it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', { timeout: 300_000 }, async () => {
     const first = bufferIO();
     expect(await main(['publish', '--version', '1.0', '--out', out, '--db', db], first), first.stderr()).toBe(0);
-    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 6 of the 6 task\(s\) of selection [0-9a-f]{16}\n/);
-    expect(first.stdout()).toContain('  validation 6 passed every check; 0 flaky test(s) removed');
+    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 6 of the 7 task\(s\) of selection [0-9a-f]{16}\n/);
+    expect(first.stdout()).toContain('  validation 6 passed every check; left out (failed validation): 1; 0 flaky test(s) removed');
     const record = readFileSync(join(out, '1.0/validation.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(record.find((row) => row['instance_id'] === EQ)).toMatchObject({ status: 'passed', gold_check_from: 'baseline', passing_without_body_complete: false, dropped_tests: [] });
+    expect(first.stdout()).toContain(`    - ${EMPTY_BODY_SOLVES} (fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass))`);
     expect(first.stdout()).toContain('  diff       first version');
 
     const noToken = bufferIO();
@@ -127,10 +143,11 @@ describe('repocod publish', () => {
     // Validated again with --narrow: the three tasks with tests passing without the body lose those tests.
     expect(await main(['validate', '--narrow', '--db', db], bufferIO())).toBe(0);
     const dry = bufferIO();
-    expect(await main(['publish', '--version', '1.1', '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
+    // --keep publishes the failed task all the same.
+    expect(await main(['publish', '--version', '1.1', '--keep', EMPTY_BODY_SOLVES, '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
     expect(dry.stdout()).toMatch(/^dry run: nothing is written or uploaded\n/);
-    expect(dry.stdout()).toContain('  diff       against 1.0: 0 added, 0 removed, 3 changed');
-    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(6 tasks\)" \(not sent\)/);
+    expect(dry.stdout()).toContain(`  diff       against 1.0: 1 added, 0 removed, 3 changed\n    + ${EMPTY_BODY_SOLVES}`);
+    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
     expect(existsSync(join(out, '1.1'))).toBe(false);
     expect(hub.commits()).toEqual([]);
 

@@ -356,3 +356,31 @@ def retry(times=3, exceptions=(Exception,), on_retry=None):
         return wrapper
 
     return decorator
+
+
+def ensure_non_negative(quantity, what="quantity"):
+    """Reject a quantity below zero before it reaches a stock ledger.
+
+    Stock movements are stored as signed deltas elsewhere, so a negative
+    quantity typed into a form would silently turn a receipt into a pick.
+    Callers check user input with this function before building a movement.
+    Zero is allowed: an empty line on a delivery note is not an error.
+
+    Parameters
+    ----------
+    quantity : int
+        The quantity to check.
+    what : str, optional
+        What the quantity counts, named in the error message.
+
+    Raises
+    ------
+    TypeError
+        When ``quantity`` is not an integer (booleans are refused too).
+    ValueError
+        When ``quantity`` is below zero.
+    """
+    if isinstance(quantity, bool) or not isinstance(quantity, int):
+        raise TypeError(f"{what} must be an integer, got {quantity!r}")
+    if quantity < 0:
+        raise ValueError(f"{what} must not be negative, got {quantity}")

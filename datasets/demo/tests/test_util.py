@@ -285,3 +285,13 @@ class TestRetry:
     def test_rejects_zero_attempts(self):
         with pytest.raises(ValueError):
             retry(times=0)
+
+
+# Only valid quantities: these tests say nothing about the errors, so a body that does nothing passes them.
+@pytest.mark.parametrize("quantity", [0, 1, 250])
+def test_ensure_non_negative_accepts_valid_quantities(quantity):
+    assert u.ensure_non_negative(quantity) is None
+
+
+def test_ensure_non_negative_names_what_it_counts():
+    assert u.ensure_non_negative(3, what="pallets") is None

@@ -10,12 +10,12 @@ import { DEMO_ROOT, copyDemo, makeTempDir } from './test-support.js';
 
 /**
  * The demo's figures, pinned: they are what `repocod extract datasets/demo` prints
- * (19 files, 275 functions, 51 candidates, mean complexity 2.55, max 13, no problems).
+ * (19 files, 278 functions, 52 candidates, mean complexity 2.55, max 13, no problems).
  */
-const DEMO = { files: 19, libraryFiles: 9, functions: 275, candidates: 51, meanComplexity: '2.55', maxComplexity: 13 } as const;
+const DEMO = { files: 19, libraryFiles: 9, functions: 278, candidates: 52, meanComplexity: '2.55', maxComplexity: 13 } as const;
 
 /** With a docstring of more than 20 lines required instead of more than 10. */
-const DEMO_CANDIDATES_OVER_20_LINES = 37;
+const DEMO_CANDIDATES_OVER_20_LINES = 38;
 
 let dir: string;
 let cleanup: () => void;

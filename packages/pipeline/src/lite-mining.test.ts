@@ -16,7 +16,7 @@ import { tasksStage } from './tasks-stage.js';
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-lite-'));
 const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2 };
-// Small quotas, so that Lite-first mining can stop well before the demo's 51 candidates.
+// Small quotas, so that Lite-first mining can stop well before the demo's 52 candidates.
 const SPEC: SelectionSpec = { quotas: { 'self-contained': 5, 'file-level': 5, 'repo-level': 5 }, score: 'prompt_lines * solution_lines', filter: 'true' };
 
 let full: Catalog;
@@ -56,11 +56,11 @@ describe('Lite-first mining on the demo', () => {
   });
 
   it('mines fewer functions than there are candidates, and says so per level and round', { timeout: 300_000 }, async () => {
-    expect(summary.candidates).toBe(51);
-    expect(summary.mined).toBeLessThan(51);
+    expect(summary.candidates).toBe(52);
+    expect(summary.mined).toBeLessThan(52);
     expect(summary.minedNow).toBe(summary.mined);
     expect((await lite.relevantTests('demo')).length).toBe(summary.mined);
-    expect((await full.relevantTests('demo')).length).toBe(51);
+    expect((await full.relevantTests('demo')).length).toBe(52);
     expect(summary.rounds).toBeGreaterThanOrEqual(1);
     expect(summary.plan.done).toBe(true);
     for (const level of summary.plan.levels) {
@@ -73,7 +73,7 @@ describe('Lite-first mining on the demo', () => {
     const baselines = events.filter((event) => event.kind === 'lite-mine' && event.event.kind === 'phase-start' && event.event.phase === 'baseline');
     expect(baselines).toHaveLength(1);
     const mined = events.find((event) => event.kind === 'lite-mined');
-    expect((await lite.miningCoverage('demo', mined?.kind === 'lite-mined' ? mined.summary.miningKey : '')).length).toBe(51);
+    expect((await lite.miningCoverage('demo', mined?.kind === 'lite-mined' ? mined.summary.miningKey : '')).length).toBe(52);
   });
 
   it('does nothing more when run again: the catalog already answers', { timeout: 300_000 }, async () => {

@@ -33,8 +33,8 @@ function resultFor(key: string): ContextClassification {
 }
 
 describe('classifyContext on the demo project', () => {
-  it('classifies all 51 candidates, with every level represented', () => {
-    expect(results.size).toBe(51);
+  it('classifies all 52 candidates, with every level represented', () => {
+    expect(results.size).toBe(52);
     const levels = new Set([...results.values()].map((result) => result.level));
     expect([...levels].sort()).toEqual(['file-level', 'repo-level', 'self-contained']);
   });

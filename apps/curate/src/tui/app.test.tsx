@@ -65,16 +65,16 @@ describe('the curator TUI on the demo catalog', () => {
       await tick();
       expect(screen()).toMatch(/1 sources/);
       expect(screen()).toMatch(/\[x\] demo/);
-      // The demo row: 275 functions, 51 candidates, 51 of 51 mined with tests, 51 tasks.
-      expect(screen()).toMatch(/demo\s+\S+\s+✓\s+✓\s+275\s+51\s+51\/51\s+51/);
-      expect(screen()).toMatch(/selection b7269707ed7ad77f: 50 task\(s\)/);
-      expect(screen()).toMatch(/35 passed, 15 failed/);
-      expect(screen()).toMatch(/release .*1\.0 \(35\)/);
+      // The demo row: 278 functions, 52 candidates, 52 of 52 mined with tests, 52 tasks.
+      expect(screen()).toMatch(/demo\s+\S+\s+✓\s+✓\s+278\s+52\s+52\/52\s+52/);
+      expect(screen()).toMatch(/selection 67d755c5817ab95c: 51 task\(s\)/);
+      expect(screen()).toMatch(/50 passed, 1 failed/);
+      expect(screen()).toMatch(/release .*1\.0 \(50\)/);
       expect(overlong(app.lastFrame(), 80)).toEqual([]);
 
       await press(app.stdin, '2');
-      expect(screen()).toMatch(/in the catalog: 51 functions mined, 51 with relevant tests/);
-      expect(screen()).toMatch(/in the catalog: 35 passed, 15 failed/);
+      expect(screen()).toMatch(/in the catalog: 52 functions mined, 52 with relevant tests/);
+      expect(screen()).toMatch(/in the catalog: 50 passed, 1 failed/);
 
       await press(app.stdin, '3');
       await waitFor(screen, /demo-inventory/);
@@ -84,10 +84,10 @@ describe('the curator TUI on the demo catalog', () => {
       await waitFor(screen, /3 tasks/);
 
       await press(app.stdin, '4');
-      await waitFor(screen, /Record\.__eq__/);
+      await waitFor(screen, /util\.ensure_non_negative/);
 
       await press(app.stdin, '5');
-      await waitFor(screen, /35 of the 50 task\(s\) of selection b7269707ed7ad77f/);
+      await waitFor(screen, /50 of the 51 task\(s\) of selection 67d755c5817ab95c/);
       expect(screen()).toMatch(/version 1\.1/);
       expect(screen()).toMatch(/1\.1\/test-00000-of-00001\.parquet/);
       expect(overlong(app.lastFrame(), 80)).toEqual([]);
@@ -106,7 +106,7 @@ describe('the curator TUI on the demo catalog', () => {
       await waitFor(screen, /y writes this release/);
       await press(app.stdin, '2');
       expect(screen()).toMatch(/done \(/);
-      expect(screen()).toMatch(/Lite-first: 51 of 51 candidates mined \(0 now\), 51 with relevant tests/);
+      expect(screen()).toMatch(/Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/);
       await press(app.stdin, '5', 'e', KEY.backspace, KEY.backspace, KEY.backspace, '2', '.', '0', KEY.enter);
       await waitFor(screen, /version 2\.0/);
       await waitFor(screen, /2\.0\/test-00000-of-00001\.parquet/);

@@ -15,6 +15,9 @@ beforeAll(async () => {
   }
 });
 
+/** The demo's one task that fails validation: its tests pass when its body is removed. */
+const EMPTY_BODY_SOLVES = 'demo-inventory.util.ensure_non_negative';
+
 function entry(id: string): ValidationEntry {
   const found = overview.entries.find((candidate) => candidate.instanceId === id);
   if (found === undefined) throw new Error(`the demo selection has no ${id}`);
@@ -24,8 +27,8 @@ function entry(id: string): ValidationEntry {
 describe('summaryLines', () => {
   it("counts the demo selection's verdicts", () => {
     const [first, second] = summaryLines(overview).map(lineText);
-    expect(first).toMatch(/^selection [0-9a-f]{16} · 50 tasks$/u);
-    expect(second).toBe('35 passed · 15 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
+    expect(first).toMatch(/^selection [0-9a-f]{16} · 51 tasks$/u);
+    expect(second).toBe('50 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
   });
 
   it('says when nothing was selected', () => {
@@ -37,26 +40,27 @@ describe('entryLine', () => {
   it("shows a failed task's deciding check and a passed task's gold runs", () => {
     const columns = { status: statusColumnWidth(overview.entries), id: idColumnWidth(overview.entries, 160) };
     expect(columns).toEqual({ status: 6, id: 43 });
-    expect(lineText(entryLine(entry('demo-inventory.models.Record.__eq__'), columns, true))).toBe(
-      '› ✗ failed demo-inventory.models.Record.__eq__         fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not fail without the body',
+    // The empty body solves it: every one of its tests passes without the body.
+    expect(lineText(entryLine(entry(EMPTY_BODY_SOLVES), columns, true))).toBe(
+      '› ✗ failed demo-inventory.util.ensure_non_negative     fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass)',
     );
-    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 run(s)');
+    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
   });
 });
 
 describe('failureLines', () => {
   it("lists the checks, then the end of the deciding check's log", () => {
-    const failed = entry('demo-inventory.models.Record.__eq__');
+    const failed = entry(EMPTY_BODY_SOLVES);
     expect(decidingCheck(failed)?.check).toBe('fails-without-body');
     const page = failureLines(failed, { kind: 'tail' });
     const lines = page.lines.map(lineText);
-    expect(lines).toContain('    tests/test_models.py::test_records_with_different_fields_differ (passed)');
+    expect(lines).toContain('    tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
     expect(lines[page.logStart]).toMatch(/^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u);
-    expect(lines.slice(page.logStart + 1).join('\n')).toContain('AssertionError');
+    expect(lines.slice(page.logStart + 1).join('\n')).toMatch(/=+ 4 passed, \d+ deselected in /u);
   });
 
   it('shows a whole log, a missing run and a failed load', () => {
-    const failed = entry('demo-inventory.models.Record.__eq__');
+    const failed = entry(EMPTY_BODY_SOLVES);
     const runId = logCheck(failed)?.runIds[0] ?? '';
     const whole = failureLines(failed, { kind: 'whole', runId, text: 'line one\nline two\n' });
     expect(whole.lines.slice(whole.logStart).map(lineText)).toEqual([`── whole log of fails-without-body · 2 lines · run ${shortRunId(runId)} `, 'line one', 'line two']);
@@ -65,13 +69,14 @@ describe('failureLines', () => {
     expect(failureLines(failed, { kind: 'loading', runId }).lines.map(lineText)).toContain('loading the whole log…');
   });
 
-  it("offers a passed task's gold run log", () => {
+  it("offers a passed task's last run: without the body, as mining's baseline answered the gold check", () => {
     const passed = entry('demo-inventory.pricing.quote');
     expect(decidingCheck(passed)).toBeNull();
-    expect(logCheck(passed)?.check).toBe('passes-with-gold');
+    expect(passed.checks.find((check) => check.check === 'passes-with-gold')?.runIds).toEqual([]);
+    expect(logCheck(passed)?.check).toBe('fails-without-body');
     const page = failureLines(passed, { kind: 'tail' });
     expect(page.lines.slice(page.logStart).map(lineText)).toEqual([
-      expect.stringMatching(/^── log of passes-with-gold · f: whole log · run [0-9a-f]{12}:1 $/u),
+      expect.stringMatching(/^── log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u),
       'the check passed: only the log of a check that did not pass is kept with it',
     ]);
   });
