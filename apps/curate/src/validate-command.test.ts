@@ -147,7 +147,7 @@ describe('repocod publish', () => {
     expect(await main(['publish', '--version', '1.1', '--keep', EMPTY_BODY_SOLVES, '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
     expect(dry.stdout()).toMatch(/^dry run: nothing is written or uploaded\n/);
     expect(dry.stdout()).toContain(`  diff       against 1.0: 1 added, 0 removed, 3 changed\n    + ${EMPTY_BODY_SOLVES}`);
-    expect(dry.stdout()).toMatch(/upload {5}6 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
+    expect(dry.stdout()).toMatch(/upload {5}8 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
     expect(existsSync(join(out, '1.1'))).toBe(false);
     expect(hub.commits()).toEqual([]);
 

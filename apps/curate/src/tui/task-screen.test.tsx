@@ -5,13 +5,16 @@ import { openDemoCatalog } from './demo-fixture.js';
 import { frameLines, KEY, overlong, pageThrough, press } from './ink-test-support.js';
 import { TASK_KEYS, TaskScreen } from './task-screen.js';
 
-/** The task screen over real tasks of the demo: a repo-level one that passed, one that failed validation. */
+/**
+ * The task screen over real tasks of the demo: a repo-level one that passed, and ensure_non_negative, which
+ * fails validation by REPOCOD's rule (every one of its tests passes with the body removed).
+ */
 const details = new Map<string, TaskDetail>();
 
 beforeAll(async () => {
   const catalog = await openDemoCatalog();
   try {
-    for (const id of ['demo-inventory.pricing.quote', 'demo-inventory.models.Record.__eq__', 'demo-inventory.pricing.percent_off', 'demo-inventory.util.retry']) {
+    for (const id of ['demo-inventory.pricing.quote', 'demo-inventory.util.ensure_non_negative', 'demo-inventory.pricing.percent_off', 'demo-inventory.util.retry']) {
       const detail = await taskDetail(catalog, id);
       if (detail !== null) details.set(id, detail);
     }
@@ -36,7 +39,7 @@ describe('TaskScreen', () => {
     const lines = frameLines(lastFrame());
     expect(lines[0]).toBe('[1 task] 2 prompt  3 patches  4 validation  demo-inventory.pricing.quote');
     expect(lines).toContain('demo-inventory.pricing.quote');
-    expect(lines).toContain('repository  demo @ b06a369e0371 (2024-01-01T00:00:00+00:00)');
+    expect(lines).toContain('repository  demo @ ebfa15c30bcd (2024-01-01T00:00:00+00:00)');
     expect(lines).toContain('function    inventory/pricing.py::quote');
     expect(lines).toContain('level       repo-level, because it uses:');
     expect(lines).toContain('    PricingError → class PricingError (inventory/errors.py:31, via import)');
@@ -71,7 +74,7 @@ describe('TaskScreen', () => {
     expect(lines).toContain('pre_patches.test: removes the FAIL_TO_PASS tests');
     expect(lines.filter((row) => row.startsWith('-')).length).toBeGreaterThan(29);
     expect(lines.filter((row) => row.startsWith('+')).length).toBeGreaterThan(29);
-    expect(lines).toContain('✓ passes-with-gold   passed      all 10 test(s) pass in each of 3 run(s)');
+    expect(lines).toContain('✓ passes-with-gold   passed      all 10 test(s) pass in each of 3 baseline run(…');
   });
 
   it('jumps between sections with 1-4 and Tab, naming the section in view', async () => {
@@ -100,14 +103,14 @@ describe('TaskScreen', () => {
   });
 
   it('shows a failed validation: each check, its detail and the tests concerned', async () => {
-    const rendered = screen('demo-inventory.models.Record.__eq__');
+    const rendered = screen('demo-inventory.util.ensure_non_negative');
     await press(rendered.stdin, '4');
     const lines = frameLines(rendered.lastFrame());
     expect(lines.find((row) => row.startsWith('status'))).toMatch(/^status {6}failed · \d{4}-\d\d-\d\d \d\d:\d\d · python 3\.\d+\.\d+ · 3 gold run\(s\) · [\d.]+ s$/u);
     expect(lines).toContain('✓ collects           passed      the pre state collects');
-    expect(lines).toContain('✗ fails-without-body failed      2 of 13 FAIL_TO_PASS test(s) do not fail witho…');
-    expect(lines).toContain('    tests/test_models.py::test_records_with_different_fields_differ (passed)');
-    expect(lines).toContain('✓ passes-with-gold   passed      all 13 test(s) pass in each of 3 run(s)');
+    expect(lines).toContain('✗ fails-without-body failed      no FAIL_TO_PASS test fails without the body (4…');
+    expect(lines).toContain('    tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
+    expect(lines).toContain('✓ passes-with-gold   passed      all 4 test(s) pass in each of 3 baseline run(s…');
     expect(overlong(rendered.lastFrame(), 80)).toEqual([]);
   });
 
@@ -123,7 +126,7 @@ describe('TaskScreen', () => {
   });
 
   it('keeps every line within the width at 80 while scrolling through', async () => {
-    const frames = await pageThrough(screen('demo-inventory.models.Record.__eq__'));
+    const frames = await pageThrough(screen('demo-inventory.util.ensure_non_negative'));
     expect(frames.length).toBeGreaterThan(5);
     for (const frame of frames) expect(overlong(frame, 80)).toEqual([]);
   });
