@@ -18,7 +18,18 @@ def docstring_span(node):
     return None
 
 
-def walk(node, prefix, out, path, text):
+def source_segment(lines, node):
+    """`ast.get_source_segment` over lines split once per file (the stdlib's splits the whole file per call)."""
+    first, last = node.lineno - 1, node.end_lineno - 1
+    start, end = node.col_offset, node.end_col_offset
+    if first == last:
+        return lines[first].encode("utf-8")[start:end].decode("utf-8")
+    head = lines[first].encode("utf-8")[start:].decode("utf-8")
+    tail = lines[last].encode("utf-8")[:end].decode("utf-8")
+    return "".join([head, *lines[first + 1:last], tail])
+
+
+def walk(node, prefix, out, path, lines):
     for child in ast.iter_child_nodes(node):
         if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
             qualname = prefix + child.name
@@ -29,15 +40,15 @@ def walk(node, prefix, out, path, text):
                 "end_line": child.end_lineno,
                 "docstring": docstring_span(child),
                 "is_async": isinstance(child, ast.AsyncFunctionDef),
-                "decorators": [ast.get_source_segment(text, d) for d in child.decorator_list],
+                "decorators": [source_segment(lines, d) for d in child.decorator_list],
             })
-            walk(child, qualname + ".<locals>.", out, path, text)
+            walk(child, qualname + ".<locals>.", out, path, lines)
         elif isinstance(child, ast.ClassDef):
-            walk(child, prefix + child.name + ".", out, path, text)
+            walk(child, prefix + child.name + ".", out, path, lines)
         elif isinstance(child, ast.Lambda):
             continue
         else:
-            walk(child, prefix, out, path, text)
+            walk(child, prefix, out, path, lines)
 
 
 def main():
@@ -55,7 +66,7 @@ def main():
             print(json.dumps({"file": path, "error": type(error).__name__}))
             continue
         out = []
-        walk(tree, "", out, path, text)
+        walk(tree, "", out, path, ast._splitlines_no_ff(text))
         for record in out:
             print(json.dumps(record))
 
