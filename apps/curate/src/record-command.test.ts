@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecordMeta } from '@repocod/pipeline';
 import { openCatalog } from '@repocod/pipeline';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { bufferIO, makeTempDir } from './test-support.js';
+import { demoFixture } from './tui/demo-fixture.js';
 
 const LINE_KEYS = [
   ...['instance_id', 'repository', 'file', 'qualname', 'level', 'prompt_lines', 'solution_lines'],
@@ -24,8 +25,11 @@ let curateOut = '';
  */
 beforeAll(async () => {
   process.env['REPOCOD_STATE'] = join(temp.dir, 'state');
+  // The demo's whole flow ran once for every test of this package (the screens' fixture): curate on a copy
+  // of its catalog answers every stage from there, in a state folder of this file's own, and writes records.
+  copyFileSync(demoFixture().catalogPath, db);
   const io = bufferIO();
-  const args = ['curate', '--yes', '--repo', 'demo', '--db', db, '--out', join(temp.dir, 'release'), '--repeat', '1'];
+  const args = ['curate', '--yes', '--repo', 'demo', '--db', db, '--out', join(temp.dir, 'release')];
   const code = await main([...args, '--record', '--record-out', fromCurate], io);
   curateOut = io.stdout();
   expect(code, `${io.stdout()}\n${io.stderr()}`).toBe(0);

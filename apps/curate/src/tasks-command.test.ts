@@ -1,10 +1,11 @@
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { bufferIO, makeTempDir } from './test-support.js';
+import { demoFixture } from './tui/demo-fixture.js';
 
-/** `repocod tasks`, `select` and `show` on the demo, after a real `repocod mine`. */
+/** `repocod tasks`, `select` and `show` on the demo, after a real `repocod mine` (the fixture's). */
 describe('repocod tasks, select and show', () => {
   it('builds the demo tasks, selects with a spec and explains, and shows one task', { timeout: 600_000 }, async () => {
     const folder = makeTempDir().dir;
@@ -13,7 +14,8 @@ describe('repocod tasks, select and show', () => {
     expect(await main(['tasks', 'demo', '--db', db], early)).toBe(2);
     expect(early.stderr()).toMatch(/demo: no mined function with relevant tests .*; run `repocod mine demo` first/);
 
-    expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
+    // Mined: the demo's catalog from the screens' fixture, where the whole flow ran once for this package.
+    copyFileSync(demoFixture().catalogPath, db);
     const templates = join(folder, 'templates.json');
     writeFileSync(templates, JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }));
     const tasks = bufferIO();

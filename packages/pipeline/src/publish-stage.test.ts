@@ -2,13 +2,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
-import { openCatalog } from '@repocod/catalog';
 import { isRepocodError } from '@repocod/core';
 import type { LoopbackHub } from '@repocod/publish';
 import { PARQUET_NAME, releaseFiles, startLoopbackHub } from '@repocod/publish';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mineStage } from './mine-stage.js';
+import { openMinedDemo } from './mined-demo.js';
 import { publishStage } from './publish-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
@@ -28,8 +27,7 @@ let hub: LoopbackHub;
 const filter = (names: readonly string[]): string => `qualname IN (${names.map((name) => `'${name}'`).join(', ')})`;
 
 beforeAll(async () => {
-  catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  await mineStage(catalog, { ...options, repository: 'demo', mode: 'fast' });
+  catalog = await openMinedDemo(state);
   await tasksStage(catalog, { ...options, repository: 'demo' });
   // Record.__eq__ fails validation: without its body it returns None, and `assert a != b` holds.
   selectionId = (await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'quote', 'ensure_non_negative']) })).selectionId;

@@ -3,10 +3,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
-import { openCatalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mineStage } from './mine-stage.js';
+import { openMinedDemo } from './mined-demo.js';
 import { selectStage } from './select-stage.js';
 import type { TasksSummary } from './tasks-stage.js';
 import { tasksStage } from './tasks-stage.js';
@@ -18,8 +17,7 @@ let catalog: Catalog;
 let summary: TasksSummary;
 
 beforeAll(async () => {
-  catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  await mineStage(catalog, { ...options, mode: 'fast' });
+  catalog = await openMinedDemo(state);
   summary = await tasksStage(catalog, options);
 }, 600_000);
 

@@ -2,10 +2,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
-import { openCatalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mineStage } from './mine-stage.js';
+import { openMinedDemo } from './mined-demo.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
 import type { ValidateSummary } from './validate-stage.js';
@@ -20,8 +19,7 @@ let fromBaseline: ValidateSummary;
 let fromRuns: ValidateSummary;
 
 beforeAll(async () => {
-  catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  await mineStage(catalog, { ...options, repository: 'demo', mode: 'fast' });
+  catalog = await openMinedDemo(state);
   await tasksStage(catalog, { ...options, repository: 'demo' });
   const { selectionId } = await selectStage(catalog, REPOCOD_LITE_SPEC);
   fromBaseline = await validateStage(catalog, { ...options, selectionId });
