@@ -4,6 +4,10 @@ export default defineConfig({
   test: {
     // The screens' tests read a catalog made once by the whole flow on the demo (see demo-fixture.ts).
     globalSetup: ['./src/tui/demo-fixture-setup.ts'],
+    // Each test file gets a state folder of its own (private-state-setup.ts), so two can run at once:
+    // vitest's default on two cores is one, and these files spend much of their time waiting on pytest.
+    setupFiles: ['./src/private-state-setup.ts'],
+    maxWorkers: 2,
     // Ink prints only its last frame when it believes it runs in CI (is-in-ci reads CI at import);
     // the screens' tests read every frame, and CI runs with CI=true.
     env: { CI: '0' },

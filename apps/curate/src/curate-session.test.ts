@@ -14,7 +14,7 @@ beforeAll(async () => {
   catalog = await openDemoCatalog();
   const out = join(mkdtempSync(join(tmpdir(), 'repocod-session-')), 'release');
   cpSync(demoFixture().releaseFolder, out, { recursive: true });
-  session = new CurateSession(catalog, { projectRoot: PROJECT_ROOT, stateRoot: demoFixture().stateRoot, catalogPath: catalog.path, sources: [], workers: 2, repeat: 3, narrow: false, version: null, out, keep: [], push: null });
+  session = new CurateSession(catalog, { projectRoot: PROJECT_ROOT, stateRoot: process.env['REPOCOD_STATE'] ?? '', catalogPath: catalog.path, sources: [], workers: 2, repeat: 3, narrow: false, version: null, out, keep: [], push: null });
 });
 
 afterAll(async () => {

@@ -24,6 +24,7 @@ beforeAll(async () => {
   cpSync(demoFixture().releaseFolder, out, { recursive: true });
   session = new CurateSession(catalog, {
     projectRoot: PROJECT_ROOT,
+    // The fixture's own state folder: this is the one test file that runs stages in it.
     stateRoot: demoFixture().stateRoot,
     catalogPath: catalog.path,
     sources: [],
@@ -41,7 +42,8 @@ afterAll(async () => {
   await catalog.close();
 });
 
-async function waitFor(read: () => string, pattern: RegExp, milliseconds = 30_000): Promise<string> {
+// Generous: two test files run at once, and a flow's stages may take a while on a busy machine.
+async function waitFor(read: () => string, pattern: RegExp, milliseconds = 120_000): Promise<string> {
   const until = Date.now() + milliseconds;
   while (Date.now() < until) {
     const text = read();
@@ -107,8 +109,15 @@ describe('the curator TUI on the demo catalog', () => {
       await press(app.stdin, '2');
       expect(screen()).toMatch(/done \(/);
       expect(screen()).toMatch(/Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/);
-      await press(app.stdin, '5', 'e', KEY.backspace, KEY.backspace, KEY.backspace, '2', '.', '0', KEY.enter);
-      await waitFor(screen, /version 2\.0/);
+      // Each key once the screen it is meant for shows: on a busy machine a burst outruns Ink's handlers.
+      await press(app.stdin, '5');
+      await waitFor(screen, /^version 1\.1/m);
+      await press(app.stdin, 'e');
+      await waitFor(screen, /Enter to keep, Esc to cancel/);
+      await press(app.stdin, KEY.backspace, KEY.backspace, KEY.backspace, '2', '.', '0');
+      await waitFor(screen, /^version 2\.0▏/m);
+      await press(app.stdin, KEY.enter);
+      await waitFor(screen, /^version 2\.0$/m);
       await waitFor(screen, /2\.0\/test-00000-of-00001\.parquet/);
       await press(app.stdin, 'y');
       await waitFor(screen, /version 2\.0 written to/);
@@ -124,7 +133,10 @@ describe('the curator TUI on the demo catalog', () => {
     const status = await session.status();
     const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />);
     const screen = (): string => frameLines(app.lastFrame()).join('\n');
-    await press(app.stdin, '2', 'r', 'q');
+    await press(app.stdin, '2', 'r');
+    // q asks only once the flow shows as running: on a busy machine that frame can take a moment.
+    await waitFor(screen, /^running /m);
+    await press(app.stdin, 'q');
     await waitFor(screen, /quit now\? what finished is kept in the catalog \(y\/n\)/);
     await press(app.stdin, 'n');
     expect(screen()).not.toMatch(/quit now\?/);

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Prints the README's "where it stands" table from the committed records (datasets/repocod/rebuilt/*.meta.json),
+// so that the figures there are the records', never typed by hand. Usage: node scripts/rebuilt-table.mjs
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const REBUILT = join(ROOT, 'datasets/repocod/rebuilt');
+// REPOCOD's task count per repository (the paper's Table 6; issue 19 moves these into reference data).
+const REPOCOD_TASKS = {
+  astropy: 85, datasets: 59, flask: 43, 'more-itertools': 86, 'plotly.py': 76, pylint: 26,
+  'scikit-learn': 314, seaborn: 78, sphinx: 33, sympy: 97, xarray: 83,
+};
+const ORDER = ['more-itertools', 'flask', 'pylint', 'sphinx', 'seaborn', 'sympy', 'xarray', 'astropy', 'datasets', 'plotly.py', 'scikit-learn'];
+
+const metas = ORDER.map((repository) => {
+  const file = join(REBUILT, `${repository}.meta.json`);
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { repository };
+});
+
+const seconds = (value) => (value === undefined ? '–' : `${Math.round(value)}`);
+const rows = [
+  ['environment (uv, dated): build s, packages', (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`],
+  ['baseline: tests / passing / flaky / not passing', (m) => m.baseline && `${m.baseline.tests} / ${m.baseline.passing} / ${m.baseline.flaky} / ${m.baseline.not_passing}`],
+  ['candidates / mined / with relevant tests', (m) => m.mined && `${m.candidates} / ${m.mined.with_tests + m.mined.without_tests + m.mined.errors} / ${m.mined.with_tests}`],
+  ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${m.tasks.by_level['self-contained']}, ${m.tasks.by_level['file-level']}, ${m.tasks.by_level['repo-level']})`],
+  ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
+  ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
+  ['wall s: mine, tasks, validate', (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
+  ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
+];
+
+const done = metas.filter((meta) => meta.base_commit !== undefined || ORDER.indexOf(meta.repository) < 7);
+console.log(`| | ${done.map((meta) => meta.repository).join(' | ')} |`);
+console.log(`|---|${done.map(() => '---').join('|')}|`);
+for (const [label, cell] of rows) console.log(`| ${label} | ${done.map((meta) => cell(meta) || '–').join(' | ')} |`);
