@@ -26,7 +26,7 @@ const rows = [
   ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${m.tasks.by_level['self-contained']}, ${m.tasks.by_level['file-level']}, ${m.tasks.by_level['repo-level']})`],
   ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
-  ['wall s: mine, tasks, validate', (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
+  ['wall s of the last flow run: mine, tasks, validate', (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
   ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];
 
