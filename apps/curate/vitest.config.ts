@@ -8,6 +8,9 @@ export default defineConfig({
     // vitest's default on two cores is one, and these files spend much of their time waiting on pytest.
     setupFiles: ['./src/private-state-setup.ts'],
     maxWorkers: 2,
+    // A screen's test types dozens of keys, 100 ms apart (ink-test-support.ts): vitest's 5 s default is
+    // too short for them on a busy machine.
+    testTimeout: 30_000,
     // Ink prints only its last frame when it believes it runs in CI (is-in-ci reads CI at import);
     // the screens' tests read every frame, and CI runs with CI=true.
     env: { CI: '0' },

@@ -45,6 +45,10 @@ export function FailureView({ entry, width, height, active, loadLog, onBack }: F
     [],
   );
 
+  // Set at once, where the state is set only for the next render: a second f typed before that render
+  // (a fast typist, a busy machine) would otherwise load the log twice.
+  const requested = useRef(false);
+
   useInput(
     (input, key) => {
       if (key.escape) {
@@ -52,7 +56,8 @@ export function FailureView({ entry, width, height, active, loadLog, onBack }: F
         return;
       }
       const runId = logCheck(entry)?.runIds[0];
-      if (input !== 'f' || runId === undefined || log.kind !== 'tail') return;
+      if (input !== 'f' || runId === undefined || log.kind !== 'tail' || requested.current) return;
+      requested.current = true;
       setLog({ kind: 'loading', runId });
       loadLog(runId).then(
         (text) => {

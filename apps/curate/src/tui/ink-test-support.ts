@@ -24,11 +24,14 @@ export function tick(milliseconds = 50): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }
 
-/** Sends each key on its own, as typed, waiting for Ink to take it. */
+/**
+ * Sends each key on its own, as typed, waiting for Ink to take it: 100 ms, since two test files run at
+ * once and a frame can take longer than 50 ms to draw on a busy machine.
+ */
 export async function press(stdin: KeyInput, ...keys: readonly string[]): Promise<void> {
   for (const key of keys) {
     stdin.write(key);
-    await tick();
+    await tick(100);
   }
 }
 
