@@ -11,7 +11,10 @@ const REPOCOD_TASKS = {
   astropy: 85, datasets: 59, flask: 43, 'more-itertools': 86, 'plotly.py': 76, pylint: 26,
   'scikit-learn': 314, seaborn: 78, sphinx: 33, sympy: 97, xarray: 83,
 };
-const ORDER = ['more-itertools', 'flask', 'pylint', 'sphinx', 'seaborn', 'sympy', 'xarray', 'astropy', 'datasets', 'plotly.py', 'scikit-learn'];
+const ORDER = [
+  ...['more-itertools', 'flask', 'pylint', 'sphinx', 'seaborn', 'sympy', 'xarray'],
+  ...['astropy', 'datasets', 'plotly.py', 'scikit-learn'],
+];
 
 const metas = ORDER.map((repository) => {
   const file = join(REBUILT, `${repository}.meta.json`);
@@ -19,14 +22,21 @@ const metas = ORDER.map((repository) => {
 });
 
 const seconds = (value) => (value === undefined ? '–' : `${Math.round(value)}`);
+const LEVELS = ['self-contained', 'file-level', 'repo-level'];
+const levels = (tasks) => LEVELS.map((level) => tasks.by_level[level]).join(', ');
+const mined = (m) => m.mined.with_tests + m.mined.without_tests + m.mined.errors;
 const rows = [
-  ['environment (uv, dated): build s, packages', (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`],
-  ['baseline: tests / passing / flaky / not passing', (m) => m.baseline && `${m.baseline.tests} / ${m.baseline.passing} / ${m.baseline.flaky} / ${m.baseline.not_passing}`],
-  ['candidates / mined / with relevant tests', (m) => m.mined && `${m.candidates} / ${m.mined.with_tests + m.mined.without_tests + m.mined.errors} / ${m.mined.with_tests}`],
-  ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${m.tasks.by_level['self-contained']}, ${m.tasks.by_level['file-level']}, ${m.tasks.by_level['repo-level']})`],
+  ['environment (uv, dated): build s, packages',
+    (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`],
+  ['baseline: tests / passing / flaky / not passing',
+    (m) => m.baseline && [m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')],
+  ['candidates / mined / with relevant tests',
+    (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`],
+  ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
   ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
-  ['wall s of the last flow run: mine, tasks, validate', (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
+  ['wall s of the last flow run: mine, tasks, validate',
+    (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
   ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];
 

@@ -18,7 +18,8 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const catalogPath = join(folder, 'catalog.duckdb');
   const catalog = await openCatalog(catalogPath);
   try {
-    await mineStage(catalog, { projectRoot: PROJECT_ROOT, stateRoot: join(folder, 'state'), repository: 'demo', workers: 2, mode: 'fast' });
+    const stateRoot = join(folder, 'state');
+    await mineStage(catalog, { projectRoot: PROJECT_ROOT, stateRoot, repository: 'demo', workers: 2, mode: 'fast' });
   } finally {
     await catalog.close();
   }

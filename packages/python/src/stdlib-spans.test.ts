@@ -23,7 +23,8 @@ const ORACLE = new URL('../oracle/ast_functions.py', import.meta.url).pathname;
 /** The oracle's JSON lines for `files` under `root` (it reads the paths on stdin). */
 function runOracle(root: string, files: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(pythonExecutable(), [ORACLE, root], { maxBuffer: 1 << 30, encoding: 'utf8' }, (error, stdout) => {
+    const options = { maxBuffer: 1 << 30, encoding: 'utf8' } as const;
+    const child = execFile(pythonExecutable(), [ORACLE, root], options, (error, stdout) => {
       if (error === null) resolve(stdout);
       else reject(error);
     });
