@@ -150,10 +150,11 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   const baseline = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
+  const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
   for (const task of tasks) {
     const hash = taskHash(task);
     const validationKey = contentHash(
-      JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: settings.timeoutSeconds ?? prepared.entry.timeoutSeconds, narrow: settings.narrow === true, goldRuns: settings.goldRuns === true }),
+      JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: timeoutSeconds, narrow: settings.narrow === true, goldRuns: settings.goldRuns === true }),
     );
     const stored = earlier.get(`${task.instanceId}\n${validationKey}`);
     const redo = stored === undefined || stored.status === 'infra-error' || (settings.retryFailed === true && stored.status === 'failed');
@@ -165,7 +166,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     const fresh = settings.fresh === true || stored !== undefined;
     const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
     const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
-    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, settings.timeoutSeconds, settings.narrow === true), checks, baseline: gold, results: {} };
+    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true), checks, baseline: gold, results: {} };
     if (!fresh) for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
     pending.push(entry);
   }
@@ -184,7 +185,7 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     const gold: GoldEvidence | undefined = entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
     if (gold === undefined) return;
     if (entry.whole === undefined && settings.narrow !== true && withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold })) {
-      const job = wholeWithoutBodyJob(entry.task, settings.timeoutSeconds);
+      const job = wholeWithoutBodyJob(entry.task, timeoutSeconds);
       const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
       entry.whole = { job, result: stored };
       if (stored === undefined) {

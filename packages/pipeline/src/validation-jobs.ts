@@ -39,21 +39,39 @@ export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'pre
  * as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one failing test
  * answers the second check (REPOCOD's rule), so its run stops at the first failure, with the tests
  * likeliest to fail first; narrowing needs every test's outcome, so its run is whole.
+ *
+ * `timeoutSeconds` is REPOCOD's limit on one run of a task's tests. The gold runs keep it: a solution
+ * must pass within it. The runs without the body are evidence, not an evaluation, and without the body
+ * a test may fail slowly rather than fast (Sphinx.require_sphinx: 1,594 tests that each start an
+ * application ran past 600 s). So each of their tests gets the limit alone (pytest-timeout fails a
+ * hung test and the run goes on) and the run gets it once per test file, as a whole-suite shard does.
  */
-export function validationJobs(task: ValidatedTask, repeat: number, timeoutSeconds?: number, narrow = false): Record<ValidationCheck, RunJob> {
+export function validationJobs(task: ValidatedTask, repeat: number, timeoutSeconds: number, narrow = false): Record<ValidationCheck, RunJob> {
   const withTests = applicable([task.preCode, task.preTest, task.goldTest]);
-  const timeout = timeoutSeconds === undefined ? {} : { timeoutSeconds };
+  const whole = wholeWithoutBodyJob(task, timeoutSeconds);
+  const firstFailure = { ...whole, tests: likeliestFailingFirst(task), pytestArgs: [...(whole.pytestArgs ?? []), ...FIRST_FAILURE_ARGS] };
   return {
-    collects: { ...preStateCollectJob(task), ...timeout },
-    'fails-without-body': narrow ? wholeWithoutBodyJob(task, timeoutSeconds) : { ...wholeWithoutBodyJob(task, timeoutSeconds), tests: likeliestFailingFirst(task), pytestArgs: ['--continue-on-collection-errors', ...FIRST_FAILURE_ARGS] },
-    'passes-with-gold': { repository: task.repository, patches: applicable([...withTests, task.goldCode]), tests: task.failToPass, repeat, ...timeout },
+    collects: { ...preStateCollectJob(task), timeoutSeconds },
+    'fails-without-body': narrow ? whole : firstFailure,
+    'passes-with-gold': { repository: task.repository, patches: applicable([...withTests, task.goldCode]), tests: task.failToPass, repeat, timeoutSeconds },
   };
 }
 
 /** Every FAIL_TO_PASS test without the body: for --narrow, and when a run stopped at the first failure left the question open. */
-export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds?: number): RunJob {
-  const timeout = timeoutSeconds === undefined ? {} : { timeoutSeconds };
-  return { repository: task.repository, patches: applicable([task.preCode, task.preTest, task.goldTest]), tests: task.failToPass, pytestArgs: ['--continue-on-collection-errors'], ...timeout };
+export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds: number): RunJob {
+  return {
+    repository: task.repository,
+    patches: applicable([task.preCode, task.preTest, task.goldTest]),
+    tests: task.failToPass,
+    pytestArgs: ['--continue-on-collection-errors', `--timeout=${timeoutSeconds}`],
+    timeoutSeconds: evidenceLimitSeconds(task.failToPass, timeoutSeconds),
+  };
+}
+
+/** The limit of a run without the body: the per-test limit once per test file, as shardTimeoutSeconds. */
+export function evidenceLimitSeconds(tests: readonly string[], timeoutSeconds: number): number {
+  const files = new Set(tests.map((test) => test.split('::')[0] ?? test));
+  return timeoutSeconds * Math.max(1, files.size);
 }
 
 /**

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { ValidatedTask } from './validation-jobs.js';
+import { evidenceLimitSeconds, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+
+const task: ValidatedTask = {
+  instanceId: 'sphinx-doc__sphinx-sphinx.application.Sphinx.require_sphinx',
+  repository: 'sphinx',
+  baseCommit: '0a162fa8da21154011a2c890bb82fd0ce96ebf16',
+  preCode: 'pre code\n',
+  preTest: '',
+  goldCode: 'gold code\n',
+  goldTest: 'gold test\n',
+  failToPass: ['tests/test_build.py::test_a', 'tests/test_build.py::test_b', 'tests/test_application.py::test_c', 'tests/test_util.py::test_d[x::y]'],
+  file: 'sphinx/application.py',
+};
+
+describe('the runs of validation', () => {
+  it('give a run without the body the per-test limit once per test file, and each test the limit alone', () => {
+    const jobs = validationJobs(task, 3, 600);
+    expect(evidenceLimitSeconds(task.failToPass, 600)).toBe(1800);
+    for (const job of [jobs['fails-without-body'], wholeWithoutBodyJob(task, 600)]) {
+      expect(job.timeoutSeconds).toBe(1800);
+      expect(job.pytestArgs).toContain('--timeout=600');
+    }
+    expect(jobs['fails-without-body'].pytestArgs).toContain('--maxfail=1');
+    expect(wholeWithoutBodyJob(task, 600).pytestArgs).not.toContain('--maxfail=1');
+  });
+
+  it('keep REPOCOD limit on the gold runs and the collect check: a solution must pass within it', () => {
+    const jobs = validationJobs(task, 3, 600);
+    expect(jobs['passes-with-gold'].timeoutSeconds).toBe(600);
+    expect(jobs['passes-with-gold'].pytestArgs).toBeUndefined();
+    expect(jobs.collects.timeoutSeconds).toBe(600);
+    expect(jobs['passes-with-gold'].repeat).toBe(3);
+  });
+
+  it('run the tests of the target module first without the body, and every test in narrow mode', () => {
+    const jobs = validationJobs(task, 3, 60, true);
+    expect(jobs['fails-without-body'].tests).toEqual(task.failToPass);
+    expect(jobs['fails-without-body'].pytestArgs).not.toContain('--maxfail=1');
+    expect(validationJobs(task, 3, 60)['fails-without-body'].tests).toEqual([
+      'tests/test_application.py::test_c',
+      'tests/test_build.py::test_a',
+      'tests/test_build.py::test_b',
+      'tests/test_util.py::test_d[x::y]',
+    ]);
+  });
+
+  it('give a task with no listed test file one limit', () => {
+    expect(evidenceLimitSeconds([], 600)).toBe(600);
+  });
+});
