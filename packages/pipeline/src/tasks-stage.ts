@@ -89,7 +89,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     return { instanceId, fn, tests, code, test, classification, fields };
   });
   options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
-  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], testsNotFound: draft.test.missing })), options.executor ?? localExecutor, options.onEvent);
+  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], failToPass: draft.tests, testsNotFound: draft.test.missing })), options.executor ?? localExecutor, options.onEvent);
   const tasks: TaskRow[] = drafts.map((draft) => {
     const check = checks.get(draft.instanceId) as TaskChecks;
     return {
@@ -139,13 +139,14 @@ interface PatchCheck {
   readonly preCode: string;
   readonly preTest: string;
   readonly gold: readonly string[];
+  readonly failToPass: readonly string[];
   readonly testsNotFound: readonly string[];
 }
 
 /**
  * The checks of every task's patches: in a worktree, pre then gold applied with git must leave no
  * difference from the base commit; then, on the runner's pool, pytest must collect the pre state
- * without error (a removed body or removed tests must not break an import).
+ * without error in the task's test files (a removed body or removed tests must not break an import).
  */
 async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], executor: ExecutorFactory, onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
@@ -162,7 +163,7 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
     await resetWorktree(worktree);
     roundTrips.set(task.instanceId, { applies: true, roundTrip: status === '', message: status === '' ? null : `base + pre + gold differs from the base: ${status}` });
   }
-  const jobs: RunJob[] = tasks.map((task) => preStateCollectJob({ repository: prepared.entry.name, preCode: task.preCode, preTest: task.preTest }));
+  const jobs: RunJob[] = tasks.map((task) => preStateCollectJob({ repository: prepared.entry.name, preCode: task.preCode, preTest: task.preTest, failToPass: task.failToPass }));
   const results = new Map<string, TaskChecks>();
   let done = 0;
   // A collect job already in the catalog (the same patches on the same environment) is not run again:

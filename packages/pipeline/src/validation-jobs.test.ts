@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidatedTask } from './validation-jobs.js';
-import { evidenceLimitSeconds, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+import { evidenceLimitSeconds, preStateCollectJob, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
 
 const task: ValidatedTask = {
   instanceId: 'sphinx-doc__sphinx-sphinx.application.Sphinx.require_sphinx',
@@ -48,5 +48,12 @@ describe('the runs of validation', () => {
 
   it('give a task with no listed test file one limit', () => {
     expect(evidenceLimitSeconds([], 600)).toBe(600);
+  });
+
+  it('collect the pre state in the files of the task\'s tests, not the whole suite', () => {
+    const job = preStateCollectJob(task);
+    expect(job).toMatchObject({ tests: 'all', paths: ['tests/test_application.py', 'tests/test_build.py', 'tests/test_util.py'], patches: ['pre code\n'] });
+    expect(job.pytestArgs).toEqual(['--collect-only', '-q']);
+    expect(validationJobs(task, 3, 600).collects).toMatchObject({ paths: job.paths, timeoutSeconds: 600 });
   });
 });

@@ -26,15 +26,25 @@ export const FIRST_FAILURE_ARGS: readonly string[] = ['--maxfail=1'];
 const applicable = (patches: readonly string[]): string[] => patches.filter((patch) => patch !== '');
 
 /**
- * The pre state P = base + pre.code + pre.test, collected as a whole suite. The tasks stage runs this
- * very job as its collect check, so validation finds its runs in the catalog.
+ * The pre state P = base + pre.code + pre.test, collected where the task's tests live: the files of
+ * FAIL_TO_PASS. Those are the files an evaluation collects (it runs the listed tests, never the whole
+ * suite), and the files pre.test edits, so a removed body that breaks an import, or removed tests that
+ * break a module, show there. Collecting the whole suite instead costs a full import of it per task
+ * (sympy: 5 min for its 13,585 tests, for each of hundreds of tasks) to judge files no evaluation
+ * opens. The tasks stage runs this very job as its collect check, so validation finds its runs in the
+ * catalog.
  */
-export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'preCode' | 'preTest'>): RunJob {
-  return { repository: task.repository, patches: applicable([task.preCode, task.preTest]), tests: 'all', pytestArgs: ['--collect-only', '-q'] };
+export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'preCode' | 'preTest' | 'failToPass'>): RunJob {
+  return { repository: task.repository, patches: applicable([task.preCode, task.preTest]), tests: 'all', paths: testFilesOf(task.failToPass), pytestArgs: ['--collect-only', '-q'] };
+}
+
+/** The test files of node ids, sorted (a job's paths are part of its hash). */
+export function testFilesOf(tests: readonly string[]): string[] {
+  return [...new Set(tests.map((test) => test.split('::')[0] ?? test))].sort();
 }
 
 /**
- * The jobs of the three checks: P collects; P + gold.test without the body (collection errors do not
+ * The jobs of the three checks: P collects (see preStateCollectJob); P + gold.test without the body (collection errors do not
  * stop the other files, so each missing test is told apart); P + gold.test + gold.code, k runs, run
  * as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one failing test
  * answers the second check (REPOCOD's rule), so its run stops at the first failure, with the tests
@@ -70,8 +80,7 @@ export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds: number)
 
 /** The limit of a run without the body: the per-test limit once per test file, as shardTimeoutSeconds. */
 export function evidenceLimitSeconds(tests: readonly string[], timeoutSeconds: number): number {
-  const files = new Set(tests.map((test) => test.split('::')[0] ?? test));
-  return timeoutSeconds * Math.max(1, files.size);
+  return timeoutSeconds * Math.max(1, testFilesOf(tests).length);
 }
 
 /**
