@@ -11,6 +11,8 @@ import { afterAll } from 'vitest';
 const state = mkdtempSync(join(tmpdir(), 'repocod-test-state-'));
 process.env['REPOCOD_STATE'] = state;
 
+// The folder can hold a virtual environment of thousands of files: on a busy machine removing it
+// outlasts vitest's 10 s default for a hook (seen: mine-command.test.ts under a mining run).
 afterAll(() => {
   rmSync(state, { recursive: true, force: true });
-});
+}, 120_000);

@@ -20,7 +20,7 @@ describe('job messages', () => {
 
   it('name the field that is wrong', () => {
     const message = JSON.parse(JSON.stringify(jobMessage({ repository: 'flask', patches: [], tests: 'all' }, repository)));
-    expect(() => readJobMessage({ ...message, job: { ...message.job, plugins: ['rm -rf'] } }, 'j3')).toThrow('job j3: field job.plugins must be a list of repocod_coverage, repocod_mutate, found ["rm -rf"]');
+    expect(() => readJobMessage({ ...message, job: { ...message.job, plugins: ['rm -rf'] } }, 'j3')).toThrow('job j3: field job.plugins must be a list of repocod_coverage, repocod_mutate, repocod_collect, found ["rm -rf"]');
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, deselect: [{ id: 'x' }] } }, 'j4')).toThrow('job j4: field entry.deselect[0].reason must be a string, found nothing');
     expect(() => readJobMessage({ ...message, job: { ...message.job, repository: 'django' } }, 'j5')).toThrow(/job j5: field job.repository must be "flask" \(the job's repository is the entry's name\), found "django"/);
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, url: null, source: null } }, 'j6')).toThrow('job j6: field entry.source must be a string, found null');

@@ -36,7 +36,7 @@ export function describeTests(job: RunJob): string {
   return job.tests === 'all' ? 'the whole suite' : `${job.tests.length} test${job.tests.length === 1 ? '' : 's'}`;
 }
 
-const PLUGINS: readonly HarnessPlugin[] = ['repocod_coverage', 'repocod_mutate'];
+const PLUGINS: readonly HarnessPlugin[] = ['repocod_coverage', 'repocod_mutate', 'repocod_collect'];
 
 /** A queue job's data as a JobMessage; anything else is a `job-malformed` error naming the field. */
 export function readJobMessage(data: unknown, queueJobId: string): JobMessage {

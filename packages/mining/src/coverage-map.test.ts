@@ -4,8 +4,12 @@ import { mergeCoverage, parseCoverageArtifact, routeFunction } from './coverage-
 const passing = new Set(['t::a', 't::b', 't::sub']);
 
 describe('routeFunction', () => {
-  it('sends code that runs at import time, or that the map lacks, to the whole suite', () => {
-    expect(routeFunction({ tests: ['t::a'], subprocessTests: [], importTime: true }, passing)).toMatchObject({ kind: 'whole-suite' });
+  it('sends code that runs at import time to the import-time route with the passing tests that ran it', () => {
+    expect(routeFunction({ tests: ['t::b', 't::flaky'], subprocessTests: ['t::a'], importTime: true }, passing)).toEqual({ kind: 'import-time', candidates: ['t::a', 't::b'] });
+    expect(routeFunction({ tests: [], subprocessTests: [], importTime: true }, passing)).toEqual({ kind: 'import-time', candidates: [] });
+  });
+
+  it('sends a function the map lacks to the whole suite', () => {
     expect(routeFunction(undefined, passing)).toMatchObject({ kind: 'whole-suite' });
   });
 

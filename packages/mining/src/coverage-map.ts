@@ -47,8 +47,10 @@ function isStringList(value: unknown): value is string[] {
 
 /**
  * How the fast mode finds a function's relevant tests:
- * - `whole-suite`: like the exact mode; for code that runs at import or collection time, where no
- *   test context tells who depends on it, and when the coverage run did not report the function;
+ * - `whole-suite`: like the exact mode, when the coverage run did not report the function;
+ * - `import-time`: for code that runs at import or collection time, where no test context tells who
+ *   depends on it: with the mutation in the file, the whole suite is collected (the tests it makes
+ *   uncollectable are relevant) and the candidate tests, those whose own run executes the body, run;
  * - `in-process`: only the candidate tests run, with the code object swapped inside a pytest process
  *   shared by many mutations; `onDisk` when tests reach the function through child processes, which
  *   then read the mutation from the file;
@@ -56,13 +58,14 @@ function isStringList(value: unknown): value is string[] {
  */
 export type Route =
   | { readonly kind: 'whole-suite'; readonly why: string }
+  | { readonly kind: 'import-time'; readonly candidates: readonly string[] }
   | { readonly kind: 'in-process'; readonly candidates: readonly string[]; readonly onDisk: boolean }
   | { readonly kind: 'none'; readonly reason: string };
 
 export function routeFunction(entry: CoverageEntry | undefined, passing: ReadonlySet<string>): Route {
   if (entry === undefined) return { kind: 'whole-suite', why: 'the coverage run did not report this function' };
-  if (entry.importTime) return { kind: 'whole-suite', why: 'its body runs at import or collection time' };
   const executed = new Set([...entry.tests, ...entry.subprocessTests]);
+  if (entry.importTime) return { kind: 'import-time', candidates: [...executed].filter((nodeId) => passing.has(nodeId)).sort() };
   if (executed.size === 0) return { kind: 'none', reason: 'no test runs its body' };
   const candidates = [...executed].filter((nodeId) => passing.has(nodeId)).sort();
   if (candidates.length === 0) return { kind: 'none', reason: `only tests that do not pass at the base commit run its body (${executed.size})` };

@@ -104,8 +104,8 @@ const TARGET_OVERHEAD_SECONDS = 0.05;
  * and fail, error or can no longer be collected when the target's body is replaced by an assertion
  * failure. The exact mode runs the whole suite per target, as REPOCOD did. The fast mode gives the
  * same sets at a fraction of the cost: a coverage run names each target's candidate tests, and only
- * those run against its mutation, many mutations per pytest process (see harness/repocod_mutate.py),
- * with the exact method kept for code that runs at import time.
+ * those run against its mutation, many mutations per pytest process (see harness/repocod_mutate.py);
+ * code that runs at import time gets the suite collected with its mutation (see importTimeResult).
  */
 export async function mineRepository(prepared: PreparedRepository, executor: Executor, targets: readonly MutationTarget[], options: MineOptions): Promise<MiningSummary> {
   const started = performance.now();
@@ -141,6 +141,15 @@ interface InProcessEntry {
   readonly target: MutationTarget;
   readonly candidates: readonly string[];
   readonly onDisk: boolean;
+}
+
+/** An import-time function's two jobs (the suite collected, its candidates run) and their results as they come. */
+interface ImportTimeEntry {
+  readonly target: MutationTarget;
+  readonly candidates: readonly string[];
+  readonly collect: RunJob;
+  readonly run: RunJob | null;
+  readonly results: Map<RunJob, JobResult>;
 }
 
 interface InProcessAnswer {
@@ -298,6 +307,7 @@ class Mining {
     const routes = new Map<string, Route>();
     const wholeSuite: { target: MutationTarget; job: RunJob }[] = [];
     const inProcess: InProcessEntry[] = [];
+    const importTime: ImportTimeEntry[] = [];
     let suiteLimit: number | undefined;
     for (const target of pending) {
       const route: Route = this.options.mode === 'exact' ? { kind: 'whole-suite', why: 'exact mode' } : routeFunction(coverage.get(target.id), baseline.passing);
@@ -306,9 +316,14 @@ class Mining {
         await this.finish(results, { id: target.id, qualname: target.qualname, status: 'no-tests', tests: [], reason: route.reason, method: 'coverage', candidates: 0, seconds: 0 });
       } else if (route.kind === 'in-process') {
         inProcess.push({ target, candidates: route.candidates, onDisk: route.onDisk });
+      } else if (route.kind === 'import-time') {
+        suiteLimit ??= this.suiteTimeoutSeconds();
+        const collect = this.collectJob(target, suiteLimit);
+        const run = route.candidates.length === 0 ? null : this.job({ patches: [target.patch], tests: route.candidates });
+        importTime.push({ target, candidates: route.candidates, collect, run, results: new Map() });
       } else {
         suiteLimit ??= this.suiteTimeoutSeconds();
-        wholeSuite.push({ target, job: this.job({ patches: [target.patch], tests: 'all', timeoutSeconds: suiteLimit }) });
+        wholeSuite.push({ target, job: this.wholeSuiteJob(target, suiteLimit) });
       }
     }
     const durations = new Map(baseline.tests.map((test) => [test.nodeId, test.seconds]));
@@ -317,16 +332,30 @@ class Mining {
     const perBatch = Math.max(1, Math.min(MAX_BATCH_SIZE, Math.ceil(inProcess.length / Math.ceil(totalCost / (this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS)))));
     const batches = packBatches(costed, this.executor.parallelism, perBatch);
     const batchJobs = batches.map((batch) => this.batchJob(batch));
+    const importJobs = importTime.flatMap((entry) => (entry.run === null ? [entry.collect] : [entry.collect, entry.run]));
     // Whole-suite runs are the longest: they start first so that the pool ends evenly.
-    const jobs = [...wholeSuite.map((entry) => entry.job), ...batchJobs];
+    const jobs = [...wholeSuite.map((entry) => entry.job), ...importJobs, ...batchJobs];
     const wholeSuiteByJob = new Map(wholeSuite.map((entry) => [entry.job, entry.target]));
+    const importByJob = new Map(importTime.flatMap((entry) => (entry.run === null ? [[entry.collect, entry]] : [[entry.collect, entry], [entry.run, entry]]) as [RunJob, ImportTimeEntry][]));
     const batchByJob = new Map(batchJobs.map((job, index) => [job, batches[index] ?? []]));
     const answers: InProcessAnswer[] = [];
     const fallback: { target: MutationTarget; candidates: readonly string[]; why: string }[] = [];
+    const suiteFallback: { target: MutationTarget; why: string }[] = [];
     await this.runPhase('mutation', jobs, pending.length, async (job, result) => {
       const single = wholeSuiteByJob.get(job);
       if (single !== undefined) {
         await this.finish(results, this.patchedResult(single, 'all', result, baseline));
+        return;
+      }
+      const imported = importByJob.get(job);
+      if (imported !== undefined) {
+        imported.results.set(job, result);
+        const collected = imported.results.get(imported.collect);
+        const ran = imported.run === null ? null : imported.results.get(imported.run);
+        if (collected === undefined || ran === undefined) return;
+        const answer = this.importTimeResult(imported.target, imported.candidates, collected, ran, baseline);
+        if (answer.kind === 'whole-suite') suiteFallback.push({ target: imported.target, why: answer.why });
+        else await this.finish(results, answer.result);
         return;
       }
       const batch = batchByJob.get(job) ?? [];
@@ -347,14 +376,19 @@ class Mining {
         }
       }
     });
-    for (const { target, why } of fallback) this.options.onEvent?.({ kind: 'fallback', id: target.id, qualname: target.qualname, why });
-    if (fallback.length > 0) {
-      const jobs = fallback.map(({ target, candidates }) => this.job({ patches: [target.patch], tests: candidates }));
-      const byJob = new Map(jobs.map((job, index) => [job, fallback[index]]));
-      await this.runPhase('fallback', jobs, fallback.length, async (job, result) => {
+    for (const { target, why } of [...fallback, ...suiteFallback]) this.options.onEvent?.({ kind: 'fallback', id: target.id, qualname: target.qualname, why });
+    if (fallback.length + suiteFallback.length > 0) {
+      const limit = suiteFallback.length === 0 ? 0 : (suiteLimit ?? this.suiteTimeoutSeconds());
+      // The whole-suite runs first, as in the mutation phase.
+      const entries: { job: RunJob; target: MutationTarget; tests: readonly string[] | 'all'; why: string }[] = [
+        ...suiteFallback.map(({ target, why }) => ({ job: this.wholeSuiteJob(target, limit), target, tests: 'all' as const, why })),
+        ...fallback.map(({ target, candidates, why }) => ({ job: this.job({ patches: [target.patch], tests: candidates }), target, tests: candidates, why })),
+      ];
+      const byJob = new Map(entries.map((entry) => [entry.job, entry]));
+      await this.runPhase('fallback', entries.map((entry) => entry.job), entries.length, async (job, result) => {
         const entry = byJob.get(job);
         if (entry === undefined) return;
-        const outcome = this.patchedResult(entry.target, entry.candidates, result, baseline);
+        const outcome = this.patchedResult(entry.target, entry.tests, result, baseline);
         await this.finish(results, outcome.status === 'no-tests' ? { ...outcome, reason: `${outcome.reason ?? ''} (${entry.why})` } : outcome);
       });
     }
@@ -376,6 +410,57 @@ class Mining {
       if (fresh.status !== 'error') await this.options.store.saveFunction(this.options.mode, fresh);
       results.set(answer.target.id, fresh.status === 'error' ? (results.get(answer.target.id) as FunctionMining) : fresh);
     });
+  }
+
+  /** The whole suite with the mutation in the file: REPOCOD's method. */
+  private wholeSuiteJob(target: MutationTarget, limitSeconds: number): RunJob {
+    return this.job({ patches: [target.patch], tests: 'all', timeoutSeconds: limitSeconds });
+  }
+
+  /** The whole suite collected with the mutation in the file, the collected node ids as its artifact. */
+  private collectJob(target: MutationTarget, limitSeconds: number): RunJob {
+    return {
+      repository: this.prepared.entry.name,
+      patches: [target.patch],
+      pytestArgs: [...this.pytestArgs, '--collect-only', '-q'],
+      tests: 'all',
+      plugins: ['repocod_collect'],
+      timeoutSeconds: limitSeconds,
+    };
+  }
+
+  /**
+   * An import-time function's relevant tests: the passing tests its mutation makes uncollectable
+   * (a module that imports it, a parametrisation that calls it), and the candidates (tests whose own
+   * run executes the body) that fail with the mutation in the file. This equals the whole suite's
+   * answer when the mutation's exception, raised at import, reaches pytest: it can then break a test
+   * only by breaking a module's import or by running inside the test. When the suite collects in full
+   * with the mutation, the exception was swallowed on the way (or raised outside collection), the
+   * module's state may differ in ways no test context shows, and the whole suite runs instead.
+   */
+  private importTimeResult(
+    target: MutationTarget,
+    candidates: readonly string[],
+    collect: JobResult,
+    run: JobResult | null,
+    baseline: Baseline,
+  ): { kind: 'answer'; result: FunctionMining } | { kind: 'whole-suite'; why: string } {
+    if (collect.patchError !== null) return { kind: 'answer', result: this.failure(target, 'fresh-process', `the mutation patch does not apply: ${collect.patchError}`) };
+    const collectRun = collect.runs[0];
+    if (collectRun === undefined || (collectRun.status !== 'ok' && collectRun.status !== 'collection-error')) {
+      return { kind: 'whole-suite', why: `the collection run with the mutation ended with ${collectRun?.status ?? 'no run'}` };
+    }
+    const collected = new Set((collectRun.artifact ?? '').split('\n').filter((line) => line !== ''));
+    const uncollectable = [...baseline.passing].filter((nodeId) => !collected.has(nodeId));
+    if (collectRun.status === 'ok' && uncollectable.length === 0) {
+      return { kind: 'whole-suite', why: 'the suite collects in full with the mutation: its exception at import time did not reach pytest' };
+    }
+    const seconds = collectRun.durationSeconds + (run?.runs[0]?.durationSeconds ?? 0);
+    if (run === null) return { kind: 'answer', result: this.answer(target, [...uncollectable].sort(), 'fresh-process', baseline.passing.size, seconds) };
+    const candidateResult = this.patchedResult(target, candidates, run, baseline);
+    if (candidateResult.status === 'error') return { kind: 'answer', result: candidateResult };
+    const tests = [...new Set([...uncollectable, ...candidateResult.tests])].sort();
+    return { kind: 'answer', result: this.answer(target, tests, 'fresh-process', baseline.passing.size, seconds) };
   }
 
   private batchJob(batch: readonly InProcessEntry[]): RunJob {

@@ -44,6 +44,7 @@ const PASSING = [
   'tests/test_shapes.py::test_unit_and_sides',
   'tests/test_tables.py::test_table',
   'tests/test_tables.py::test_table_size',
+  'tests/test_units.py::test_kilometre',
 ];
 
 function byQualname(summary: MineStageSummary): Map<string, FunctionMining> {
@@ -93,10 +94,12 @@ describe('mineStage on the edge-case project', () => {
       make_config: { tests: [`${CORE}::test_config_name`, `${CORE}::test_config_size`], method: 'in-process' },
       // Only in a child process.
       shout: { tests: [`${CORE}::test_shout_in_child_process`], method: 'in-process' },
-      // At import time: the exact method. register breaks conftest's import, so every test.
-      register: { tests: PASSING, method: 'whole-suite' },
-      make_adder: { tests: PASSING, method: 'whole-suite' },
-      build_table: { tests: ['tests/test_tables.py::test_table', 'tests/test_tables.py::test_table_size'], method: 'whole-suite' },
+      // At import time: the suite collected with the mutation. register breaks conftest's import, so every test.
+      register: { tests: PASSING, method: 'fresh-process' },
+      make_adder: { tests: PASSING, method: 'fresh-process' },
+      build_table: { tests: ['tests/test_tables.py::test_table', 'tests/test_tables.py::test_table_size'], method: 'fresh-process' },
+      // At import time behind a fallback that swallows the exception: the suite collects in full, so the whole suite runs.
+      load_units: { tests: ['tests/test_units.py::test_kilometre'], method: 'whole-suite' },
     };
     for (const [qualname, want] of Object.entries(expected)) {
       expect({ qualname, ...mined.get(qualname) }).toMatchObject({ qualname, status: 'tests', tests: want.tests, method: want.method });

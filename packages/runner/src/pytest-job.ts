@@ -28,8 +28,9 @@ export interface PytestRun {
  * The runner's own pytest plugins (harness/*.py). `repocod_coverage` maps lines to tests with
  * coverage.py, started in every Python process of the run; `repocod_mutate` runs many mining
  * mutations in one process. Both read $REPOCOD_PLUGIN_INPUT and write $REPOCOD_ARTIFACT_FILE.
+ * `repocod_collect` writes there the node ids the run collected.
  */
-export type HarnessPlugin = 'repocod_coverage' | 'repocod_mutate';
+export type HarnessPlugin = 'repocod_coverage' | 'repocod_mutate' | 'repocod_collect';
 
 export interface PytestInvocation {
   /** The environment's python. */
