@@ -11,15 +11,19 @@ export function testFileModel(parser: Parser, file: string, text: string): TestF
   const parsed = parsePythonText(parser, text, file);
   try {
     const classBodies = new Map<string, { start: number; end: number }[]>();
-    collectClasses(parsed.tree.rootNode, '', classBodies);
-    return { file, text, functions: parsed.functions, classBodies };
+    const classBases = new Map<string, string[]>();
+    collectClasses(parsed.tree.rootNode, '', classBodies, classBases);
+    return { file, text, functions: parsed.functions, classBodies, classBases };
   } finally {
     parsed.tree.delete();
   }
 }
 
-/** Classes at module level and nested in classes (where pytest collects tests), by qualified name. */
-function collectClasses(container: Node, prefix: string, found: Map<string, { start: number; end: number }[]>): void {
+/**
+ * Classes at module level and nested in classes (where pytest collects tests), by qualified name,
+ * with their bases as written (`metaclass=` and other keywords left out).
+ */
+function collectClasses(container: Node, prefix: string, found: Map<string, { start: number; end: number }[]>, bases: Map<string, string[]>): void {
   for (const statement of namedChildrenOf(container)) {
     const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
     if (definition?.type !== 'class_definition') continue;
@@ -33,6 +37,8 @@ function collectClasses(container: Node, prefix: string, found: Map<string, { st
         .filter((child) => child.type !== 'comment')
         .map((child) => ({ start: firstLine(child), end: lastCodeLine(child) })),
     );
-    collectClasses(body, `${qualname}.`, found);
+    const superclasses = definition.childForFieldName('superclasses');
+    bases.set(qualname, superclasses === null ? [] : namedChildrenOf(superclasses).filter((base) => base.type === 'identifier' || base.type === 'attribute').map((base) => base.text));
+    collectClasses(body, `${qualname}.`, found, bases);
   }
 }

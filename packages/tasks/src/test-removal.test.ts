@@ -6,7 +6,7 @@ import { loadPythonParser } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
 import { codePatches } from './code-patches.js';
 import { testFileModel } from './test-file-model.js';
-import { testLocation, testPatches } from './test-removal.js';
+import { definingQualname, testLocation, testPatches } from './test-removal.js';
 
 /** A git repository holding `files`; returns its folder. */
 function repository(files: Record<string, string>): string {
@@ -73,6 +73,56 @@ describe('test patches', () => {
     execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_m.py')]);
     apply(folder, pair.gold);
     expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
+  });
+
+  it('remove an inherited test where it is defined, along the method resolution order, and stop at a base from elsewhere', async () => {
+    const text = [
+      'import unittest',
+      'from helpers import Mixin',
+      '',
+      '',
+      'class SharedTests:',
+      '    def test_color(self):',
+      '        assert 1',
+      '',
+      '    def test_size(self):',
+      '        assert 2',
+      '',
+      '',
+      'class SharedAggTests(SharedTests):',
+      '    def test_size(self):',
+      '        assert 3',
+      '',
+      '',
+      'class TestBar(SharedAggTests, unittest.TestCase):',
+      '    def test_own(self):',
+      '        assert 4',
+      '',
+      '',
+      'class TestLine(Mixin, SharedTests):',
+      '    pass',
+      '',
+    ].join('\n');
+    const parser = await loadPythonParser();
+    const model = testFileModel(parser, 'tests/test_i.py', text);
+    expect(definingQualname(model, 'TestBar.test_color')).toBe('SharedTests.test_color');
+    // SharedAggTests overrides test_size: its own comes first in TestBar's order.
+    expect(definingQualname(model, 'TestBar.test_size')).toBe('SharedAggTests.test_size');
+    // Mixin (another module) comes first in TestLine's order and may define the test.
+    expect(definingQualname(model, 'TestLine.test_color')).toBeNull();
+    const ids = ['tests/test_i.py::TestBar::test_color', 'tests/test_i.py::TestBar::test_size', 'tests/test_i.py::TestBar::test_own', 'tests/test_i.py::TestLine::test_color'];
+    const pair = testPatches(new Map([['tests/test_i.py', model]]), ids);
+    expect(pair.missing).toEqual(['tests/test_i.py::TestLine.test_color']);
+    const folder = repository({ 'tests/test_i.py': text });
+    apply(folder, pair.pre);
+    const pre = readFileSync(join(folder, 'tests/test_i.py'), 'utf8');
+    expect(pre).not.toMatch(/test_color|test_own|assert [134]/);
+    // SharedTests.test_size stays: TestBar runs SharedAggTests' version.
+    expect(pre).toContain('class SharedTests:\n\n    def test_size(self):\n        assert 2\n');
+    expect(pre).toContain('class SharedAggTests(SharedTests):\n    pass  # tests of SharedAggTests removed for the task\n');
+    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_i.py')]);
+    apply(folder, pair.gold);
+    expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
   });
 
   it('splits node ids into file and qualified test name', () => {
