@@ -4,7 +4,7 @@ import type { Catalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import { environmentDirectoryName, readEnvironmentMarker } from '@repocod/runner';
 import type { RebuildRecord } from './rebuild-record.js';
-import { buildRebuildRecord, formatRecordLines, formatRecordMeta, latestMining } from './rebuild-record.js';
+import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { toolPackageVersion } from './tool-version.js';
 
 /** Where `repocod record` writes unless told otherwise, relative to the project root. */
@@ -63,7 +63,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
     const envName = environmentKey === null ? null : environmentDirectoryName(repository, environmentKey);
     const envPath = envName === null ? null : join(options.stateRoot, 'envs', envName);
     const allMined = await catalog.relevantTests(repository);
-    const mining = latestMining(allMined);
+    const mining = miningBehindTasks(allMined, new Set(tasks.map((task) => task.functionId)));
     records.push(
       buildRebuildRecord({
         repository,

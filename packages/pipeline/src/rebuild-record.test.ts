@@ -1,7 +1,7 @@
 import type { StoredTask, StoredValidation } from '@repocod/catalog';
 import { describe, expect, it } from 'vitest';
 import type { RebuildRecordInputs } from './rebuild-record.js';
-import { buildRebuildRecord, formatRecordLines, formatRecordMeta, latestMining } from './rebuild-record.js';
+import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { taskHash } from './validation-jobs.js';
 
 function task(instanceId: string, overrides: Partial<StoredTask> = {}): StoredTask {
@@ -189,15 +189,25 @@ describe('buildRebuildRecord', () => {
   });
 });
 
-describe('latestMining', () => {
-  it('names the key and mode of the most recently mined function, none when nothing was mined', () => {
-    const row = (miningKey: string, mode: 'fast' | 'exact', at: number) => ({
-      ...{ repository: 'demo', miningKey, mode, minedAt: new Date(at), functionId: 'f', qualname: 'f' },
-      ...{ status: 'tests' as const, tests: [], reason: null, method: 'in-process' as const },
-      ...{ candidates: 1, seconds: 1 },
-    });
-    expect(latestMining([])).toBeNull();
-    const rows = [row('old', 'fast', 1), row('new', 'exact', 5), row('mid', 'fast', 3)];
-    expect(latestMining(rows)).toEqual({ miningKey: 'new', mode: 'exact' });
+describe('miningBehindTasks', () => {
+  const row = (miningKey: string, mode: 'fast' | 'exact', at: number, functionId: string) => ({
+    ...{ repository: 'demo', miningKey, mode, minedAt: new Date(at), functionId, qualname: functionId },
+    ...{ status: 'tests' as const, tests: [], reason: null, method: 'in-process' as const },
+    ...{ candidates: 1, seconds: 1 },
+  });
+
+  it('names the mining that holds most of the tasks, not a later check of one function', () => {
+    expect(miningBehindTasks([], new Set())).toBeNull();
+    const fast = ['f', 'g', 'h'].map((id, at) => row('key', 'fast', at, id));
+    // `mine --exact --only f` afterwards: the most recent row, yet not the mining the tasks came from.
+    const rows = [...fast, row('key', 'exact', 10, 'f')];
+    expect(miningBehindTasks(rows, new Set(['f', 'g', 'h']))).toEqual({ miningKey: 'key', mode: 'fast' });
+    expect(miningBehindTasks(rows, new Set(['f']))).toEqual({ miningKey: 'key', mode: 'fast' });
+  });
+
+  it('falls back on the mining of most functions, then the most recent', () => {
+    const rows = [row('old', 'fast', 1, 'f'), row('new', 'exact', 5, 'f'), row('mid', 'fast', 3, 'g'), row('mid', 'fast', 4, 'h')];
+    expect(miningBehindTasks(rows, new Set())).toEqual({ miningKey: 'mid', mode: 'fast' });
+    expect(miningBehindTasks(rows.slice(0, 2), new Set())).toEqual({ miningKey: 'new', mode: 'exact' });
   });
 });

@@ -93,7 +93,7 @@ export interface RebuildRecordInputs {
   /** The marker of that environment, when it is on this machine. */
   readonly marker: EnvironmentMarker | null;
   readonly candidates: number;
-  /** The mining behind the tasks (see latestMining), its baseline and its per-function results. */
+  /** The mining behind the tasks (see miningBehindTasks), its baseline and its per-function results. */
   readonly baseline: readonly MiningBaselineRow[] | null;
   readonly mined: readonly StoredRelevantTests[];
   readonly stageTimes: readonly StageTime[];
@@ -129,14 +129,30 @@ export function formatRecordMeta(meta: RecordMeta): string {
 }
 
 /**
- * The mining taken as the one behind the tasks: the mining key and mode of the repository's most
- * recently mined function (ties broken by key, then mode); null when nothing was mined.
+ * The mining behind the tasks: of the repository's minings (a mining key and a mode), the one whose
+ * functions with relevant tests hold most of the tasks' functions, then the one that mined the most
+ * functions, then the most recent. A later partial run (`mine --exact --only f` to check one answer)
+ * is then not taken for the mining the tasks came from. Null when nothing was mined.
  */
-export function latestMining(rows: readonly StoredRelevantTests[]): MiningChoice | null {
-  const [latest] = [...rows].sort(
-    (a, b) => b.minedAt.getTime() - a.minedAt.getTime() || compare(b.miningKey, a.miningKey) || compare(b.mode, a.mode),
+export function miningBehindTasks(rows: readonly StoredRelevantTests[], taskFunctionIds: ReadonlySet<string>): MiningChoice | null {
+  const groups = new Map<string, { choice: MiningChoice; covered: number; mined: number; latest: number }>();
+  for (const row of rows) {
+    const id = `${row.miningKey}\n${row.mode}`;
+    const group = groups.get(id) ?? { choice: { miningKey: row.miningKey, mode: row.mode }, covered: 0, mined: 0, latest: 0 };
+    group.mined++;
+    if (row.status === 'tests' && taskFunctionIds.has(row.functionId)) group.covered++;
+    group.latest = Math.max(group.latest, row.minedAt.getTime());
+    groups.set(id, group);
+  }
+  const [best] = [...groups.values()].sort(
+    (a, b) =>
+      b.covered - a.covered ||
+      b.mined - a.mined ||
+      b.latest - a.latest ||
+      compare(b.choice.miningKey, a.choice.miningKey) ||
+      compare(b.choice.mode, a.choice.mode),
   );
-  return latest === undefined ? null : { miningKey: latest.miningKey, mode: latest.mode };
+  return best === undefined ? null : best.choice;
 }
 
 export interface MiningChoice {
