@@ -47,7 +47,7 @@ describe('repocod env and run on the demo', () => {
     expect(run.stderr()).toMatch(/still running, nothing finished for [\d.]+ s/);
     // pytest-timeout stops the hung test at --timeout; the rest of its shard still runs.
     // The demo's 316 tests and the hung one: none lost to the hang.
-    expect(run.stdout()).toContain('tests      317: 314 passed, 1 skipped, 1 xfailed, 1 failed\n');
+    expect(run.stdout()).toContain('tests      317: 314 passed, 1 failed, 1 skipped, 1 xfailed\n');
   });
 
   it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
