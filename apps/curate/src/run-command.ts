@@ -83,7 +83,8 @@ function readList(file: string): string[] {
 const OUTCOME_ORDER: readonly string[] = ['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed', 'missing'];
 
 export function formatRunSummary(summary: RunTestsSummary): string {
-  const rank = (outcome: string): number => (OUTCOME_ORDER.includes(outcome) ? OUTCOME_ORDER.indexOf(outcome) : OUTCOME_ORDER.length);
+  const rank = (outcome: string): number =>
+    OUTCOME_ORDER.includes(outcome) ? OUTCOME_ORDER.indexOf(outcome) : OUTCOME_ORDER.length;
   const counts = Object.entries(summary.counts)
     .sort(([a], [b]) => rank(a) - rank(b))
     .map(([outcome, count]) => `${count} ${outcome}`)

@@ -65,7 +65,9 @@ export type Route =
 export function routeFunction(entry: CoverageEntry | undefined, passing: ReadonlySet<string>): Route {
   if (entry === undefined) return { kind: 'whole-suite', why: 'the coverage run did not report this function' };
   const executed = new Set([...entry.tests, ...entry.subprocessTests]);
-  if (entry.importTime) return { kind: 'import-time', candidates: [...executed].filter((nodeId) => passing.has(nodeId)).sort() };
+  if (entry.importTime) {
+    return { kind: 'import-time', candidates: [...executed].filter((nodeId) => passing.has(nodeId)).sort() };
+  }
   if (executed.size === 0) return { kind: 'none', reason: 'no test runs its body' };
   const candidates = [...executed].filter((nodeId) => passing.has(nodeId)).sort();
   if (candidates.length === 0) return { kind: 'none', reason: `only tests that do not pass at the base commit run its body (${executed.size})` };

@@ -319,7 +319,9 @@ class Mining {
       } else if (route.kind === 'import-time') {
         suiteLimit ??= this.suiteTimeoutSeconds();
         const collect = this.collectJob(target, suiteLimit);
-        const run = route.candidates.length === 0 ? null : this.job({ patches: [target.patch], tests: route.candidates });
+        const run = route.candidates.length === 0
+          ? null
+          : this.job({ patches: [target.patch], tests: route.candidates });
         importTime.push({ target, candidates: route.candidates, collect, run, results: new Map() });
       } else {
         suiteLimit ??= this.suiteTimeoutSeconds();
@@ -332,11 +334,13 @@ class Mining {
     const perBatch = Math.max(1, Math.min(MAX_BATCH_SIZE, Math.ceil(inProcess.length / Math.ceil(totalCost / (this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS)))));
     const batches = packBatches(costed, this.executor.parallelism, perBatch);
     const batchJobs = batches.map((batch) => this.batchJob(batch));
-    const importJobs = importTime.flatMap((entry) => (entry.run === null ? [entry.collect] : [entry.collect, entry.run]));
+    const jobsOf = (entry: ImportTimeEntry): RunJob[] =>
+      entry.run === null ? [entry.collect] : [entry.collect, entry.run];
+    const importJobs = importTime.flatMap(jobsOf);
     // Whole-suite runs are the longest: they start first so that the pool ends evenly.
     const jobs = [...wholeSuite.map((entry) => entry.job), ...importJobs, ...batchJobs];
     const wholeSuiteByJob = new Map(wholeSuite.map((entry) => [entry.job, entry.target]));
-    const importByJob = new Map(importTime.flatMap((entry) => (entry.run === null ? [[entry.collect, entry]] : [[entry.collect, entry], [entry.run, entry]]) as [RunJob, ImportTimeEntry][]));
+    const importByJob = new Map(importTime.flatMap((entry) => jobsOf(entry).map((job) => [job, entry] as const)));
     const batchByJob = new Map(batchJobs.map((job, index) => [job, batches[index] ?? []]));
     const answers: InProcessAnswer[] = [];
     const fallback: { target: MutationTarget; candidates: readonly string[]; why: string }[] = [];
@@ -376,13 +380,18 @@ class Mining {
         }
       }
     });
-    for (const { target, why } of [...fallback, ...suiteFallback]) this.options.onEvent?.({ kind: 'fallback', id: target.id, qualname: target.qualname, why });
+    for (const { target, why } of [...fallback, ...suiteFallback]) {
+      this.options.onEvent?.({ kind: 'fallback', id: target.id, qualname: target.qualname, why });
+    }
     if (fallback.length + suiteFallback.length > 0) {
       const limit = suiteFallback.length === 0 ? 0 : (suiteLimit ?? this.suiteTimeoutSeconds());
       // The whole-suite runs first, as in the mutation phase.
       const entries: { job: RunJob; target: MutationTarget; tests: readonly string[] | 'all'; why: string }[] = [
         ...suiteFallback.map(({ target, why }) => ({ job: this.wholeSuiteJob(target, limit), target, tests: 'all' as const, why })),
-        ...fallback.map(({ target, candidates, why }) => ({ job: this.job({ patches: [target.patch], tests: candidates }), target, tests: candidates, why })),
+        ...fallback.map(({ target, candidates, why }) => {
+          const job = this.job({ patches: [target.patch], tests: candidates });
+          return { job, target, tests: candidates, why };
+        }),
       ];
       const byJob = new Map(entries.map((entry) => [entry.job, entry]));
       await this.runPhase('fallback', entries.map((entry) => entry.job), entries.length, async (job, result) => {
@@ -445,18 +454,26 @@ class Mining {
     run: JobResult | null,
     baseline: Baseline,
   ): { kind: 'answer'; result: FunctionMining } | { kind: 'whole-suite'; why: string } {
-    if (collect.patchError !== null) return { kind: 'answer', result: this.failure(target, 'fresh-process', `the mutation patch does not apply: ${collect.patchError}`) };
+    if (collect.patchError !== null) {
+      const reason = `the mutation patch does not apply: ${collect.patchError}`;
+      return { kind: 'answer', result: this.failure(target, 'fresh-process', reason) };
+    }
     const collectRun = collect.runs[0];
     if (collectRun === undefined || (collectRun.status !== 'ok' && collectRun.status !== 'collection-error')) {
-      return { kind: 'whole-suite', why: `the collection run with the mutation ended with ${collectRun?.status ?? 'no run'}` };
+      const status = collectRun?.status ?? 'no run';
+      return { kind: 'whole-suite', why: `the collection run with the mutation ended with ${status}` };
     }
     const collected = new Set((collectRun.artifact ?? '').split('\n').filter((line) => line !== ''));
     const uncollectable = [...baseline.passing].filter((nodeId) => !collected.has(nodeId));
     if (collectRun.status === 'ok' && uncollectable.length === 0) {
-      return { kind: 'whole-suite', why: 'the suite collects in full with the mutation: its exception at import time did not reach pytest' };
+      const why = 'the suite collects in full with the mutation: its exception at import time did not reach pytest';
+      return { kind: 'whole-suite', why };
     }
     const seconds = collectRun.durationSeconds + (run?.runs[0]?.durationSeconds ?? 0);
-    if (run === null) return { kind: 'answer', result: this.answer(target, [...uncollectable].sort(), 'fresh-process', baseline.passing.size, seconds) };
+    if (run === null) {
+      const result = this.answer(target, [...uncollectable].sort(), 'fresh-process', baseline.passing.size, seconds);
+      return { kind: 'answer', result };
+    }
     const candidateResult = this.patchedResult(target, candidates, run, baseline);
     if (candidateResult.status === 'error') return { kind: 'answer', result: candidateResult };
     const tests = [...new Set([...uncollectable, ...candidateResult.tests])].sort();

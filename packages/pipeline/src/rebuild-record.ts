@@ -134,7 +134,10 @@ export function formatRecordMeta(meta: RecordMeta): string {
  * functions, then the most recent. A later partial run (`mine --exact --only f` to check one answer)
  * is then not taken for the mining the tasks came from. Null when nothing was mined.
  */
-export function miningBehindTasks(rows: readonly StoredRelevantTests[], taskFunctionIds: ReadonlySet<string>): MiningChoice | null {
+export function miningBehindTasks(
+  rows: readonly StoredRelevantTests[],
+  taskFunctionIds: ReadonlySet<string>,
+): MiningChoice | null {
   const groups = new Map<string, { choice: MiningChoice; covered: number; mined: number; latest: number }>();
   for (const row of rows) {
     const id = `${row.miningKey}\n${row.mode}`;
