@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ManifestEntry, PreparedRepository } from '@repocod/runner';
+import { NO_BUILD_ARTEFACTS } from '@repocod/runner';
 import { RepositoryPool } from './repository-pool.js';
 
 // The pool's bookkeeping only: what it lends and when it prepares. Real preparation is in the worker's tests.
@@ -13,6 +14,7 @@ function prepared(value: ManifestEntry, worktrees: number): PreparedRepository {
     checkout: { name: value.name, path: '/x', baseCommit: 'c', commitTimestamp: '' },
     environment: {} as PreparedRepository['environment'],
     worktrees: Array.from({ length: worktrees }, (_, index) => ({ repository: value.name, index, path: `/w${index}`, baseCommit: 'c' })),
+    artefacts: NO_BUILD_ARTEFACTS,
   };
 }
 

@@ -25,3 +25,4 @@ export * from './suite-shards.js';
 export * from './local-executor.js';
 export * from './worktree-imports.js';
 export * from './process-groups.js';
+export * from './build-artefacts.js';

@@ -181,6 +181,14 @@ describe('manifest errors name the file, the line and the field', () => {
     expect(parseManifest(HEAD.join('\n'), 'm.yaml').repositories[0]?.excludeNewer).toBeUndefined();
   });
 
+  it('build_in_place is a shell command', () => {
+    expect(problem([...HEAD, '    build_in_place:'])).toMatch(/^9: repositories\[0\]\.build_in_place must not be empty \(give the shell command/);
+    expect(problem([...HEAD, '    build_in_place: [make]'])).toMatch(/^9: repositories\[0\]\.build_in_place must be the shell command .*\(got a list/);
+    const parsed = parseManifest([...HEAD, '    build_in_place: python setup.py build_ext --inplace'].join('\n'), 'm.yaml');
+    expect(parsed.repositories[0]?.buildInPlace).toBe('python setup.py build_ext --inplace');
+    expect(parseManifest(HEAD.join('\n'), 'm.yaml').repositories[0]?.buildInPlace).toBeUndefined();
+  });
+
   it('package_root and test_roots stay inside the repository', () => {
     expect(problem([...HEAD, '    package_root: ../elsewhere'])).toMatch(/^9: repositories\[0\]\.package_root must be a path relative to the repository root/);
     expect(problem([...HEAD, '    package_root: /abs'])).toMatch(/^9: repositories\[0\]\.package_root must be a path relative/);

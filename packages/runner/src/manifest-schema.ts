@@ -25,6 +25,7 @@ const ENTRY_FIELDS = [
   'package_root',
   'install',
   'exclude_newer',
+  'build_in_place',
   'test_roots',
   'pytest_args',
   'deselect',
@@ -124,6 +125,8 @@ class ManifestChecker {
     const packageRoot = packageRootField === undefined ? '.' : this.relativePath(packageRootField, 'the repository root');
     const install = this.install(this.required(fields, 'install', field.path, field.line, 'what to install, e.g. install: [{pip: [--editable, ".[test]"]}]'));
     const excludeNewer = this.excludeNewer(at('exclude_newer'));
+    const buildInPlaceField = at('build_in_place');
+    const buildInPlace = buildInPlaceField === undefined ? undefined : this.buildInPlace(buildInPlaceField);
     const testRoots = this.testRoots(this.required(fields, 'test_roots', field.path, field.line, 'the folders given to pytest, e.g. test_roots: [tests]'));
     const pytestArgsField = at('pytest_args');
     const pytestArgs = pytestArgsField === undefined ? [] : this.stringList(pytestArgsField);
@@ -138,6 +141,7 @@ class ManifestChecker {
       packageRoot,
       install,
       ...(excludeNewer === undefined ? {} : { excludeNewer }),
+      ...(buildInPlace === undefined ? {} : { buildInPlace }),
       testRoots,
       pytestArgs,
       deselect,
@@ -219,6 +223,11 @@ class ManifestChecker {
       this.fail(field.line, field.path, `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ${JSON.stringify(value)})`);
     }
     return value;
+  }
+
+  private buildInPlace(field: Field): string {
+    const what = 'the shell command that builds the extensions in place, e.g. "python setup.py build_ext --inplace"';
+    return this.string(field, what).value;
   }
 
   private deselect(field: Field | undefined): DeselectedTest[] {

@@ -27,6 +27,12 @@ interface ManifestEntryFields {
    * limit, or undefined for the default (the base commit's committer timestamp; see resolutionDate).
    */
   readonly excludeNewer?: string;
+  /**
+   * A compiled project's in-place build, a shell command run at the package root of a working copy
+   * (`python setup.py build_ext --inplace`). Worktrees share the environment's built extensions (see
+   * build-artefacts.ts); this runs only when a job's patch changes a compiled source.
+   */
+  readonly buildInPlace?: string;
   /** Folders or files given to pytest, relative to the package root. */
   readonly testRoots: readonly string[];
   readonly pytestArgs: readonly string[];

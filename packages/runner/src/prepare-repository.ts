@@ -1,4 +1,6 @@
 import { join } from 'node:path';
+import type { BuildArtefacts } from './build-artefacts.js';
+import { findBuildArtefacts, packageImportFolders, shareBuildArtefacts } from './build-artefacts.js';
 import type { Checkout } from './checkout.js';
 import { ensureCheckout } from './checkout.js';
 import type { Environment } from './environment.js';
@@ -6,7 +8,7 @@ import { ensureEnvironment } from './environment.js';
 import type { ManifestEntry } from './manifest.js';
 import type { Worktree } from './worktrees.js';
 import { ensureWorktrees } from './worktrees.js';
-import { checkWorktreeImports } from './worktree-imports.js';
+import { checkWorktreeImports, projectPackages } from './worktree-imports.js';
 
 /** Where the runner keeps its state: clones, environments, worktrees (all under `.repocod/`). */
 export interface RunnerPaths {
@@ -24,6 +26,8 @@ export interface PreparedRepository {
   readonly checkout: Checkout;
   readonly environment: Environment;
   readonly worktrees: readonly Worktree[];
+  /** A compiled project's build products, copied into every worktree (none for a pure-Python project). */
+  readonly artefacts: BuildArtefacts;
 }
 
 export interface PrepareOptions {
@@ -33,7 +37,10 @@ export interface PrepareOptions {
   readonly onLog?: (line: string) => void;
 }
 
-/** Checkout at the base commit, then the environment (keyed by that commit), then the worktree pool. */
+/**
+ * Checkout at the base commit, then the environment (keyed by that commit), then the worktree pool,
+ * each worktree with the environment's build artefacts (a compiled project's extensions).
+ */
 export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths, options: PrepareOptions): Promise<PreparedRepository> {
   const checkout = await ensureCheckout(entry, { reposRoot: join(paths.stateRoot, 'repos'), projectRoot: paths.projectRoot });
   const environment = await ensureEnvironment(entry, checkout.path, {
@@ -45,7 +52,19 @@ export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths
     onLog: options.onLog,
   });
   const worktrees = await ensureWorktrees(checkout, options.workers, join(paths.stateRoot, 'worktrees'));
-  const prepared = { entry, checkout, environment, worktrees };
+  const projectDir = join(checkout.path, entry.packageRoot);
+  const packages = projectPackages(projectDir);
+  const folders = await packageImportFolders(environment.python, packages.map((pkg) => pkg.name), entry.env);
+  const artefacts = await findBuildArtefacts(projectDir, packages, folders);
+  const shared = [];
+  for (const worktree of worktrees) {
+    if (await shareBuildArtefacts(worktree, entry.packageRoot, artefacts)) shared.push(`w${worktree.index}`);
+  }
+  if (shared.length > 0) {
+    const count = artefacts.files.length;
+    options.onLog?.(`${entry.name}: ${count} build artefact(s) copied into worktree(s) ${shared.join(', ')}`);
+  }
+  const prepared = { entry, checkout, environment, worktrees, artefacts };
   await checkWorktreeImports(prepared);
   return prepared;
 }

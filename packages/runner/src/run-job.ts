@@ -1,8 +1,11 @@
+import { closeSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import { contentHash } from '@repocod/core';
+import { compiledSourcesOf, shareBuildArtefacts } from './build-artefacts.js';
+import { runLoggedCommand } from './environment-command.js';
 import type { PreparedRepository } from './prepare-repository.js';
 import type { HarnessPlugin, PytestRun } from './pytest-job.js';
-import { runPytest } from './pytest-job.js';
+import { runPytest, testEnvironment } from './pytest-job.js';
 import type { Worktree } from './worktrees.js';
 import { applyPatches, resetWorktree } from './worktrees.js';
 
@@ -63,12 +66,21 @@ export function jobHash(job: RunJob, repository: Pick<PreparedRepository, 'check
   );
 }
 
-/** Runs one job in one worktree and leaves the worktree clean for the next job. */
+/**
+ * Runs one job in one worktree and leaves the worktree clean for the next job. A patch that changes a
+ * compiled source (a .pyx, a .c) makes the shared extensions stale: the worktree builds in place with
+ * the manifest's build_in_place first, and gets the shared copies back afterwards.
+ */
 export async function runJob(job: RunJob, repository: PreparedRepository, worktree: Worktree): Promise<JobResult> {
   const hash = jobHash(job, repository);
   const applied = await applyPatches(worktree, job.patches);
   if (!applied.ok) return { job, jobHash: hash, patchError: applied.message, runs: [], worker: worktree.index };
+  const compiled = repository.artefacts.files.length > 0 ? compiledSourcesOf(job.patches) : [];
   try {
+    if (compiled.length > 0) {
+      const buildError = await buildInPlace(repository, worktree, compiled);
+      if (buildError !== null) return { job, jobHash: hash, patchError: buildError, runs: [], worker: worktree.index };
+    }
     const { entry, environment } = repository;
     const runs: PytestRun[] = [];
     for (let attempt = 0; attempt < (job.repeat ?? 1); attempt++) {
@@ -92,5 +104,52 @@ export async function runJob(job: RunJob, repository: PreparedRepository, worktr
     return { job, jobHash: hash, patchError: null, runs, worker: worktree.index };
   } finally {
     await resetWorktree(worktree);
+    if (compiled.length > 0) {
+      await shareBuildArtefacts(worktree, repository.entry.packageRoot, repository.artefacts, true);
+    }
+  }
+}
+
+/**
+ * Builds the worktree's extensions in place after a patch to `compiled`, logged to
+ * `<worktree>.build.log`; the problem as text, or null.
+ */
+async function buildInPlace(
+  repository: PreparedRepository,
+  worktree: Worktree,
+  compiled: readonly string[],
+): Promise<string | null> {
+  const { entry, environment } = repository;
+  const what = `the patch changes compiled source(s) ${compiled.join(', ')}`;
+  if (entry.buildInPlace === undefined) {
+    return (
+      `${what}, and ${entry.name}'s manifest entry gives no build_in_place command to rebuild the ` +
+      'worktree\'s extensions (e.g. build_in_place: "python setup.py build_ext --inplace"); without it the ' +
+      'tests would run the old build'
+    );
+  }
+  const projectDir = join(worktree.path, entry.packageRoot);
+  const logFile = `${worktree.path}.build.log`;
+  const logFd = openSync(logFile, 'w');
+  const lines: string[] = [];
+  try {
+    const result = await runLoggedCommand(
+      { display: entry.buildInPlace, file: 'bash', args: ['-e', '-c', entry.buildInPlace] },
+      {
+        cwd: projectDir,
+        env: testEnvironment({ python: environment.python, projectDir, env: entry.env }),
+        logFd,
+        timeoutMs: entry.timeoutSeconds * 1000,
+        onLog: (line) => lines.push(line),
+      },
+    );
+    if (result.exitCode === 0) return null;
+    const how = result.timedOut
+      ? `timed out after ${entry.timeoutSeconds} s`
+      : (result.startError ?? `exited with ${result.exitCode ?? result.signal}`);
+    const tail = lines.slice(-15).join('\n');
+    return `${what}; the in-place build (${entry.buildInPlace}) ${how} (log: ${logFile}):\n${tail}`;
+  } finally {
+    closeSync(logFd);
   }
 }
