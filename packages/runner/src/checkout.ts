@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import { RUNNER_COMMIT_ENV, git, gitSucceeds } from './git.js';
 import type { ManifestEntry } from './manifest.js';
+import { fillBlobsFromDistributions, missingBlobs, missingBlobsError } from './missing-blobs.js';
 
 export interface Checkout {
   readonly name: string;
@@ -18,6 +19,9 @@ export interface CheckoutOptions {
   readonly reposRoot: string;
   /** What a manifest's relative `source` is relative to. */
   readonly projectRoot: string;
+  /** Where the distributions of `blobs_from` are downloaded to (default: `downloads` beside reposRoot). */
+  readonly downloadsRoot?: string;
+  readonly onLog?: (line: string) => void;
 }
 
 /**
@@ -50,8 +54,28 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
       `${entry.name}: base commit ${baseCommit} is not in ${origin}; check base_commit in the manifest, or give a clone that has it with --source ${entry.name}=PATH`,
     );
   }
+  await completeTree(entry, path, baseCommit, options);
   await git(path, ['checkout', '--quiet', '--force', '--detach', baseCommit]);
   return { name: entry.name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
+}
+
+/** Every file of the base commit readable, from the manifest's blobs_from if need be (see missing-blobs.ts). */
+async function completeTree(
+  entry: ManifestEntry,
+  path: string,
+  commit: string,
+  options: CheckoutOptions,
+): Promise<void> {
+  const missing = await missingBlobs(path, commit);
+  if (missing.length === 0) return;
+  const distributions = entry.blobsFrom ?? [];
+  const downloads = options.downloadsRoot ?? join(dirname(options.reposRoot), 'downloads');
+  const filled = await fillBlobsFromDistributions(path, missing, distributions, downloads);
+  for (const file of filled) {
+    options.onLog?.(`${entry.name}: ${file.path} taken from ${file.from} (blob ${file.blob.slice(0, 12)})`);
+  }
+  const left = await missingBlobs(path, commit);
+  if (left.length > 0) throw missingBlobsError(entry.name, path, left, distributions);
 }
 
 async function hasCommit(path: string, commit: string): Promise<boolean> {

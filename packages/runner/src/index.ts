@@ -26,3 +26,4 @@ export * from './local-executor.js';
 export * from './worktree-imports.js';
 export * from './process-groups.js';
 export * from './build-artefacts.js';
+export * from './missing-blobs.js';

@@ -181,6 +181,13 @@ describe('manifest errors name the file, the line and the field', () => {
     expect(parseManifest(HEAD.join('\n'), 'm.yaml').repositories[0]?.excludeNewer).toBeUndefined();
   });
 
+  it('blobs_from pins distributions', () => {
+    expect(problem([...HEAD, '    blobs_from: []'])).toMatch(/^9: repositories\[0\]\.blobs_from lists no distribution/);
+    expect(problem([...HEAD, '    blobs_from: [plotly]'])).toMatch(/^9: repositories\[0\]\.blobs_from\[0\] must pin one release, NAME==VERSION/);
+    const parsed = parseManifest([...HEAD, '    blobs_from: ["plotly==5.24.1", plotly-geo==1.0.0]'].join('\n'), 'm.yaml');
+    expect(parsed.repositories[0]?.blobsFrom).toEqual(['plotly==5.24.1', 'plotly-geo==1.0.0']);
+  });
+
   it('build_in_place is a shell command', () => {
     expect(problem([...HEAD, '    build_in_place:'])).toMatch(/^9: repositories\[0\]\.build_in_place must not be empty \(give the shell command/);
     expect(problem([...HEAD, '    build_in_place: [make]'])).toMatch(/^9: repositories\[0\]\.build_in_place must be the shell command .*\(got a list/);

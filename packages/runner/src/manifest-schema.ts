@@ -26,6 +26,7 @@ const ENTRY_FIELDS = [
   'install',
   'exclude_newer',
   'build_in_place',
+  'blobs_from',
   'test_roots',
   'pytest_args',
   'deselect',
@@ -127,6 +128,8 @@ class ManifestChecker {
     const excludeNewer = this.excludeNewer(at('exclude_newer'));
     const buildInPlaceField = at('build_in_place');
     const buildInPlace = buildInPlaceField === undefined ? undefined : this.buildInPlace(buildInPlaceField);
+    const blobsFromField = at('blobs_from');
+    const blobsFrom = blobsFromField === undefined ? undefined : this.blobsFrom(blobsFromField);
     const testRoots = this.testRoots(this.required(fields, 'test_roots', field.path, field.line, 'the folders given to pytest, e.g. test_roots: [tests]'));
     const pytestArgsField = at('pytest_args');
     const pytestArgs = pytestArgsField === undefined ? [] : this.stringList(pytestArgsField);
@@ -142,6 +145,7 @@ class ManifestChecker {
       install,
       ...(excludeNewer === undefined ? {} : { excludeNewer }),
       ...(buildInPlace === undefined ? {} : { buildInPlace }),
+      ...(blobsFrom === undefined ? {} : { blobsFrom }),
       testRoots,
       pytestArgs,
       deselect,
@@ -228,6 +232,23 @@ class ManifestChecker {
   private buildInPlace(field: Field): string {
     const what = 'the shell command that builds the extensions in place, e.g. "python setup.py build_ext --inplace"';
     return this.string(field, what).value;
+  }
+
+  private blobsFrom(field: Field): string[] {
+    const items = this.list(field);
+    if (items.length === 0) {
+      const example = 'e.g. blobs_from: ["plotly==5.24.1"]';
+      this.fail(field.line, field.path, `lists no distribution (${example}); remove it or name one`);
+    }
+    return items.map((item) => {
+      const requirement = this.string(item, 'a pinned distribution such as "plotly==5.24.1"');
+      if (!/^[A-Za-z0-9][A-Za-z0-9._-]*==[A-Za-z0-9.+!_-]+$/.test(requirement.value)) {
+        const got = JSON.stringify(requirement.value);
+        const what = 'must pin one release, NAME==VERSION, e.g. "plotly==5.24.1"';
+        this.fail(requirement.line, requirement.path, `${what} (got ${got})`);
+      }
+      return requirement.value;
+    });
   }
 
   private deselect(field: Field | undefined): DeselectedTest[] {

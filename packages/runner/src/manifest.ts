@@ -33,6 +33,11 @@ interface ManifestEntryFields {
    * build-artefacts.ts); this runs only when a job's patch changes a compiled source.
    */
   readonly buildInPlace?: string;
+  /**
+   * Distributions on the package index (`plotly==5.24.1`) that ship files a size-limited clone lacks,
+   * byte for byte; a file is taken from them only when its git blob id matches (see missing-blobs.ts).
+   */
+  readonly blobsFrom?: readonly string[];
   /** Folders or files given to pytest, relative to the package root. */
   readonly testRoots: readonly string[];
   readonly pytestArgs: readonly string[];

@@ -42,7 +42,11 @@ export interface PrepareOptions {
  * each worktree with the environment's build artefacts (a compiled project's extensions).
  */
 export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths, options: PrepareOptions): Promise<PreparedRepository> {
-  const checkout = await ensureCheckout(entry, { reposRoot: join(paths.stateRoot, 'repos'), projectRoot: paths.projectRoot });
+  const checkout = await ensureCheckout(entry, {
+    reposRoot: join(paths.stateRoot, 'repos'),
+    projectRoot: paths.projectRoot,
+    onLog: options.onLog,
+  });
   const environment = await ensureEnvironment(entry, checkout.path, {
     envsRoot: join(paths.stateRoot, 'envs'),
     baseCommit: checkout.baseCommit,
