@@ -60,6 +60,8 @@ function readEntry(fields: WireFields): ManifestEntry {
     env: fields.stringMap('env'),
     timeoutSeconds: fields.number('timeoutSeconds'),
     ...optional('excludeNewer', fields.optionalString('excludeNewer')),
+    ...optional('buildInPlace', fields.optionalString('buildInPlace')),
+    ...optionalList('blobsFrom', fields.optionalStrings('blobsFrom')),
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
@@ -69,6 +71,12 @@ function readEntry(fields: WireFields): ManifestEntry {
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined ? {} : ({ [key]: value } as Partial<Record<K, string>>);
+}
+
+type OptionalList<K extends string> = Partial<Record<K, readonly string[]>>;
+
+function optionalList<K extends string>(key: K, value: readonly string[] | undefined): OptionalList<K> {
+  return value === undefined ? {} : ({ [key]: value } as OptionalList<K>);
 }
 
 function readJob(fields: WireFields): RunJob {
