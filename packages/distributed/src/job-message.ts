@@ -65,8 +65,9 @@ function readEntry(fields: WireFields): ManifestEntry {
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
-  const upstream = fields.optionalString('upstream');
-  return { ...common, url: null, source: fields.string('source'), baseCommit: fields.stringOrNull('baseCommit'), ...(upstream === undefined ? {} : { upstream }) };
+  const local = { ...common, url: null, source: fields.string('source'), baseCommit: fields.stringOrNull('baseCommit') };
+  const upstream = optional('upstream', fields.optionalString('upstream'));
+  return { ...local, ...upstream, ...optional('standInFor', fields.optionalString('standInFor')) };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -37,6 +37,10 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
   const baseCommit = entry.baseCommit;
   if (baseCommit === null) {
     const snapshot = await snapshotFolder(origin, path);
+    if (entry.url === null && entry.standInFor !== undefined) {
+      const files = `its files (snapshot ${snapshot.slice(0, 12)})`;
+      options.onLog?.(`${entry.name}: ${origin} is not a git repository: ${files} stand in for ${entry.standInFor.slice(0, 12)}`);
+    }
     return { name: entry.name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
   }
   if (!existsSync(join(path, '.git'))) {

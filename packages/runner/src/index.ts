@@ -27,3 +27,4 @@ export * from './worktree-imports.js';
 export * from './process-groups.js';
 export * from './build-artefacts.js';
 export * from './missing-blobs.js';
+export * from './stand-in-source.js';

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isRepocodError } from '@repocod/core';
@@ -26,8 +26,15 @@ const MANIFEST: Manifest = parseManifest(
 );
 
 const CLONES = mkdtempSync(join(tmpdir(), 'repocod-clones-'));
-mkdirSync(join(CLONES, 'flask'));
-mkdirSync(join(CLONES, 'with=equals'));
+// Clones (a .git inside), and a release's sdist for scikit-learn (no .git), its newest file of 2024-09-11.
+mkdirSync(join(CLONES, 'flask/.git'), { recursive: true });
+mkdirSync(join(CLONES, 'with=equals/.git'), { recursive: true });
+mkdirSync(join(CLONES, 'scikit-learn-1.5.2/sklearn'), { recursive: true });
+writeFileSync(join(CLONES, 'scikit-learn-1.5.2/sklearn/__init__.py'), '');
+writeFileSync(join(CLONES, 'scikit-learn-1.5.2/PKG-INFO'), 'Name: scikit-learn\nVersion: 1.5.2\n');
+const touch = (file: string, iso: string): void => utimesSync(join(CLONES, 'scikit-learn-1.5.2', file), new Date(iso), new Date(iso));
+touch('sklearn/__init__.py', '2024-09-01T00:00:00Z');
+touch('PKG-INFO', '2024-09-11T12:30:00Z');
 writeFileSync(join(CLONES, 'a-file'), '');
 
 function failure(overrides: string[]): { code: string; message: string } {
@@ -53,6 +60,19 @@ describe('applySourceOverrides', () => {
     expect(result.repositories[1]).toBe(MANIFEST.repositories[1]);
     expect(MANIFEST.repositories[0]?.url).toBe('https://github.com/pallets/flask.git');
     expect(result.file).toBe(MANIFEST.file);
+  });
+
+  it('takes a folder that is not a git repository (an sdist) as a stand-in for the commit, dated by its newest file', () => {
+    const result = applySourceOverrides(MANIFEST, ['scikit-learn=scikit-learn-1.5.2'], CLONES);
+    expect(result.repositories[1]).toEqual({
+      ...MANIFEST.repositories[1],
+      url: null,
+      source: join(CLONES, 'scikit-learn-1.5.2'),
+      baseCommit: null,
+      standInFor: 'c71340fd74280408b84be7ca008e1205e10c7830',
+      excludeNewer: '2024-09-11T12:30:00Z',
+      upstream: 'https://github.com/scikit-learn/scikit-learn.git',
+    });
   });
 
   it('accepts absolute paths, and paths holding "=" after the name', () => {

@@ -3,11 +3,13 @@ import { resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { LocalManifestEntry, Manifest, ManifestEntry } from './manifest.js';
 import { didYouMean } from './manifest-suggest.js';
+import { isGitRepository, standInEntry } from './stand-in-source.js';
 
 /**
  * Applies the CLI's `--source NAME=PATH` options: repository NAME is taken from the local clone at
  * PATH (resolved against `cwd`) instead of its url, so a curator without network, or with a clone
- * already on disk, never fetches. The base commit stays: the clone must contain it.
+ * already on disk, never fetches. The base commit stays: the clone must contain it. A folder that is
+ * not a git repository (a release's sdist) stands in for the commit (see stand-in-source.ts).
  */
 export function applySourceOverrides(manifest: Manifest, overrides: readonly string[], cwd: string = process.cwd()): Manifest {
   const byName = new Map<string, string>();
@@ -79,6 +81,9 @@ function checkFolder(override: string, folder: string): string {
 }
 
 function fromLocalClone(entry: ManifestEntry, source: string): LocalManifestEntry {
+  if (entry.baseCommit !== null && !isGitRepository(source)) {
+    return standInEntry({ ...entry, baseCommit: entry.baseCommit }, source);
+  }
   const upstream = entry.url ?? entry.upstream;
   return { ...entry, url: null, source, baseCommit: entry.baseCommit, ...(upstream === undefined ? {} : { upstream }) };
 }

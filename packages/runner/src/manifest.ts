@@ -63,6 +63,11 @@ export interface LocalManifestEntry extends ManifestEntryFields {
   readonly url: null;
   readonly source: string;
   readonly baseCommit: string | null;
+  /**
+   * The commit a folder that is not a git repository stands in for (a release's sdist given with
+   * --source; see stand-in-source.ts): the tasks' base commit is then the folder's snapshot.
+   */
+  readonly standInFor?: string;
   /** The manifest's url when --source put a local clone in its place: still the repository's name. */
   readonly upstream?: string;
 }
