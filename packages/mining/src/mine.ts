@@ -330,9 +330,8 @@ class Mining {
     }
     const durations = new Map(baseline.tests.map((test) => [test.nodeId, test.seconds]));
     const costed = inProcess.map((entry) => ({ item: entry, cost: TARGET_OVERHEAD_SECONDS + entry.candidates.reduce((sum, nodeId) => sum + (durations.get(nodeId) ?? 0), 0) }));
-    const totalCost = costed.reduce((sum, entry) => sum + entry.cost, 0);
-    const perBatch = Math.max(1, Math.min(MAX_BATCH_SIZE, Math.ceil(inProcess.length / Math.ceil(totalCost / (this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS)))));
-    const batches = packBatches(costed, this.executor.parallelism, perBatch);
+    const capacity = this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS;
+    const batches = packBatches(costed, { workers: this.executor.parallelism, maxPerBatch: MAX_BATCH_SIZE, capacity });
     const batchJobs = batches.map((batch) => this.batchJob(batch));
     const jobsOf = (entry: ImportTimeEntry): RunJob[] =>
       entry.run === null ? [entry.collect] : [entry.collect, entry.run];

@@ -80,6 +80,23 @@ describe('planLiteMining', () => {
     expect(result.done).toBe(false);
   });
 
+  it('mines in rank order only as deep as the target needs, even when lower tasks found earlier set a low cut', () => {
+    // o was mined before (five tasks, low scores); x has ten unmined candidates above all of them.
+    const low = [1, 2, 3, 4, 5].map((score) => candidate(`o${score}`, score, { repository: 'o' }));
+    const high = Array.from({ length: 10 }, (_, index) => candidate(`x${index}`, 100 - index, { repository: 'x' }));
+    const mined = low.map((fn) => [fn, 'tests'] as const);
+    const first = plan([...low, ...high], mined, 3);
+    // Yield (5+1)/(5+1) = 1: three candidates of x can fill the target, not the ten above the cut at o3.
+    expect(ids(first)).toEqual(['x:x0', 'x:x1', 'x:x2']);
+    const round1 = [...mined, [high[0]!, 'tests'], [high[1]!, 'no-tests'], [high[2]!, 'tests']] as const;
+    const second = plan([...low, ...high], round1, 3);
+    // Yield now (7+1)/(8+1): one more task is wanted, and one candidate is worth 0.89 of one.
+    expect(ids(second)).toEqual(['x:x3', 'x:x4']);
+    const third = plan([...low, ...high], [...round1, [high[3]!, 'tests']], 3);
+    expect(third.done).toBe(true);
+    expect(third.levels[0]).toMatchObject({ state: 'enough', cutoff: 97 });
+  });
+
   it('interleaves several repositories by score and tie-break', () => {
     const fns = [
       candidate('x1', 10, { repository: 'x' }),

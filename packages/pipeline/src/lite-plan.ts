@@ -118,22 +118,51 @@ function planLevel(level: SelectionLevel, input: LitePlanInput): Omit<LiteLevelP
   // The target-th task in rank order sets the cut: everything above it, and its ties, must be mined.
   let seen = 0;
   const cutIndex = ranked.findIndex((candidate) => outcomeOf(candidate) === 'tests' && ++seen === target);
-  if (cutIndex >= 0) {
-    const cutoff = ranked[cutIndex]?.score ?? null;
-    const unminedAbove = ranked.filter((candidate, index) => (index <= cutIndex || sameScore(candidate.score, cutoff)) && outcomeOf(candidate) === undefined);
-    return { ...base, cutoff, state: unminedAbove.length === 0 ? 'enough' : 'mining', next: unminedAbove };
-  }
+  const cutoff = cutIndex >= 0 ? (ranked[cutIndex]?.score ?? null) : null;
   const unmined = ranked.filter((candidate) => outcomeOf(candidate) === undefined);
-  if (unmined.length === 0) return { ...base, cutoff: null, state: 'exhausted', next: [] };
+  if (cutIndex >= 0) {
+    const isAbove = (candidate: LiteCandidate): boolean => ranked.indexOf(candidate) <= cutIndex || sameScore(candidate.score, cutoff);
+    const above = unmined.filter(isAbove);
+    if (above.length === 0) return { ...base, cutoff, state: 'enough', next: [] };
+  } else if (unmined.length === 0) {
+    return { ...base, cutoff: null, state: 'exhausted', next: [] };
+  }
+  const next = nextInRankOrder(ranked, outcomeOf, target, (found + 1) / (mined + 1));
+  return { ...base, cutoff, state: 'mining', next };
+}
 
-  // Not enough yet: the next unmined candidates in rank order, as many as the level's yield so far
-  // says should give the missing tasks (all of them while nothing is known), and their ties.
-  const yieldSoFar = (found + 1) / (mined + 1);
-  const wanted = Math.ceil((target - found) / yieldSoFar);
-  const taken = unmined.slice(0, wanted);
-  const lastScore = taken.at(-1)?.score ?? null;
-  const ties = unmined.slice(wanted).filter((candidate) => sameScore(candidate.score, lastScore));
-  return { ...base, cutoff: null, state: 'mining', next: [...taken, ...ties] };
+/**
+ * The unmined candidates of a level to mine next: in rank order, only as deep as the target needs
+ * if each of them becomes a task at the yield seen so far, and the ties of the last one. A cut set by
+ * tasks found further down (other repositories' lower-scored tasks, mined before) does not make a
+ * round mine everything above it at once: on xarray beside five mined repositories that was 469 of
+ * its 660 candidates in the first round, most of which the next rounds' higher cut leaves out.
+ */
+function nextInRankOrder(
+  ranked: readonly LiteCandidate[],
+  outcomeOf: (candidate: LiteCandidate) => LiteOutcome | undefined,
+  target: number,
+  yieldSoFar: number,
+): LiteCandidate[] {
+  const next: LiteCandidate[] = [];
+  let expected = 0;
+  let stop = ranked.length;
+  for (const [index, candidate] of ranked.entries()) {
+    const outcome = outcomeOf(candidate);
+    if (outcome === 'tests') expected += 1;
+    else if (outcome === undefined) {
+      next.push(candidate);
+      expected += yieldSoFar;
+    }
+    if (expected >= target) {
+      stop = index;
+      break;
+    }
+  }
+  const lastScore = ranked[stop]?.score ?? null;
+  const isTie = (candidate: LiteCandidate): boolean => outcomeOf(candidate) === undefined && sameScore(candidate.score, lastScore);
+  const ties = ranked.slice(stop + 1).filter(isTie);
+  return [...next, ...ties];
 }
 
 function sameScore(a: number | null, b: number | null): boolean {
