@@ -246,3 +246,18 @@ describe('main: options', () => {
     expect(sql.stderr()).toContain('unknown option --jsonl');
   });
 });
+
+describe('repocod --help', () => {
+  it('prints the command\'s own usage on stdout and exits 0, the whole usage without a command', async () => {
+    const select = await run(['select', '--help']);
+    expect(select.code).toBe(0);
+    expect(select.io.stdout()).toMatch(/^usage: repocod select \[--spec FILE\]/);
+    expect(select.io.stderr()).toBe('');
+    const worker = await run(['worker', '-h']);
+    expect(worker.io.stdout()).toMatch(/^usage: repocod worker/);
+    expect(worker.io.stdout()).toContain('Where run, mine, tasks, validate and curate run their pytest jobs');
+    const whole = await run(['--help']);
+    expect(whole.code).toBe(0);
+    expect(whole.io.stdout()).toBe(USAGE);
+  });
+});

@@ -66,9 +66,31 @@ Where run, mine, tasks, validate and curate run their pytest jobs:
 ${EXECUTOR_USAGE}
 `;
 
+/** Each command's own usage, printed by `repocod <command> --help` (or -h). */
+const COMMAND_USAGE: Readonly<Record<string, string>> = {
+  extract: EXTRACT_USAGE,
+  sql: SQL_USAGE,
+  env: ENV_USAGE,
+  run: RUN_USAGE,
+  mine: MINE_USAGE,
+  tasks: TASKS_USAGE,
+  select: SELECT_USAGE,
+  show: SHOW_USAGE,
+  validate: VALIDATE_USAGE,
+  publish: PUBLISH_USAGE,
+  record: RECORD_USAGE,
+  curate: CURATE_USAGE,
+  worker: `${WORKER_USAGE}\n\nWhere run, mine, tasks, validate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`,
+};
+
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   try {
+    if (argv.includes('--help') || argv.includes('-h')) {
+      const command = argv.find((arg) => !arg.startsWith('-'));
+      io.out(command !== undefined && COMMAND_USAGE[command] !== undefined ? `${COMMAND_USAGE[command]}\n` : USAGE);
+      return 0;
+    }
     const args = parseArgs(argv, VALUE_OPTIONS);
     switch (args.command) {
       case 'extract':
