@@ -35,7 +35,7 @@ const rows = [
   ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
   ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
-  ['wall s of the last flow run: mine, tasks, validate',
+  ['wall s of the last run: mine, tasks, validate',
     (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
   ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];

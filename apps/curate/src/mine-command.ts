@@ -5,6 +5,7 @@ import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
+import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
@@ -44,6 +45,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   const ticker = startProgressLines(io, '    ');
   ticker.step(0, 0, `${repository}: checkout, environment and functions`);
   try {
+    const started = performance.now();
     const summary = await withExecutor(args, io, ({ executor }) => mineStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
@@ -61,6 +63,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       onEvent: progressPrinter(io, ticker),
     }));
     io.out(formatMineSummary(summary));
+    await recordStageSeconds(catalog, repository, 'mine', started);
     const errors = summary.functions.filter((fn) => fn.status === 'error').length;
     return errors === 0 && summary.mismatches.length === 0 ? 0 : 1;
   } finally {

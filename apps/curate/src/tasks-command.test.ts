@@ -18,12 +18,19 @@ describe('repocod tasks, select and show', () => {
     copyFileSync(demoFixture().catalogPath, db);
     const templates = join(folder, 'templates.json');
     writeFileSync(templates, JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }));
+    const before = new Date().toISOString().replace('T', ' ').replace('Z', '');
     const tasks = bufferIO();
     // One task (retry) cannot have its body removed without breaking the import: it is data (shown,
     // never selected), not a failure of the stage, so the exit code is still 0.
     expect(await main(['tasks', 'demo', '--db', db, '--templates', templates], tasks)).toBe(0);
     expect(tasks.stdout()).toMatch(/^demo: 52 tasks in /);
     expect(tasks.stdout()).toMatch(/checks     51 passed .*, 1 failed\n    demo-inventory\.util\.retry: the pre state does not collect/);
+    // The command records the stage's wall time, as a flow run does (`repocod record` reports it).
+    const timed = bufferIO();
+    const stageQuery =
+      `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and finished_at >= '${before}'`;
+    expect(await main(['sql', stageQuery, '--db', db], timed)).toBe(0);
+    expect(timed.stdout()).toMatch(/^n\n-+\n *1\n/);
 
     const spec = join(folder, 'spec.json');
     writeFileSync(spec, JSON.stringify({ quotas: { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 }, filter: 'cc >= 2' }));

@@ -6,6 +6,7 @@ import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
+import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
@@ -27,6 +28,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '  ');
   try {
+    const started = performance.now();
     const summary = await withExecutor(args, io, ({ executor }) => tasksStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
@@ -48,6 +50,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
       },
     }));
     io.out(formatTasksSummary(summary));
+    await recordStageSeconds(catalog, repository, 'tasks', started);
     // Tasks that fail their checks are data (shown here, kept, never selected), not a failure of the stage.
     return 0;
   } finally {

@@ -5,6 +5,7 @@ import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
+import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
@@ -32,6 +33,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '  ');
   try {
+    const started = performance.now();
     const summary = await withExecutor(args, io, ({ executor }) => validateStage(catalog, {
       executor,
       projectRoot: PROJECT_ROOT,
@@ -50,6 +52,9 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
       onEvent: progressPrinter(io, ticker),
     }));
     io.out(formatValidateSummary(summary));
+    // One repository's time is the run's; a run over several does not split it (the flow does, per repository).
+    const [only, ...others] = listOption(args, 'repo');
+    if (only !== undefined && others.length === 0) await recordStageSeconds(catalog, only, 'validate', started);
     return summary.validations.some((row) => row.status === 'infra-error') ? 1 : 0;
   } finally {
     ticker.stop();
