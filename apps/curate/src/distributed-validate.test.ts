@@ -17,7 +17,7 @@ import { startWorkerProcess } from './worker-processes.js';
  * Redis by two `repocod worker` processes. Every verdict, check and FAIL_TO_PASS list must be the same.
  * Both use repeat 2 and --fresh, so nothing is answered by the verdicts or runs the fixture stored.
  * The ten hold every context level, a task that fails validation (ensure_non_negative) and tasks with
- * tests that pass without the body; validating all 51 would take this file from one to four minutes.
+ * tests that pass without the body; validating all 52 would take this file from one to four minutes.
  */
 const TEN = ['slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table', 'ensure_non_negative', 'percent_off', 'round_money', 'compute_tax'];
 let redis: RedisForRun;

@@ -104,8 +104,8 @@ describe('repocod record on the demo', () => {
     } finally {
       await catalog.close();
     }
-    // The task whose patches fail a check is never selected, hence never validated.
-    expect(lines.find((line) => line['instance_id'] === 'demo-inventory.util.retry')?.['valid']).toBeNull();
+    // retry's tests fail at collection without its body (the package does not import): valid all the same.
+    expect(lines.find((line) => line['instance_id'] === 'demo-inventory.util.retry')?.['valid']).toBe(true);
     expect(lines.filter((line) => line['valid'] === true).length).toBeGreaterThan(0);
     expect(lines.filter((line) => line['valid'] === false).length).toBeGreaterThan(0);
   });
@@ -138,8 +138,8 @@ describe('repocod record on the demo', () => {
     expect(meta.candidates).toBe(52);
     expect(meta.mined).toEqual({ with_tests: 52, without_tests: 0, errors: 0 });
     const byLevel = { 'self-contained': 26, 'file-level': 10, 'repo-level': 16 };
-    expect(meta.tasks).toEqual({ total: 52, by_level: byLevel, passing_checks: 51 });
-    expect(meta.validated.passed + meta.validated.failed).toBe(51);
+    expect(meta.tasks).toEqual({ total: 52, by_level: byLevel, passing_checks: 52 });
+    expect(meta.validated.passed + meta.validated.failed).toBe(52);
     for (const [stage, seconds] of Object.entries(meta.stage_seconds)) expect(typeof seconds, stage).toBe('number');
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
   });

@@ -20,11 +20,11 @@ describe('repocod tasks, select and show', () => {
     writeFileSync(templates, JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }));
     const before = new Date().toISOString().replace('T', ' ').replace('Z', '');
     const tasks = bufferIO();
-    // One task (retry) cannot have its body removed without breaking the import: it is data (shown,
-    // never selected), not a failure of the stage, so the exit code is still 0.
+    // One task (retry) cannot have its body removed without breaking the import: its tests fail at
+    // collection without it, which is what its task asks of them; the summary names it.
     expect(await main(['tasks', 'demo', '--db', db, '--templates', templates], tasks)).toBe(0);
     expect(tasks.stdout()).toMatch(/^demo: 52 tasks in /);
-    expect(tasks.stdout()).toMatch(/checks     51 passed .*, 1 failed\n    demo-inventory\.util\.retry: the pre state does not collect/);
+    expect(tasks.stdout()).toMatch(/checks     52 passed .*, 0 failed\n  collection 1 task\(s\) need the body while their tests are collected .*: demo-inventory\.util\.retry\n/);
     // The command records the stage's wall time, as a flow run does (`repocod record` reports it).
     const timed = bufferIO();
     const stageQuery =

@@ -80,5 +80,11 @@ export function formatTasksSummary(summary: TasksSummary): string {
     `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state collects), ${summary.failedChecks.length} failed`,
   ];
   for (const failed of summary.failedChecks.slice(0, 10)) lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);
+  const atCollection = summary.bodyNeededAtCollection;
+  if (atCollection.length > 0) {
+    const named = `${atCollection.slice(0, 5).join(', ')}${atCollection.length > 5 ? ', …' : ''}`;
+    const what = 'need the body while their tests are collected (they fail there without it)';
+    lines.push(`  collection ${atCollection.length} task(s) ${what}: ${named}`);
+  }
   return `${lines.join('\n')}\n`;
 }

@@ -6,6 +6,7 @@ import { RepocodError } from '@repocod/core';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
+import { buildRepositoryIndex } from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
 import { runExtract } from './extract-stage.js';
 import type { LiteCandidate, LiteMargin, LiteOutcome, LitePlan } from './lite-plan.js';
@@ -165,7 +166,7 @@ export async function rankCandidates(catalog: Catalog, prepared: PreparedReposit
   if (functions.length === 0) return { candidates: [], all: 0 };
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
-  const levels = classifyFunctions(await loadPythonParser(), texts, functions);
+  const levels = classifyFunctions(buildRepositoryIndex(await loadPythonParser(), texts), functions);
   const ids = candidateInstanceIds(taskRepoName(prepared), functions);
   const prospective = functions.map((fn) => ({ functionId: fn.functionId, instanceId: ids.get(fn.functionId) as string, level: levels.get(fn.functionId)?.level ?? 'self-contained' }));
   let scored;

@@ -30,6 +30,9 @@ let exact: MineStageSummary;
 
 const CORE = 'tests/test_core.py';
 const PASSING = [
+  'tests/test_cases.py::test_square[1]',
+  'tests/test_cases.py::test_square[2]',
+  'tests/test_cases.py::test_square[3]',
   `${CORE}::test_add_two`,
   `${CORE}::test_config_name`,
   `${CORE}::test_config_size`,
@@ -98,6 +101,8 @@ describe('mineStage on the edge-case project', () => {
       register: { tests: PASSING, method: 'fresh-process' },
       make_adder: { tests: PASSING, method: 'fresh-process' },
       build_table: { tests: ['tests/test_tables.py::test_table', 'tests/test_tables.py::test_table_size'], method: 'fresh-process' },
+      // At the import of a test module, which builds its parametrize table with it.
+      square_cases: { tests: ['tests/test_cases.py::test_square[1]', 'tests/test_cases.py::test_square[2]', 'tests/test_cases.py::test_square[3]'], method: 'fresh-process' },
       // At import time behind a fallback that swallows the exception: the suite collects in full, so the whole suite runs.
       load_units: { tests: ['tests/test_units.py::test_kilometre'], method: 'whole-suite' },
     };

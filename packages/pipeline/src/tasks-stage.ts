@@ -7,14 +7,23 @@ import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
 import { applyPatches, git, jobHash, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
-import { codePatches, DEFAULT_TEMPLATES, renderTemplate, testFileModel, testPatches } from '@repocod/tasks';
+import {
+  buildRepositoryIndex,
+  codePatches,
+  DEFAULT_TEMPLATES,
+  indexedBaseResolver,
+  renderTemplate,
+  testFileModel,
+  testPatches,
+} from '@repocod/tasks';
 import { classifyFunctions } from './classify-functions.js';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';
-import { preStateCollectJob } from './validation-jobs.js';
+import { preStateCollectJob, testsRemovedCollectJob } from './validation-jobs.js';
+import { collectsCheck, needsTestsRemovedCollect } from './validation-verdict.js';
 
 export interface TasksStageOptions extends PrepareStageOptions {
   /** Which mining results to take (default fast); repeat and tracebacks name the mining key. */
@@ -34,8 +43,13 @@ export interface TaskChecks {
   readonly roundTrip: boolean;
   /** Both pre patches and both gold patches apply with `git apply`. */
   readonly applies: boolean;
-  /** The pre state (base + pre.code + pre.test) collects under pytest without error. */
+  /**
+   * The pre state (base + pre.code + pre.test) collects under pytest without error, or it does not
+   * only because the tests' modules need the body at collection time (see collectsCheck).
+   */
   readonly collects: boolean;
+  /** The pre state does not collect, and does with the body: the function runs at import or collection time. */
+  readonly bodyNeededAtCollection: boolean;
   /** Relevant tests whose definition was not found in their file (not removed by pre.test). */
   readonly testsNotFound: readonly string[];
   readonly messages: readonly string[];
@@ -46,6 +60,8 @@ export interface TasksSummary {
   readonly tasks: readonly TaskRow[];
   readonly byLevel: Readonly<Record<string, number>>;
   readonly failedChecks: readonly { readonly instanceId: string; readonly checks: TaskChecks }[];
+  /** Tasks whose pre state does not collect because the tests' modules need the body (their checks pass). */
+  readonly bodyNeededAtCollection: readonly string[];
   readonly durationSeconds: number;
 }
 
@@ -71,19 +87,27 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
   const parser = await loadPythonParser();
-  const levels = classifyFunctions(parser, texts, chosen.map(({ fn }) => fn));
-  const testModels = new Map<string, TestFileModel>();
-  for (const file of new Set(chosen.flatMap(({ tests }) => tests.map((test) => test.split('::')[0] ?? test)))) {
-    const text = texts.get(file);
-    if (text !== undefined) testModels.set(file, testFileModel(parser, file, text));
-  }
+  const index = buildRepositoryIndex(parser, texts);
+  const levels = classifyFunctions(index, chosen.map(({ fn }) => fn));
+  const resolveBase = indexedBaseResolver(index);
+  // Parsed when first asked: the tests' own files, and the files their inherited tests come from.
+  const parsedTests = new Map<string, TestFileModel | undefined>();
+  const testModels = {
+    get(file: string): TestFileModel | undefined {
+      if (!parsedTests.has(file)) {
+        const text = texts.get(file);
+        parsedTests.set(file, text === undefined ? undefined : testFileModel(parser, file, text));
+      }
+      return parsedTests.get(file);
+    },
+  };
   const candidates = [...functions.values()].filter((fn) => fn.isCandidate);
   const ids = candidateInstanceIds(taskRepoName(prepared), [...candidates, ...chosen.map(({ fn }) => fn)]);
   const templates = options.templates ?? DEFAULT_TEMPLATES;
   const drafts = chosen.map(({ fn, tests }) => {
     const instanceId = ids.get(fn.functionId) as string;
     const code = codePatches(fn, texts.get(fn.file) ?? '');
-    const test = testPatches(testModels, tests);
+    const test = testPatches(testModels, tests, resolveBase);
     const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
     const fields = { repository: taskRepoName(prepared), file: fn.file, qualname: fn.qualname, prompt: fn.slices.prompt, level: classification.level, tests: tests.map((id) => `- ${id}`).join('\n') };
     return { instanceId, fn, tests, code, test, classification, fields };
@@ -118,7 +142,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
       preTest: draft.test.pre,
       goldTest: draft.test.gold,
       checks: JSON.stringify(check),
-      checksPassed: check.roundTrip && check.applies && check.collects && check.testsNotFound.length === 0,
+      checksPassed: checksPass(check),
     };
   });
   await catalog.replaceTasks(name, tasks);
@@ -129,6 +153,9 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     tasks,
     byLevel,
     failedChecks: tasks.filter((task) => !task.checksPassed).map((task) => ({ instanceId: task.instanceId, checks: checks.get(task.instanceId) as TaskChecks })),
+    bodyNeededAtCollection: tasks
+      .filter((task) => checks.get(task.instanceId)?.bodyNeededAtCollection === true)
+      .map((task) => task.instanceId),
     durationSeconds: (performance.now() - started) / 1000,
   };
 }
@@ -146,7 +173,8 @@ interface PatchCheck {
 /**
  * The checks of every task's patches: in a worktree, pre then gold applied with git must leave no
  * difference from the base commit; then, on the runner's pool, pytest must collect the pre state
- * without error in the task's test files (a removed body or removed tests must not break an import).
+ * without error in the task's test files (a removed body or removed tests must not break an import),
+ * unless the tests' modules need the body at collection time (collectsCheck).
  */
 async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], executor: ExecutorFactory, onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
@@ -163,41 +191,74 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
     await resetWorktree(worktree);
     roundTrips.set(task.instanceId, { applies: true, roundTrip: status === '', message: status === '' ? null : `base + pre + gold differs from the base: ${status}` });
   }
-  const jobs: RunJob[] = tasks.map((task) => preStateCollectJob({ repository: prepared.entry.name, preCode: task.preCode, preTest: task.preTest, failToPass: task.failToPass }));
+  const repository = prepared.entry.name;
+  const preJobs = tasks.map((task) => preStateCollectJob({ repository, ...task }));
   const results = new Map<string, TaskChecks>();
   let done = 0;
-  // A collect job already in the catalog (the same patches on the same environment) is not run again:
-  // rebuilding the tasks of an unchanged repository (a resumed flow) costs only the git round trips.
-  const answered: { index: number; result: JobResult }[] = [];
+  const decide = (task: PatchCheck, pre: JobResult, testsRemoved: JobResult | null): void => {
+    const trip = roundTrips.get(task.instanceId) ?? { applies: false, roundTrip: false, message: 'not checked' };
+    const collect = collectsCheck(pre, testsRemoved);
+    const collects = collect.status === 'passed';
+    const messages = [
+      ...(trip.message === null ? [] : [trip.message]),
+      ...(pre.patchError !== null ? [pre.patchError] : []),
+      ...(collects ? [] : [`${collect.detail}:\n${(collect.log ?? '').trimEnd().split('\n').slice(-15).join('\n')}`]),
+      ...(task.testsNotFound.length > 0 ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`] : []),
+    ];
+    const checks: TaskChecks = {
+      roundTrip: trip.roundTrip,
+      applies: trip.applies && pre.patchError === null,
+      collects,
+      bodyNeededAtCollection: collect.bodyNeededAtCollection,
+      testsNotFound: task.testsNotFound,
+      messages,
+    };
+    results.set(task.instanceId, checks);
+    done++;
+    onEvent?.({ kind: 'task-checked', instanceId: task.instanceId, passed: checksPass(checks), done, total: tasks.length });
+  };
+  // A pre state that does not collect is asked again with the body kept (is the failure the body's?).
+  const followUps: { index: number; pre: JobResult }[] = [];
+  for await (const { index, result } of collectJobs(catalog, prepared, preJobs, executor)) {
+    if (needsTestsRemovedCollect(result)) followUps.push({ index, pre: result });
+    else decide(tasks[index] as PatchCheck, result, null);
+  }
+  const removedJobs = followUps.map(({ index }) => testsRemovedCollectJob({ repository, ...(tasks[index] as PatchCheck) }));
+  for await (const { index, result } of collectJobs(catalog, prepared, removedJobs, executor)) {
+    const { index: taskIndex, pre } = followUps[index] as { index: number; pre: JobResult };
+    decide(tasks[taskIndex] as PatchCheck, pre, result);
+  }
+  return results;
+}
+
+/**
+ * Collect jobs' results, in any order. A job already in the catalog (the same patches on the same
+ * environment) is not run again: rebuilding the tasks of an unchanged repository (a resumed flow)
+ * costs only the git round trips. Fresh results are stored like any runner job: validation's collect
+ * check is this very job, and reads it back.
+ */
+async function* collectJobs(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  jobs: readonly RunJob[],
+  executor: ExecutorFactory,
+): AsyncGenerator<{ index: number; result: JobResult }> {
   const toRun: number[] = [];
   for (const [index, job] of jobs.entries()) {
     const stored = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-    if (stored !== null && stored.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')) answered.push({ index, result: stored });
+    const answered = stored?.runs.every((run) => run.status === 'ok' || run.status === 'collection-error') === true;
+    if (stored !== null && answered) yield { index, result: stored };
     else toRun.push(index);
   }
-  async function* outcomes(): AsyncGenerator<{ index: number; result: JobResult; fresh: boolean }> {
-    for (const item of answered) yield { ...item, fresh: false };
-    for await (const { index, result } of executor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) yield { index: toRun[index] as number, result, fresh: true };
+  if (toRun.length === 0) return;
+  for await (const { index, result } of executor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) {
+    await recordJobResult(catalog, prepared, result);
+    yield { index: toRun[index] as number, result };
   }
-  for await (const { index, result, fresh } of outcomes()) {
-    // Stored like any runner job: validation's collect check is this very job, and reads it back.
-    if (fresh) await recordJobResult(catalog, prepared, result);
-    const task = tasks[index] as PatchCheck;
-    const trip = roundTrips.get(task.instanceId) ?? { applies: false, roundTrip: false, message: 'not checked' };
-    const run = result.runs[0];
-    const collects = result.patchError === null && run !== undefined && run.status === 'ok';
-    const messages = [
-      ...(trip.message === null ? [] : [trip.message]),
-      ...(result.patchError !== null ? [result.patchError] : []),
-      ...(run !== undefined && run.status !== 'ok' ? [`the pre state does not collect (${run.status}):\n${run.log.trimEnd().split('\n').slice(-15).join('\n')}`] : []),
-      ...(task.testsNotFound.length > 0 ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`] : []),
-    ];
-    const checks: TaskChecks = { roundTrip: trip.roundTrip, applies: trip.applies && result.patchError === null, collects, testsNotFound: task.testsNotFound, messages };
-    results.set(task.instanceId, checks);
-    done++;
-    onEvent?.({ kind: 'task-checked', instanceId: task.instanceId, passed: checks.roundTrip && checks.applies && checks.collects && checks.testsNotFound.length === 0, done, total: tasks.length });
-  }
-  return results;
+}
+
+function checksPass(checks: TaskChecks): boolean {
+  return checks.roundTrip && checks.applies && checks.collects && checks.testsNotFound.length === 0;
 }
 
 export type { CatalogFunction };

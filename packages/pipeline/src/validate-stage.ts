@@ -9,9 +9,9 @@ import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { toolVersion } from './tool-version.js';
 import type { ValidationCheck } from './validation-jobs.js';
-import { taskHash, VALIDATION_CHECKS, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+import { taskHash, testsRemovedCollectJob, VALIDATION_CHECKS, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
 import type { GoldEvidence, TaskVerdict } from './validation-verdict.js';
-import { taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
+import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
 
 /**
  * Bumped when the checks change what they decide: validations stored under an older version are redone.
@@ -141,6 +141,8 @@ interface PendingTask {
   readonly results: Partial<Record<ValidationCheck, JobResult>>;
   /** The whole run without the body, when the run stopped at the first failure left the question open. */
   whole?: { readonly job: RunJob; result?: JobResult };
+  /** base + pre.test collected, when the pre state did not collect (see collectsCheck). */
+  testsRemoved?: { readonly job: RunJob; result?: JobResult };
 }
 
 async function validateRepository(catalog: Catalog, prepared: PreparedRepository, tasks: readonly StoredTask[], settings: RepositorySettings): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
@@ -170,33 +172,43 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     if (!fresh) for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
     pending.push(entry);
   }
-  const queue = pending.flatMap((entry) => entry.checks.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' })));
+  const queue = pending.flatMap((entry) => entry.checks.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' | 'tests-removed' })));
   const jobsFromCatalog = pending.reduce((sum, entry) => sum + entry.checks.length, 0) - queue.length;
   const goldFromBaseline = pending.filter((entry) => entry.baseline !== null).length;
   settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog, goldFromBaseline });
 
   const executor = (settings.executor ?? localExecutor)(prepared);
   let done = 0;
-  let wholeFromCatalog = 0;
+  let followUpsFromCatalog = 0;
+  let followUpsRun = 0;
   const followUps: typeof queue = [];
+  /** A follow-up job's stored result, or the job queued for the next round (its result then comes later). */
+  const followUp = async (entry: PendingTask, check: 'whole' | 'tests-removed', job: RunJob): Promise<{ job: RunJob; result?: JobResult }> => {
+    const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
+    if (stored === undefined) followUps.push({ entry, job, check });
+    else followUpsFromCatalog++;
+    return { job, result: stored };
+  };
   const finish = async (entry: PendingTask): Promise<void> => {
     const { collects, 'fails-without-body': firstWithoutBody, 'passes-with-gold': withGold } = entry.results;
     if (collects === undefined || firstWithoutBody === undefined) return;
     const gold: GoldEvidence | undefined = entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
     if (gold === undefined) return;
-    if (entry.whole === undefined && settings.narrow !== true && withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold })) {
-      const job = wholeWithoutBodyJob(entry.task, timeoutSeconds);
-      const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
-      entry.whole = { job, result: stored };
-      if (stored === undefined) {
-        followUps.push({ entry, job, check: 'whole' });
-        return;
-      }
-      wholeFromCatalog++;
+    // Follow-ups, one after the other: is a pre state that does not collect the body's doing? Then,
+    // did a run stopped at the first failure leave the question open (the whole run decides)?
+    if (entry.testsRemoved === undefined && needsTestsRemovedCollect(collects)) {
+      entry.testsRemoved = await followUp(entry, 'tests-removed', { ...testsRemovedCollectJob(entry.task), timeoutSeconds });
+    }
+    if (entry.testsRemoved !== undefined && entry.testsRemoved.result === undefined) return;
+    const undecided = withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold });
+    if (entry.whole === undefined && settings.narrow !== true && undecided) {
+      entry.whole = await followUp(entry, 'whole', wholeWithoutBodyJob(entry.task, timeoutSeconds));
     }
     if (entry.whole !== undefined && entry.whole.result === undefined) return;
     const withoutBody = entry.whole?.result ?? firstWithoutBody;
-    const verdict = taskVerdict({ failToPass: entry.task.failToPass, collects, withoutBody, gold, narrow: settings.narrow });
+    const testsRemovedCollects = entry.testsRemoved?.result ?? null;
+    const { failToPass } = entry.task;
+    const verdict = taskVerdict({ failToPass, collects, testsRemovedCollects, withoutBody, gold, narrow: settings.narrow });
     // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
     const earlierIds = entry.whole === undefined ? [] : jobRunIds(firstWithoutBody);
     const checks = verdict.checks.map((check) => (check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check));
@@ -216,7 +228,9 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       environmentKey: environment.key,
       runIds: checks.flatMap((check) => check.runIds),
       repeat: settings.repeat,
-      seconds: [collects, firstWithoutBody, entry.whole?.result, withGold].flatMap((result) => result?.runs ?? []).reduce((sum, run) => sum + run.durationSeconds, 0),
+      seconds: [collects, testsRemovedCollects ?? undefined, firstWithoutBody, entry.whole?.result, withGold]
+        .flatMap((result) => result?.runs ?? [])
+        .reduce((sum, run) => sum + run.durationSeconds, 0),
       validatedAt: new Date(),
       passingWithoutBody: verdict.passingWithoutBody,
       withoutBodyComplete: verdict.withoutBodyComplete,
@@ -235,15 +249,20 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       const item = items[index] as (typeof items)[number];
       await recordJobResult(catalog, prepared, result);
       if (item.check === 'whole') (item.entry.whole as { result?: JobResult }).result = result;
+      else if (item.check === 'tests-removed') (item.entry.testsRemoved as { result?: JobResult }).result = result;
       else item.entry.results[item.check] = result;
       await finish(item.entry);
     }
   };
   for (const entry of pending) await finish(entry);
   await runAll(queue);
-  // Runs that stopped at the first failure without seeing a stable test fail: the whole runs decide.
-  const wholeRuns = followUps.splice(0);
-  if (wholeRuns.length > 0) await runAll(wholeRuns);
+  // Pre states that did not collect (is it the body's?), then runs that stopped at the first failure
+  // without seeing a stable test fail (the whole runs decide): a task may need one, then the other.
+  while (followUps.length > 0) {
+    const round = followUps.splice(0);
+    followUpsRun += round.length;
+    await runAll(round);
+  }
   current.sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   return {
     repository: {
@@ -254,8 +273,8 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
       workers: executor.parallelism,
       tasks: tasks.length,
       validatedNow: pending.length,
-      jobsRun: queue.length + wholeRuns.length,
-      jobsFromCatalog: jobsFromCatalog + wholeFromCatalog,
+      jobsRun: queue.length + followUpsRun,
+      jobsFromCatalog: jobsFromCatalog + followUpsFromCatalog,
       goldFromBaseline,
       baselineKey: baseline?.from === 'baseline' ? baseline.miningKey : null,
     },

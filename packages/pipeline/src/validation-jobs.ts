@@ -38,6 +38,18 @@ export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'pre
   return { repository: task.repository, patches: applicable([task.preCode, task.preTest]), tests: 'all', paths: testFilesOf(task.failToPass), pytestArgs: ['--collect-only', '-q'] };
 }
 
+/**
+ * base + pre.test alone (the body kept), collected where preStateCollectJob collects. Asked only when
+ * P does not collect: it tells a body that the tests' modules need at import or collection time (a
+ * function called in a `parametrize` list or at module level, such as xarray's `date_range`; without
+ * it, its tests fail at collection, which is what the task asks of them) from removed tests that
+ * break a module, or files that do not collect at the base commit either.
+ */
+export function testsRemovedCollectJob(task: Pick<ValidatedTask, 'repository' | 'preTest' | 'failToPass'>): RunJob {
+  const paths = testFilesOf(task.failToPass);
+  return { repository: task.repository, patches: applicable([task.preTest]), tests: 'all', paths, pytestArgs: ['--collect-only', '-q'] };
+}
+
 /** The test files of node ids, sorted (a job's paths are part of its hash). */
 export function testFilesOf(tests: readonly string[]): string[] {
   return [...new Set(tests.map((test) => test.split('::')[0] ?? test))].sort();

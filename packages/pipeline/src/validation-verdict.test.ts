@@ -2,7 +2,7 @@ import type { JobResult, PytestRun, TestOutcome } from '@repocod/runner';
 import { describe, expect, it } from 'vitest';
 import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
 import type { GoldEvidence } from './validation-verdict.js';
-import { taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
+import { collectsCheck, needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
 
 /** Results as the runner hands them over; the whole-flow tests run the real thing (validate-stage.test.ts). */
 function run(outcomes: Record<string, TestOutcome>, status: PytestRun['status'] = 'ok', log = 'pytest output\n'): PytestRun {
@@ -147,5 +147,34 @@ describe('taskVerdict', () => {
     expect(notCollecting.checks[0]?.log).toBe('E   ImportError');
     const unpatched = taskVerdict({ failToPass: TESTS, collects: job('c', [], 'patch 1 of 2 does not apply: error: corrupt patch\nmore'), withoutBody: job('w', [run(ALL_FAIL)]), gold: goldRuns(job('g', [run(ALL_PASS)])) });
     expect(unpatched.checks[0]).toMatchObject({ status: 'failed', detail: 'patch 1 of 2 does not apply: error: corrupt patch', runIds: ['c:1'] });
+  });
+});
+
+describe('collectsCheck', () => {
+  const broken = run({}, 'collection-error', 'E   TypeError: cannot unpack non-iterable NoneType object\n');
+  it('passes a pre state that collects, asking nothing more', () => {
+    expect(needsTestsRemovedCollect(job('p', [run({})]))).toBe(false);
+    expect(collectsCheck(job('p', [run({})]), null)).toMatchObject({ status: 'passed', bodyNeededAtCollection: false, runIds: ['p:1'] });
+  });
+
+  it('passes one that does not collect when it does with the body kept: the tests need the body at collection', () => {
+    const pre = job('p', [broken]);
+    expect(needsTestsRemovedCollect(pre)).toBe(true);
+    // Until base + pre.test has been collected, the check cannot pass.
+    expect(collectsCheck(pre, null)).toMatchObject({ status: 'failed', detail: 'the pre state does not collect (collection-error, exit code 1)' });
+    const check = collectsCheck(pre, job('t', [run({})]));
+    expect(check).toMatchObject({ status: 'passed', bodyNeededAtCollection: true, runIds: ['p:1', 't:1'], log: null });
+    expect(check.detail).toMatch(/does not collect, and does with the body/);
+  });
+
+  it('fails when the files do not collect with the body either, and keeps a broken run an infrastructure error', () => {
+    const check = collectsCheck(job('p', [broken]), job('t', [run({}, 'collection-error', 'E   SyntaxError\n')]));
+    expect(check).toMatchObject({ status: 'failed', bodyNeededAtCollection: false });
+    expect(check.detail).toMatch(/nor with the body \(collection-error\): the removed tests or the files themselves break collection$/);
+    expect(check.log).toContain('SyntaxError');
+    expect(collectsCheck(job('p', [broken]), job('t', [run({}, 'timeout')]))).toMatchObject({ status: 'infra-error' });
+    // A pre state whose patches do not apply is no question of collection.
+    expect(needsTestsRemovedCollect(job('p', [], 'error: patch failed: m.py:3'))).toBe(false);
+    expect(collectsCheck(job('p', [], 'error: patch failed: m.py:3'), null)).toMatchObject({ status: 'failed', detail: 'error: patch failed: m.py:3' });
   });
 });

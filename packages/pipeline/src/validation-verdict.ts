@@ -54,6 +54,8 @@ export type GoldEvidence =
 export interface VerdictInput {
   readonly failToPass: readonly string[];
   readonly collects: JobResult;
+  /** base + pre.test collected, when the pre state did not collect (see collectsCheck); else null. */
+  readonly testsRemovedCollects?: JobResult | null;
   /** A run of the tests without the body: the whole list, or stopped at the first failure (FIRST_FAILURE_ARGS). */
   readonly withoutBody: JobResult;
   readonly gold: GoldEvidence;
@@ -83,8 +85,9 @@ export function taskVerdict(input: VerdictInput): TaskVerdict {
   const withoutBody = failsWithoutBody(stable, input.withoutBody, input.narrow === true);
   const dropped = new Set(withoutBody.dropped);
   const failToPass = stable.filter((test) => !dropped.has(test));
+  const collectCheck = collectsCheck(input.collects, input.testsRemovedCollects ?? null);
   // The gold check judges every stable test, narrowed ones too: they must pass with the body as well.
-  const checks = [collects(input.collects), withoutBody.check, passesWithGold(stable, flakyTests, input.gold)];
+  const checks = [collectCheck, withoutBody.check, passesWithGold(stable, flakyTests, input.gold)];
   const status: CheckStatus = checks.some((check) => check.status === 'failed') ? 'failed' : checks.some((check) => check.status === 'infra-error') ? 'infra-error' : 'passed';
   const seen = observedWithoutBody(input.failToPass, input.withoutBody);
   return {
@@ -129,13 +132,49 @@ function observedWithoutBody(tests: readonly string[], job: JobResult): { passin
   return { passing: tests.filter((test) => outcome(test) !== 'missing' && !failsOrErrors(outcome(test))), complete: tests.every((test) => outcome(test) !== 'missing') };
 }
 
-function collects(job: JobResult): CheckResult {
-  const base = { check: 'collects' as const, tests: [], runIds: jobRunIds(job) };
-  const problem = jobProblem(job);
+/**
+ * Whether the collect check needs base + pre.test collected as well (testsRemovedCollectJob): the pre
+ * state ran and did not collect, which the removed body may explain.
+ */
+export function needsTestsRemovedCollect(pre: JobResult): boolean {
+  return jobProblem(pre) === null && pre.runs[0]?.status === 'collection-error';
+}
+
+/**
+ * The collect check. The pre state P collects; or it does not, but base + pre.test does: then the
+ * tests' modules need the body at collection time, and without it their tests fail there, which is
+ * what a task asks of them (the check passes, and says so). Anything else (removed tests that break
+ * a module, files that do not collect with the body either) fails the check.
+ */
+export function collectsCheck(
+  pre: JobResult,
+  testsRemoved: JobResult | null,
+): CheckResult & { readonly bodyNeededAtCollection: boolean } {
+  const runIds = [...jobRunIds(pre), ...(testsRemoved === null ? [] : jobRunIds(testsRemoved))];
+  const base = { check: 'collects' as const, tests: [], runIds, bodyNeededAtCollection: false };
+  const problem = jobProblem(pre);
   if (problem !== null) return { ...base, ...problem };
-  const run = job.runs[0] as PytestRun;
+  const run = pre.runs[0] as PytestRun;
   if (run.status === 'ok') return { ...base, status: 'passed', detail: 'the pre state collects', log: null };
-  return { ...base, status: 'failed', detail: `the pre state does not collect (${run.status}, exit code ${run.exitCode ?? 'none'})`, log: logTail(run) };
+  const detail = `the pre state does not collect (${run.status}, exit code ${run.exitCode ?? 'none'})`;
+  const failed = { ...base, status: 'failed' as const, detail, log: logTail(run) };
+  if (testsRemoved === null || !needsTestsRemovedCollect(pre)) return failed;
+  const removedProblem = jobProblem(testsRemoved);
+  if (removedProblem !== null) return { ...base, ...removedProblem };
+  const withBody = testsRemoved.runs[0] as PytestRun;
+  if (withBody.status !== 'ok') {
+    const why = 'the removed tests or the files themselves break collection';
+    return { ...failed, detail: `${detail}, nor with the body (${withBody.status}): ${why}`, log: logTail(withBody) };
+  }
+  return {
+    ...base,
+    status: 'passed',
+    detail:
+      'the pre state does not collect, and does with the body: its tests need the body at collection time, ' +
+      'and fail there without it',
+    log: null,
+    bodyNeededAtCollection: true,
+  };
 }
 
 function failsWithoutBody(tests: readonly string[], job: JobResult, narrow: boolean): { check: CheckResult; dropped: string[] } {

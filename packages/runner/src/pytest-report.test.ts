@@ -84,6 +84,11 @@ describe('parseReportLog on real pytest output', () => {
     const report = parseReportLog(runPytest({ 'test_ok.py': 'def test_ok(): pass\n', 'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n' }));
     expect(report.collectionErrors.map((error) => error.nodeId)).toEqual(['test_broken.py']);
     expect(report.collectionErrors[0]?.message).toContain('no_such_module');
+    // A requested test of the broken module is an error with its message; one of no module is missing.
+    const files = { 'test_ok.py': 'def test_ok(): pass\n', 'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n' };
+    const results = resultsFor(parseReportLog(runPytest(files, ['--continue-on-collection-errors'])), ['test_ok.py::test_ok', 'test_broken.py::test_x', 'test_broken_other.py::test_x']);
+    expect(results.map((result) => result.outcome)).toEqual(['passed', 'error', 'missing']);
+    expect(results[1]?.message).toMatch(/^collection error of test_broken\.py: .*no_such_module/s);
   });
 
   it('keeps what a killed run wrote before its truncated last line', () => {

@@ -104,10 +104,25 @@ function longreprText(longrepr: unknown): string {
 }
 
 /**
- * The requested tests' results: a requested node id that pytest did not report is `missing`, which
- * never counts as a pass. With no list (the whole suite), every reported test.
+ * The requested tests' results. A requested node id that pytest did not report is an `error` when
+ * the file, folder or class it belongs to failed to collect (pytest's own summary counts that as an
+ * error: an import of the module raised, say because a function it calls at import time is broken),
+ * with the collection error's message; otherwise `missing`. Neither ever counts as a pass. With no
+ * list (the whole suite), every reported test.
  */
 export function resultsFor(report: ParsedReport, requested: readonly string[] | 'all'): TestResult[] {
   if (requested === 'all') return [...report.results.values()];
-  return requested.map((nodeId) => report.results.get(nodeId) ?? { nodeId, outcome: 'missing', duration: 0, message: null });
+  return requested.map((nodeId) => {
+    const reported = report.results.get(nodeId);
+    if (reported !== undefined) return reported;
+    const collection = report.collectionErrors.find((error) => containsNode(error.nodeId, nodeId));
+    if (collection === undefined) return { nodeId, outcome: 'missing', duration: 0, message: null };
+    const message = `collection error of ${collection.nodeId || 'the session'}: ${collection.message}`;
+    return { nodeId, outcome: 'error', duration: 0, message };
+  });
+}
+
+/** Whether collector `parent` (a folder, a file, a class; '' the session) holds test `nodeId`. */
+function containsNode(parent: string, nodeId: string): boolean {
+  return parent === '' || nodeId.startsWith(`${parent}::`) || nodeId.startsWith(`${parent}/`);
 }

@@ -4,6 +4,7 @@ export * from './problem-statement.js';
 export * from './selection-spec.js';
 export * from './test-file-model.js';
 export * from './test-removal.js';
+export * from './indexed-base-resolver.js';
 export * from './context-level.js';
 export * from './module-summary.js';
 export * from './module-paths.js';

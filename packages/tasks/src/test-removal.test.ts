@@ -1,12 +1,23 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { loadPythonParser } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
 import { codePatches } from './code-patches.js';
 import { testFileModel } from './test-file-model.js';
-import { definingQualname, testLocation, testPatches } from './test-removal.js';
+import { indexedBaseResolver } from './indexed-base-resolver.js';
+import { buildRepositoryIndex } from './repository-index.js';
+import { definingQualname, definingTest, testLocation, testPatches } from './test-removal.js';
+
+const TOOLS_PYTHON = resolve(import.meta.dirname, '../../../.repocod/tools/py/bin/python');
+
+/** The node ids pytest collects in `folder` (run by the test tools' pytest). */
+function collected(folder: string): string[] {
+  const run = spawnSync(TOOLS_PYTHON, ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider'], { cwd: folder, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`pytest --collect-only exited ${run.status}:\n${run.stdout}${run.stderr}`);
+  return run.stdout.split('\n').filter((line) => line.includes('::')).sort();
+}
 
 /** A git repository holding `files`; returns its folder. */
 function repository(files: Record<string, string>): string {
@@ -123,6 +134,84 @@ describe('test patches', () => {
     execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_i.py')]);
     apply(folder, pair.gold);
     expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
+  });
+
+  it('remove a test inherited from a class of another module in that module, through absolute, relative and attribute imports', async () => {
+    const files: Record<string, string> = {
+      'pkg/__init__.py': '',
+      'pkg/tests/__init__.py': '',
+      'pkg/tests/test_backends.py': [
+        'class CFEncodedBase:',
+        '    def test_write(self):',
+        '        assert 1',
+        '',
+        '    def test_read(self):',
+        '        assert 2',
+        '',
+        '',
+        'class TestNetCDF(CFEncodedBase):',
+        '    def test_engine(self):',
+        '        assert 3',
+        '',
+      ].join('\n'),
+      'pkg/tests/helpers.py': ['class Shared:', '    def test_shared(self):', '        assert 4', ''].join('\n'),
+      'pkg/tests/test_conventions.py': [
+        'from string import Formatter',
+        'from pkg.tests.test_backends import CFEncodedBase',
+        'from . import helpers',
+        'from .helpers import Shared as Base',
+        '',
+        '',
+        'class TestCFEncodedDataStore(CFEncodedBase):',
+        '    def test_own(self):',
+        '        assert 5',
+        '',
+        '',
+        'class TestViaModule(helpers.Shared):',
+        '    pass',
+        '',
+        '',
+        'class TestViaAlias(Base):',
+        '    pass',
+        '',
+        '',
+        'class TestMachine(Formatter, CFEncodedBase):',
+        '    pass',
+        '',
+      ].join('\n'),
+    };
+    const parser = await loadPythonParser();
+    const texts = new Map(Object.entries(files));
+    const models = new Map([...texts].map(([file, text]) => [file, testFileModel(parser, file, text)]));
+    const resolveBase = indexedBaseResolver(buildRepositoryIndex(parser, texts));
+    const conventions = 'pkg/tests/test_conventions.py';
+    expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' }, resolveBase)).toEqual({ file: 'pkg/tests/test_backends.py', qualname: 'CFEncodedBase.test_write' });
+    expect(definingTest(models, { file: conventions, qualname: 'TestViaModule.test_shared' }, resolveBase)).toEqual({ file: 'pkg/tests/helpers.py', qualname: 'Shared.test_shared' });
+    expect(definingTest(models, { file: conventions, qualname: 'TestViaAlias.test_shared' }, resolveBase)).toEqual({ file: 'pkg/tests/helpers.py', qualname: 'Shared.test_shared' });
+    // A third-party base comes first in TestMachine's order and may define the test: not placed.
+    expect(definingTest(models, { file: conventions, qualname: 'TestMachine.test_write' }, resolveBase)).toBeNull();
+    // Without the resolver, only the file's own classes are known.
+    expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' })).toBeNull();
+
+    const ids = [`${conventions}::TestCFEncodedDataStore::test_write`, `${conventions}::TestCFEncodedDataStore::test_own`, `${conventions}::TestViaAlias::test_shared`];
+    const pair = testPatches(models, ids, resolveBase);
+    expect(pair.missing).toEqual([]);
+    const folder = repository(files);
+    const before = collected(folder);
+    apply(folder, pair.pre);
+    const pre = collected(folder);
+    // Removed where defined: every class inheriting them loses them, in both modules.
+    expect(before.filter((id) => !pre.includes(id))).toEqual([
+      'pkg/tests/test_backends.py::TestNetCDF::test_write',
+      'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_own',
+      'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_write',
+      'pkg/tests/test_conventions.py::TestMachine::test_write',
+      'pkg/tests/test_conventions.py::TestViaAlias::test_shared',
+      'pkg/tests/test_conventions.py::TestViaModule::test_shared',
+    ]);
+    apply(folder, pair.gold);
+    expect(collected(folder)).toEqual(before);
+    for (const [file, text] of Object.entries(files)) expect(readFileSync(join(folder, file), 'utf8')).toBe(text);
   });
 
   it('splits node ids into file and qualified test name', () => {

@@ -2,6 +2,7 @@ import type { FunctionRecord, LineReplacement } from '@repocod/core';
 import { splitLinesKeepingEnds } from '@repocod/core';
 import type { PatchPair } from './code-patches.js';
 import { filePatchPair } from './code-patches.js';
+import { linearize } from './c3-linearization.js';
 
 /** A pytest node id split into its file and the qualified name of its test function. */
 export interface TestLocation {
@@ -32,60 +33,107 @@ export interface TestFileModel {
 /** Bases from elsewhere known to define no test: the search goes on past them. */
 const TEST_FREE_BASES: ReadonlySet<string> = new Set(['object', 'unittest.TestCase', 'TestCase']);
 
+/** Where a test function is defined: a file of the repository and the function's qualified name in it. */
+export interface TestDefinition {
+  readonly file: string;
+  readonly qualname: string;
+}
+
+/** The parsed test files, by path; a Map, or a lazy lookup that parses a file when first asked. */
+export interface TestFileModels {
+  get(file: string): TestFileModel | undefined;
+}
+
+/**
+ * Where a base class written in a test file (`CFEncodedBase`, `helpers.SharedTests`) is defined, when
+ * it is a class of the repository: imports followed (see indexedBaseResolver). Null for a base from
+ * outside the repository or one that cannot be told statically.
+ */
+export type BaseResolver = (file: string, written: string) => TestDefinition | null;
+
+/** The base resolver that knows only each file's own classes. */
+export const SAME_FILE_BASES: BaseResolver = () => null;
+
+/** A class in a method resolution order: one of the repository's test files, or a base from elsewhere. */
+type OrderEntry =
+  | { readonly kind: 'class'; readonly file: string; readonly qualname: string }
+  | { readonly kind: 'foreign'; readonly written: string };
+
 /**
  * Where a test method runs from: `TestBar.test_color` is defined in `SharedTests` when TestBar
- * inherits it (seaborn's categorical tests share most of theirs this way). Looked up along the class's
- * method resolution order (C3) over the classes of the same file; a base from another module (other
- * than the test-free ones) may define it, and its source is not this file's, so the search ends there.
- * Null when no class of the file is known to define it.
+ * inherits it (seaborn's categorical tests share most of theirs this way), and xarray's
+ * `test_conventions.py::TestCFEncodedDataStore` inherits its tests from `CFEncodedBase` in
+ * `test_backends.py`. Looked up along the class's method resolution order (C3) over the classes the
+ * resolver can place; a base it cannot place (other than the test-free ones) may define the test,
+ * and its source is not known, so the search ends there. Null when no known class defines it.
  */
-export function definingQualname(model: Pick<TestFileModel, 'functions' | 'classBases'>, qualname: string): string | null {
-  if (model.functions.some((fn) => fn.qualname === qualname)) return qualname;
-  const dot = qualname.lastIndexOf('.');
-  if (dot === -1) return null;
-  const method = qualname.slice(dot + 1);
-  for (const owner of methodResolutionOrder(model.classBases, qualname.slice(0, dot)).slice(1)) {
-    if (!model.classBases.has(owner)) {
-      if (TEST_FREE_BASES.has(owner)) continue;
+export function definingTest(
+  models: TestFileModels,
+  location: TestLocation,
+  resolveBase: BaseResolver = SAME_FILE_BASES,
+): TestDefinition | null {
+  const model = models.get(location.file);
+  if (model === undefined) return null;
+  if (model.functions.some((fn) => fn.qualname === location.qualname)) return location;
+  const dot = location.qualname.lastIndexOf('.');
+  if (dot === -1 || !model.classBases.has(location.qualname.slice(0, dot))) return null;
+  const method = location.qualname.slice(dot + 1);
+  const owner = { kind: 'class', file: location.file, qualname: location.qualname.slice(0, dot) } as const;
+  const order = methodResolutionOrder(models, resolveBase, owner);
+  for (const owner of order.slice(1)) {
+    if (owner.kind === 'foreign') {
+      if (TEST_FREE_BASES.has(owner.written)) continue;
       return null;
     }
-    if (model.functions.some((fn) => fn.qualname === `${owner}.${method}`)) return `${owner}.${method}`;
+    const qualname = `${owner.qualname}.${method}`;
+    if (models.get(owner.file)?.functions.some((fn) => fn.qualname === qualname)) return { file: owner.file, qualname };
   }
   return null;
 }
 
-/** C3 linearisation of a class over the file's classes; a base from elsewhere stands alone in it. */
-function methodResolutionOrder(bases: ReadonlyMap<string, readonly string[]>, className: string, seen: ReadonlySet<string> = new Set()): string[] {
-  if (!bases.has(className)) return [className];
-  if (seen.has(className)) return [];
-  const inner = new Set([...seen, className]);
-  const parents = [...(bases.get(className) ?? [])];
-  const sequences = [...parents.map((parent) => methodResolutionOrder(bases, parent, inner)), parents].filter((sequence) => sequence.length > 0);
-  const order = [className];
-  while (sequences.some((sequence) => sequence.length > 0)) {
-    const head = sequences.map((sequence) => sequence[0]).find((candidate) => candidate !== undefined && !sequences.some((sequence) => sequence.indexOf(candidate) > 0));
-    // No consistent order (Python would refuse the class): what was found so far.
-    if (head === undefined) return order;
-    order.push(head);
-    for (const sequence of sequences) if (sequence[0] === head) sequence.shift();
-  }
-  return order;
+/** `definingTest` within one file: the defining qualified name, or null. */
+export function definingQualname(model: TestFileModel, qualname: string): string | null {
+  const found = definingTest(new Map([[model.file, model]]), { file: model.file, qualname });
+  return found === null ? null : found.qualname;
+}
+
+function entryKey(entry: OrderEntry): string {
+  return entry.kind === 'class' ? `${entry.file}::${entry.qualname}` : `?${entry.written}`;
+}
+
+/** C3 linearisation of a class over the classes the resolver places; a base from elsewhere stands alone in it. */
+function methodResolutionOrder(
+  models: TestFileModels,
+  resolveBase: BaseResolver,
+  entry: OrderEntry,
+  seen: ReadonlySet<string> = new Set(),
+): OrderEntry[] {
+  if (entry.kind === 'foreign') return [entry];
+  const key = entryKey(entry);
+  // A cycle of bases (Python would refuse the class): cut it.
+  if (seen.has(key)) return [];
+  const inner = new Set([...seen, key]);
+  const written = models.get(entry.file)?.classBases.get(entry.qualname) ?? [];
+  const parents = written.map((base) => placeBase(models, resolveBase, entry.file, base));
+  const orderOf = (parent: OrderEntry): OrderEntry[] => methodResolutionOrder(models, resolveBase, parent, inner);
+  return linearize<OrderEntry>(entry, parents, orderOf, entryKey);
+}
+
+function placeBase(models: TestFileModels, resolveBase: BaseResolver, file: string, written: string): OrderEntry {
+  if (models.get(file)?.classBases.has(written)) return { kind: 'class', file, qualname: written };
+  const found = resolveBase(file, written);
+  const known = found !== null && models.get(found.file)?.classBases.has(found.qualname) === true;
+  return known ? { kind: 'class', ...found } : { kind: 'foreign', written };
 }
 
 /**
- * The edits that remove the given tests from one test file: each test function's whole definition
- * (decorators included). An inherited test is removed where it is defined (see definingQualname), so
- * every class of the file that inherits it loses it in the pre state; gold.test restores them all. A
- * class whose body would be left empty keeps one `pass` at the indentation of its first removed
- * statement, so that the module still imports. Tests not found in the file (generated by a plugin,
- * defined by assignment, inherited from another module) are returned as missing.
+ * The edits that remove the given test functions (qualified names defined in this file) from one test
+ * file: each whole definition, decorators included. A class whose body would be left empty keeps one
+ * `pass` at the indentation of its first removed statement, so that the module still imports.
  */
-export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<string>): { edits: LineReplacement[]; missing: string[] } {
+export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<string>): LineReplacement[] {
   const lines = splitLinesKeepingEnds(model.text);
-  const defining = new Map([...qualnames].map((name) => [name, definingQualname(model, name)]));
-  const toRemove = new Set([...defining.values()].filter((name) => name !== null));
-  const removed = model.functions.filter((fn) => toRemove.has(fn.qualname));
-  const missing = [...defining].filter(([, found]) => found === null).map(([name]) => name).sort();
+  const removed = model.functions.filter((fn) => qualnames.has(fn.qualname));
   const spans = removed.map((fn) => fn.definitionSpan).sort((a, b) => a.start - b.start);
   const edits: LineReplacement[] = spans.map((span) => ({ start: span.start, end: span.end, lines: [] }));
   // Classes emptied by the removal get a `pass` in place of their last removed statement.
@@ -99,31 +147,36 @@ export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<st
     const ending = firstLine.endsWith('\r\n') ? '\r\n' : '\n';
     edits[edits.indexOf(last)] = { ...last, lines: [`${indent}pass  # tests of ${className} removed for the task${ending}`] };
   }
-  return { edits, missing };
+  return edits;
 }
 
-/** One patch pair over every test file of a task, files in path order. */
-export function testPatches(models: ReadonlyMap<string, TestFileModel>, nodeIds: readonly string[]): PatchPair & { missing: string[] } {
+/**
+ * One patch pair over every test file a task's tests are defined in, files in path order. An
+ * inherited test is removed where it is defined (see definingTest), which may be another file than
+ * its node id's: every class that inherits it loses it in the pre state, and gold.test restores them
+ * all. Tests not found (generated by a plugin, defined by assignment, inherited from a class the
+ * resolver cannot place) are returned as missing, by node id without parameters.
+ */
+export function testPatches(
+  models: TestFileModels,
+  nodeIds: readonly string[],
+  resolveBase: BaseResolver = SAME_FILE_BASES,
+): PatchPair & { missing: string[] } {
   const byFile = new Map<string, Set<string>>();
+  const missing = new Set<string>();
   for (const nodeId of nodeIds) {
-    const { file, qualname } = testLocation(nodeId);
-    byFile.set(file, (byFile.get(file) ?? new Set()).add(qualname));
+    const location = testLocation(nodeId);
+    const found = definingTest(models, location, resolveBase);
+    if (found === null) missing.add(`${location.file}::${location.qualname}`);
+    else byFile.set(found.file, (byFile.get(found.file) ?? new Set()).add(found.qualname));
   }
   let pre = '';
   let gold = '';
-  const missing: string[] = [];
   for (const file of [...byFile.keys()].sort()) {
-    const model = models.get(file);
-    const names = byFile.get(file) ?? new Set<string>();
-    if (model === undefined) {
-      missing.push(...[...names].map((name) => `${file}::${name}`));
-      continue;
-    }
-    const { edits, missing: notFound } = testRemovalEdits(model, names);
-    missing.push(...notFound.map((name) => `${file}::${name}`));
-    const pair = filePatchPair(file, model.text, edits);
+    const model = models.get(file) as TestFileModel;
+    const pair = filePatchPair(file, model.text, testRemovalEdits(model, byFile.get(file) ?? new Set()));
     pre += pair.pre;
     gold += pair.gold;
   }
-  return { pre, gold, missing };
+  return { pre, gold, missing: [...missing].sort() };
 }

@@ -23,6 +23,7 @@ const options = {
   workers: 2,
 };
 const FLAKY_TARGET = 'mining-edge-cases-edgecases.core.flaky_target';
+const SQUARE_CASES = 'mining-edge-cases-edgecases.cases.square_cases';
 let catalog: Catalog;
 let summary: ValidateSummary;
 
@@ -32,7 +33,7 @@ beforeAll(async () => {
   delete process.env['EDGE_FLAKY_FILE'];
   await mineStage(catalog, { ...options, mode: 'fast', extraction: { ...DEFAULT_EXTRACTION_CONFIG, candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true } } });
   await tasksStage(catalog, options);
-  const { selectionId } = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: "qualname IN ('flaky_target', 'fib')" });
+  const { selectionId } = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: "qualname IN ('flaky_target', 'fib', 'square_cases')" });
   // From now on test_flaky fails on every other run (see its docstring): the k runs must catch it. Mining's
   // baseline saw it stable, so the gold patches run k times here (--gold-runs) rather than the baseline answering.
   process.env['EDGE_FLAKY_FILE'] = join(state, 'flaky-runs');
@@ -58,5 +59,25 @@ describe('validation of a task whose test turns flaky', () => {
 
   it('leaves the other task as it was', () => {
     expect(summary.validations.find((validation) => validation.instanceId === 'mining-edge-cases-edgecases.core.fib')).toMatchObject({ status: 'passed', flakyTests: [] });
+  });
+});
+
+describe('a task whose function runs while pytest collects', () => {
+  it('passes the collect check of the tasks stage: the pre state does not collect, and does with the body', async () => {
+    const task = await catalog.task(SQUARE_CASES);
+    expect(task?.failToPass).toEqual(['tests/test_cases.py::test_square[1]', 'tests/test_cases.py::test_square[2]', 'tests/test_cases.py::test_square[3]']);
+    expect(task?.checksPassed).toBe(true);
+    expect(JSON.parse(task?.checks ?? '{}')).toMatchObject({ collects: true, bodyNeededAtCollection: true, messages: [] });
+  });
+
+  it('validates: its tests fail at collection without the body (errors, not missing) and pass with it', () => {
+    const row = summary.validations.find((validation) => validation.instanceId === SQUARE_CASES);
+    expect(row).toMatchObject({ status: 'passed', passingWithoutBody: [], withoutBodyComplete: true });
+    const [collects, withoutBody] = checksOf(row ?? { checks: '[]' });
+    expect(collects).toMatchObject({ check: 'collects', status: 'passed', bodyNeededAtCollection: true });
+    expect(collects?.detail).toMatch(/does not collect, and does with the body/);
+    // Both collect runs are cited: the pre state's and the one with the body kept.
+    expect(collects?.runIds).toHaveLength(2);
+    expect(withoutBody).toMatchObject({ check: 'fails-without-body', status: 'passed' });
   });
 });
