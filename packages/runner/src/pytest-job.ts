@@ -5,7 +5,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { networkIsolation } from './network-isolation.js';
 import { killProcessGroup, trackProcessGroup } from './process-groups.js';
-import { parseReportLog, resultsFor } from './pytest-report.js';
+import { parseReportLog, resultsFor, withConftestLoadError } from './pytest-report.js';
 import type { TestResult } from './test-outcome.js';
 
 /** How a run ended, kept apart from what the tests did. */
@@ -123,7 +123,8 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     const started = performance.now();
     const outcome = paths.length === 0 ? NOTHING_TO_RUN : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
     const durationSeconds = (performance.now() - started) / 1000;
-    const report = existsSync(reportFile) ? parseReportLog(readFileSync(reportFile, 'utf8')) : EMPTY_REPORT;
+    const logged = existsSync(reportFile) ? parseReportLog(readFileSync(reportFile, 'utf8')) : EMPTY_REPORT;
+    const report = withConftestLoadError(logged, outcome.output, invocation.projectDir);
     const results = resultsFor(report, invocation.tests);
     let status: RunStatus;
     if (outcome.timedOut) status = 'timeout';

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseReportLog, resultsFor } from './pytest-report.js';
+import { parseReportLog, resultsFor, withConftestLoadError } from './pytest-report.js';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const TOOLS_PYTHON = resolve(PROJECT_ROOT, '.repocod/tools/py/bin/python');
@@ -89,6 +89,26 @@ describe('parseReportLog on real pytest output', () => {
     const results = resultsFor(parseReportLog(runPytest(files, ['--continue-on-collection-errors'])), ['test_ok.py::test_ok', 'test_broken.py::test_x', 'test_broken_other.py::test_x']);
     expect(results.map((result) => result.outcome)).toEqual(['passed', 'error', 'missing']);
     expect(results[1]?.message).toMatch(/^collection error of test_broken\.py: .*no_such_module/s);
+  });
+
+  it('makes a conftest that fails to import a collection error of its folder: every test there errors', () => {
+    const root = mkdtempSync(join(tmpdir(), 'repocod-report-'));
+    mkdirSync(join(root, 'tests'));
+    writeFileSync(join(root, 'tests/conftest.py'), 'DECORATE = None\n\n@DECORATE\ndef helper(): pass\n');
+    writeFileSync(join(root, 'tests/test_a.py'), 'def test_a(): pass\n');
+    const log = join(root, 'report.jsonl');
+    const python = existsSync(TOOLS_PYTHON) ? TOOLS_PYTHON : 'python3';
+    const run = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, 'tests'], { cwd: root, encoding: 'utf8' });
+    expect(run.status).toBe(4);
+    const logged = parseReportLog(existsSync(log) ? readFileSync(log, 'utf8') : '');
+    expect(logged.collectionErrors).toEqual([]);
+    const report = withConftestLoadError(logged, run.stdout + run.stderr, root);
+    expect(report.collectionErrors.map((error) => error.nodeId)).toEqual(['tests']);
+    const [result] = resultsFor(report, ['tests/test_a.py::test_a']);
+    expect(result?.outcome).toBe('error');
+    expect(result?.message).toMatch(/^collection error of tests: ImportError while loading conftest[\s\S]*NoneType/);
+    // Output without that line (a usage error, say) adds nothing.
+    expect(withConftestLoadError(logged, 'ERROR: usage: pytest [options]\n', root).collectionErrors).toEqual([]);
   });
 
   it('keeps what a killed run wrote before its truncated last line', () => {

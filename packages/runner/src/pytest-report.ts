@@ -126,3 +126,22 @@ export function resultsFor(report: ParsedReport, requested: readonly string[] | 
 function containsNode(parent: string, nodeId: string): boolean {
   return parent === '' || nodeId.startsWith(`${parent}::`) || nodeId.startsWith(`${parent}/`);
 }
+
+/**
+ * A conftest.py that fails to import stops pytest before it collects anything (exit code 4) and
+ * leaves no collect report, only its console output: "ImportError while loading conftest
+ * '<path>/tests/conftest.py'." (pytest says ImportError whatever the exception). Such a failure is a
+ * collection error of the conftest's folder, whose every test errors; it is added to the report so
+ * that resultsFor tells those tests apart from tests that are merely missing.
+ */
+export function withConftestLoadError(report: ParsedReport, output: string, projectDir: string): ParsedReport {
+  if (report.collectionErrors.length > 0 || report.results.size > 0) return report;
+  const match = /ImportError while loading conftest '([^']+)'/.exec(output);
+  if (match === null) return report;
+  const conftest = match[1] ?? '';
+  const root = projectDir.endsWith('/') ? projectDir : `${projectDir}/`;
+  const relative = conftest.startsWith(root) ? conftest.slice(root.length) : conftest;
+  const folder = relative.includes('/') ? relative.slice(0, relative.lastIndexOf('/')) : '';
+  const message = output.slice(match.index).split('\n').slice(0, 12).join('\n').trimEnd();
+  return { ...report, collectionErrors: [{ nodeId: folder, message }] };
+}
