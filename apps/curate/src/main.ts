@@ -32,7 +32,7 @@ commands:
   show <instance_id>    a task, with its prompt, its diffs and why it has its level
   validate              check every selected task with the shared runner (k runs, flaky tests found)
   publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
-  record --repo NAME    the committed record of a repository's rebuild (a line per task, a header)
+  record --repo NAME    the committed record of a rebuild (a line per task, a header); --lite: the selection
   curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)
   worker --redis URL    run the jobs of a coordinator (--executor URL) on this machine
 
@@ -124,7 +124,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
         return await publishCommand(args, io);
       case 'record':
-        assertKnownOptions(args, ['repo', 'out', 'db', 'selection']);
+        assertKnownOptions(args, ['repo', 'lite', 'out', 'db', 'selection']);
         return await recordCommand(args, io);
       case 'curate':
         assertKnownOptions(args, CURATE_OPTIONS);

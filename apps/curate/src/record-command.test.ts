@@ -1,6 +1,6 @@
 import { copyFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RecordMeta } from '@repocod/pipeline';
+import type { LiteRecord, RecordMeta } from '@repocod/pipeline';
 import { openCatalog } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
@@ -144,15 +144,52 @@ describe('repocod record on the demo', () => {
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
   });
 
+  it('writes the selection as lite.json with --lite: spec, picks per level in rank order, verdicts', { timeout: 60_000 }, async () => {
+    const out = join(temp.dir, 'lite');
+    const io = bufferIO();
+    expect(await main(['record', '--lite', '--db', db, '--out', out], io), io.stderr()).toBe(0);
+    expect(io.stdout()).toMatch(/^selection: 52 task\(s\) → .*lite\.json\n$/);
+    const text = readFileSync(join(out, 'lite.json'), 'utf8');
+    expect(text).not.toContain(temp.dir);
+    const lite = JSON.parse(text) as LiteRecord;
+    expect(Object.keys(lite)).toEqual(['selection', 'spec', 'tool_version', 'tasks', 'by_repository', 'levels']);
+    expect(lite.selection).toMatch(/^[0-9a-f]{16}$/);
+    expect(lite.spec).toMatchObject({ quotas: { 'self-contained': 66, 'file-level': 67, 'repo-level': 67 } });
+    expect(lite.by_repository).toEqual({ demo: 52 });
+    expect(Object.keys(lite.levels)).toEqual(['self-contained', 'file-level', 'repo-level']);
+    const catalog = await openCatalog(db);
+    try {
+      const selection = await catalog.selection(lite.selection);
+      for (const [level, entry] of Object.entries(lite.levels)) {
+        const picks = (selection?.picks ?? []).filter((pick) => pick.level === level).sort((a, b) => a.rank - b.rank);
+        expect(entry.picks.map((pick) => [pick.rank, pick.instance_id, pick.score])).toEqual(picks.map((pick) => [pick.rank, pick.instanceId, pick.score]));
+        expect(entry.cutoff_score).toBe(picks.at(-1)?.score);
+        expect(entry.valid + entry.failed + entry.not_validated).toBe(entry.picked);
+      }
+    } finally {
+      await catalog.close();
+    }
+    // The same verdicts as the repository's record: ensure_non_negative fails, the others pass.
+    const all = Object.values(lite.levels).flatMap((entry) => entry.picks);
+    expect(all.filter((pick) => pick.valid !== true).map((pick) => [pick.instance_id, pick.valid])).toEqual([['demo-inventory.util.ensure_non_negative', false]]);
+    const again = bufferIO();
+    expect(await main(['record', '--lite', '--db', db, '--out', out], again)).toBe(0);
+    expect(readFileSync(join(out, 'lite.json'), 'utf8')).toBe(text);
+  });
+
   it('refuses an unknown repository, naming the ones the catalog knows', async () => {
     const unknown = await record(join(temp.dir, 'unknown'), '--repo', 'no-such-repo');
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/--repo no-such-repo: no such repository in the catalog .*; it knows demo\n$/);
     const none = bufferIO();
     expect(await main(['record', '--db', db], none)).toBe(2);
-    expect(none.stderr()).toMatch(/usage: repocod record --repo NAME/);
+    // Neither --repo nor --lite: the usage.
+    expect(none.stderr()).toMatch(/usage: repocod record \[--repo NAME\]\.\.\. \[--lite\]/);
     const selection = await record(join(temp.dir, 'selection'), '--selection', 'ffffffffffffffff');
     expect(selection.code).toBe(2);
     expect(selection.stderr).toMatch(/--selection ffffffffffffffff: no such selection in the catalog/);
+    const lite = bufferIO();
+    expect(await main(['record', '--lite', '--db', db, '--out', join(temp.dir, 'lite-none'), '--selection', 'ffffffffffffffff'], lite)).toBe(2);
+    expect(lite.stderr()).toMatch(/--selection ffffffffffffffff: no such selection in the catalog; `repocod sql/);
   });
 });

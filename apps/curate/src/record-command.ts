@@ -1,30 +1,38 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { Catalog, WrittenRecord } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, openCatalog, writeRebuildRecords } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, openCatalog, writeLiteRecord, writeRebuildRecords } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RECORD_USAGE = `usage: repocod record --repo NAME [--repo NAME]... [--out DIR] [--db FILE] [--selection ID]
+export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
 <repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,
 level, prompt and solution lines and tokens, cc, fail_to_pass sorted, valid: true or false from the
 task's latest validation in the selection (default: the latest), null when it was not validated or
 not selected), and <repository>.meta.json (base commit, environment and its packages, baseline and
-mining counts, tasks per level, validation counts, stage times, tool version). The folder defaults
-to ${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.`;
+mining counts, tasks per level, validation counts, stage times, tool version). With --lite, also
+lite.json: the selection itself (its spec, and per level the picks in rank order with their
+repository, score and verdict, the quota and the cut-off score). The folder defaults to
+${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.`;
 
 export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const repositories = listOption(args, 'repo');
-  if (args.positionals.length > 0 || repositories.length === 0) throw new RepocodError('usage', RECORD_USAGE);
+  const lite = args.flags.get('lite') === true;
+  if (args.positionals.length > 0 || (repositories.length === 0 && !lite)) throw new RepocodError('usage', RECORD_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const folder = recordFolder(stringOption(args, 'out'));
-    const written = await writeRecords(catalog, repositories, folder, stringOption(args, 'selection'));
+    const selection = stringOption(args, 'selection');
+    const written = repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, selection);
     io.out(formatWrittenRecords(written));
+    if (lite) {
+      const { file, tasks } = await writeLiteRecord(catalog, folder, selection);
+      io.out(`selection: ${tasks} task(s) → ${shownPath(file)}\n`);
+    }
     return 0;
   } finally {
     await catalog.close();
@@ -48,11 +56,13 @@ export function writeRecords(
 }
 
 export function formatWrittenRecords(written: readonly WrittenRecord[]): string {
-  const shown = (file: string): string => {
-    const near = relative(process.cwd(), file);
-    return near.startsWith('..') || isAbsolute(near) ? file : near;
-  };
   return written
-    .map((record) => `${record.repository}: ${record.tasks} task(s) → ${record.files.map(shown).join(', ')}\n`)
+    .map((record) => `${record.repository}: ${record.tasks} task(s) → ${record.files.map(shownPath).join(', ')}\n`)
     .join('');
+}
+
+/** A path relative to the working directory when it is below it, else as given. */
+function shownPath(file: string): string {
+  const near = relative(process.cwd(), file);
+  return near.startsWith('..') || isAbsolute(near) ? file : near;
 }

@@ -42,3 +42,4 @@ export * from './flow.js';
 export * from './flow-status.js';
 export * from './rebuild-record.js';
 export * from './rebuild-record-files.js';
+export * from './lite-record.js';

@@ -5,6 +5,7 @@ import { RepocodError } from '@repocod/core';
 import { environmentDirectoryName, readEnvironmentMarker } from '@repocod/runner';
 import type { RebuildRecord } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
+import { buildLiteRecord, formatLiteRecord, LITE_RECORD_FILE } from './lite-record.js';
 import { toolPackageVersion } from './tool-version.js';
 
 /** Where `repocod record` writes unless told otherwise, relative to the project root. */
@@ -83,6 +84,41 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
   return records;
 }
 
+/**
+ * Writes `lite.json` into `folder`: the selection (default: the latest) with its spec and picks per
+ * level, each with its verdict (see LiteRecord). Refuses a catalog without that selection.
+ */
+export async function writeLiteRecord(
+  catalog: Catalog,
+  folder: string,
+  selectionId?: string,
+): Promise<{ file: string; tasks: number }> {
+  const selection = await catalog.selection(selectionId);
+  if (selection === null) {
+    const which =
+      selectionId === undefined
+        ? 'no selection in the catalog yet; run `repocod select` first'
+        : `--selection ${selectionId}: no such selection in the catalog`;
+    throw new RepocodError('usage', `${which}; \`repocod sql "select * from selections"\` lists them`);
+  }
+  const picked = new Set(selection.picks.map((pick) => pick.instanceId));
+  const repositories = new Set<string>();
+  const tasks = [];
+  for (const repository of (await catalog.repositories()).map((known) => known.name)) {
+    const ofRepository = await catalog.tasks(repository);
+    if (!ofRepository.some((task) => picked.has(task.instanceId))) continue;
+    repositories.add(repository);
+    tasks.push(...ofRepository);
+  }
+  const validations = [];
+  for (const repository of repositories) validations.push(...(await catalog.validations({ repository })));
+  const { selectionId: id, spec, picks } = selection;
+  const record = buildLiteRecord({ selectionId: id, spec, picks, tasks, validations, toolVersion: toolPackageVersion() });
+  const file = join(folder, LITE_RECORD_FILE);
+  writeIn(folder, () => writeFileSync(file, formatLiteRecord(record)));
+  return { file, tasks: record.tasks };
+}
+
 /** Writes `<repository>.jsonl` and `<repository>.meta.json` of each repository into `folder`. */
 export async function writeRebuildRecords(
   catalog: Catalog,
@@ -97,15 +133,22 @@ export async function writeRebuildRecords(
     }
   }
   const records = await readRebuildRecords(catalog, options);
-  try {
-    mkdirSync(folder, { recursive: true });
-    return records.map((record) => {
+  return writeIn(folder, () =>
+    records.map((record) => {
       const lines = join(folder, `${record.meta.repository}.jsonl`);
       const meta = join(folder, `${record.meta.repository}.meta.json`);
       writeFileSync(lines, formatRecordLines(record.lines));
       writeFileSync(meta, formatRecordMeta(record.meta));
       return { repository: record.meta.repository, tasks: record.lines.length, files: [lines, meta] };
-    });
+    }),
+  );
+}
+
+/** Runs `write` with `folder` made, turning a failure into an error that says what to do. */
+function writeIn<T>(folder: string, write: () => T): T {
+  try {
+    mkdirSync(folder, { recursive: true });
+    return write();
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     const message = `cannot write the records into ${folder} (${reason}); choose a writable folder with --out`;

@@ -167,7 +167,7 @@ export interface MiningChoice {
  * Each selected task's latest validation of its current content. A validation of an earlier build of
  * the task (another task hash) says nothing about the task as it is now.
  */
-function currentVerdicts(
+export function currentVerdicts(
   tasks: readonly StoredTask[],
   selection: RebuildRecordInputs['selection'],
   validations: readonly StoredValidation[],
@@ -185,7 +185,7 @@ function currentVerdicts(
   return verdicts;
 }
 
-function verdictValue(verdict: StoredValidation | undefined): boolean | null {
+export function verdictValue(verdict: StoredValidation | undefined): boolean | null {
   if (verdict === undefined || verdict.status === 'infra-error') return null;
   return verdict.status === 'passed';
 }
