@@ -4,7 +4,7 @@ import { describeTests, jobMessage, readJobMessage } from './job-message.js';
 
 const repository = {
   entry: { name: 'flask', python: '3.11', packageRoot: '.', install: ['make build', { pip: ['-r', 'requirements.txt', '--editable', '.'] }], excludeNewer: '2024-09-01',
-    buildInPlace: 'make inplace', blobsFrom: ['plotly==5.24.1'], testRoots: ['tests'], pytestArgs: [], deselect: [{ id: 'tests/test_a.py::test_b', reason: 'needs network' }], env: { A: '1' }, timeoutSeconds: 600, url: 'https://github.com/pallets/flask', source: null, baseCommit: 'a'.repeat(40) },
+    buildInPlace: 'make inplace', blobsFrom: ['plotly==5.24.1'], importCheck: ['plotly'], testRoots: ['tests'], pytestArgs: [], deselect: [{ id: 'tests/test_a.py::test_b', reason: 'needs network' }], env: { A: '1' }, timeoutSeconds: 600, url: 'https://github.com/pallets/flask', source: null, baseCommit: 'a'.repeat(40) },
   checkout: { name: 'flask', path: '/x', baseCommit: 'a'.repeat(40), commitTimestamp: '' },
   environment: { key: 'e'.repeat(64) },
   worktrees: [],

@@ -62,6 +62,7 @@ function readEntry(fields: WireFields): ManifestEntry {
     ...optional('excludeNewer', fields.optionalString('excludeNewer')),
     ...optional('buildInPlace', fields.optionalString('buildInPlace')),
     ...optionalList('blobsFrom', fields.optionalStrings('blobsFrom')),
+    ...optionalList('importCheck', fields.optionalStrings('importCheck')),
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };

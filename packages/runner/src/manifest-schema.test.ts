@@ -181,6 +181,13 @@ describe('manifest errors name the file, the line and the field', () => {
     expect(parseManifest(HEAD.join('\n'), 'm.yaml').repositories[0]?.excludeNewer).toBeUndefined();
   });
 
+  it('import_check names top-level packages', () => {
+    expect(problem([...HEAD, '    import_check: []'])).toMatch(/^9: repositories\[0\]\.import_check names no package/);
+    expect(problem([...HEAD, '    import_check: [plotly.io]'])).toMatch(/^9: repositories\[0\]\.import_check\[0\] must be a top-level package name/);
+    const parsed = parseManifest([...HEAD, '    import_check: [plotly, _plotly_utils]'].join('\n'), 'm.yaml');
+    expect(parsed.repositories[0]?.importCheck).toEqual(['plotly', '_plotly_utils']);
+  });
+
   it('blobs_from pins distributions', () => {
     expect(problem([...HEAD, '    blobs_from: []'])).toMatch(/^9: repositories\[0\]\.blobs_from lists no distribution/);
     expect(problem([...HEAD, '    blobs_from: [plotly]'])).toMatch(/^9: repositories\[0\]\.blobs_from\[0\] must pin one release, NAME==VERSION/);

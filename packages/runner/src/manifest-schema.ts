@@ -27,6 +27,7 @@ const ENTRY_FIELDS = [
   'exclude_newer',
   'build_in_place',
   'blobs_from',
+  'import_check',
   'test_roots',
   'pytest_args',
   'deselect',
@@ -130,6 +131,8 @@ class ManifestChecker {
     const buildInPlace = buildInPlaceField === undefined ? undefined : this.buildInPlace(buildInPlaceField);
     const blobsFromField = at('blobs_from');
     const blobsFrom = blobsFromField === undefined ? undefined : this.blobsFrom(blobsFromField);
+    const importCheckField = at('import_check');
+    const importCheck = importCheckField === undefined ? undefined : this.importCheck(importCheckField);
     const testRoots = this.testRoots(this.required(fields, 'test_roots', field.path, field.line, 'the folders given to pytest, e.g. test_roots: [tests]'));
     const pytestArgsField = at('pytest_args');
     const pytestArgs = pytestArgsField === undefined ? [] : this.stringList(pytestArgsField);
@@ -146,6 +149,7 @@ class ManifestChecker {
       ...(excludeNewer === undefined ? {} : { excludeNewer }),
       ...(buildInPlace === undefined ? {} : { buildInPlace }),
       ...(blobsFrom === undefined ? {} : { blobsFrom }),
+      ...(importCheck === undefined ? {} : { importCheck }),
       testRoots,
       pytestArgs,
       deselect,
@@ -248,6 +252,20 @@ class ManifestChecker {
         this.fail(requirement.line, requirement.path, `${what} (got ${got})`);
       }
       return requirement.value;
+    });
+  }
+
+  private importCheck(field: Field): string[] {
+    const items = this.list(field);
+    if (items.length === 0) {
+      this.fail(field.line, field.path, 'names no package (e.g. import_check: [plotly, _plotly_utils]); remove it or name one');
+    }
+    return items.map((item) => {
+      const name = this.string(item, 'a top-level package name such as plotly');
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.value)) {
+        this.fail(name.line, name.path, `must be a top-level package name such as plotly (got ${JSON.stringify(name.value)})`);
+      }
+      return name.value;
     });
   }
 

@@ -38,6 +38,12 @@ interface ManifestEntryFields {
    * byte for byte; a file is taken from them only when its git blob id matches (see missing-blobs.ts).
    */
   readonly blobsFrom?: readonly string[];
+  /**
+   * The top-level packages a worktree must import from itself (see worktree-imports.ts); default: every
+   * package folder of the project. For a project whose folder also holds development tools that the
+   * environment does not install (plotly.py's `codegen` needs `inflect`).
+   */
+  readonly importCheck?: readonly string[];
   /** Folders or files given to pytest, relative to the package root. */
   readonly testRoots: readonly string[];
   readonly pytestArgs: readonly string[];

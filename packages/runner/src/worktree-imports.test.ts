@@ -39,4 +39,28 @@ describe('worktree imports', () => {
     expect(isRepocodError(error) && error.code).toBe('environment-failed');
     expect(String(error)).toMatch(/compiled: its package\(s\) fastpkg cannot be imported in a worktree .*_speedups/s);
   });
+
+  it('imports only the packages import_check names, and refuses a name the project does not have', { timeout: 300_000 }, async () => {
+    const project = mkdtempSync(join(tmpdir(), 'repocod-devtools-'));
+    for (const folder of ['mypkg', 'codegen', 'tests']) mkdirSync(join(project, folder));
+    writeFileSync(join(project, 'mypkg/__init__.py'), 'VALUE = 1\n');
+    // Development tooling beside the package, needing what the environment does not install (plotly's codegen).
+    writeFileSync(join(project, 'codegen/__init__.py'), 'import inflect_not_installed\n');
+    writeFileSync(join(project, 'tests/test_value.py'), 'from mypkg import VALUE\n\ndef test_value():\n    assert VALUE == 1\n');
+    const entry = { ...demoEntry(), name: 'devtools', source: project } as ManifestEntry;
+    // One state folder: the environment is made once and reused (import_check is not part of its recipe).
+    const paths = runnerPaths(PROJECT_ROOT, mkdtempSync(join(tmpdir(), 'repocod-state-')));
+    const prepare = (changed: Partial<ManifestEntry>): Promise<unknown> =>
+      prepareRepository({ ...entry, ...changed } as ManifestEntry, paths, { workers: 1 }).then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+    const unchecked = await prepare({});
+    expect(isRepocodError(unchecked) && unchecked.code).toBe('environment-failed');
+    expect(String(unchecked)).toMatch(/its package\(s\) codegen, mypkg cannot be imported .*inflect_not_installed.*import_check/s);
+    expect(await prepare({ importCheck: ['mypkg'] })).toBeNull();
+    const unknown = await prepare({ importCheck: ['mypkg', 'nosuch'] });
+    expect(isRepocodError(unknown) && unknown.code).toBe('config-invalid');
+    expect(String(unknown)).toMatch(/import_check names nosuch, which the project folder does not have as a package \(its packages: codegen, mypkg\)/);
+  });
 });

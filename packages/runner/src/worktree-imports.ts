@@ -41,11 +41,27 @@ export function projectPackages(projectDir: string): ProjectPackage[] {
  * result would be wrong. Better to stop with what to do than to run. For a compiled project, one
  * extension module per package is imported too: it must be the worktree's copy (build-artefacts.ts).
  */
+/** The packages the check imports: the manifest's import_check when it names them, else every one found. */
+function checkedPackages(prepared: PreparedRepository, found: readonly ProjectPackage[]): ProjectPackage[] {
+  const wanted = prepared.entry.importCheck;
+  if (wanted === undefined) return [...found];
+  const unknown = wanted.filter((name) => !found.some((pkg) => pkg.name === name));
+  if (unknown.length > 0) {
+    const known = found.map((pkg) => pkg.name).join(', ') || 'none';
+    throw new RepocodError(
+      'config-invalid',
+      `${prepared.entry.name}: import_check names ${unknown.join(', ')}, which the project folder does not have as a package ` +
+        `(its packages: ${known}); name packages of ${prepared.entry.packageRoot}`,
+    );
+  }
+  return found.filter((pkg) => wanted.includes(pkg.name));
+}
+
 export async function checkWorktreeImports(prepared: PreparedRepository): Promise<void> {
   const worktree = prepared.worktrees[0];
   if (worktree === undefined) return;
   const projectDir = join(worktree.path, prepared.entry.packageRoot);
-  const found = projectPackages(projectDir);
+  const found = checkedPackages(prepared, projectPackages(projectDir));
   const extensions = found.flatMap((pkg) => {
     const modules = prepared.artefacts.files.map((file) => extensionModuleName(pkg, file.path));
     return modules.filter((name): name is string => name !== null).slice(0, 1);
@@ -64,6 +80,10 @@ export async function checkWorktreeImports(prepared: PreparedRepository): Promis
     throw new RepocodError(
       'environment-failed',
       `${prepared.entry.name}: its package(s) ${packages.join(', ')} cannot be imported in a worktree (${worktree.path}):\n${stderr}\n` +
+        (prepared.entry.importCheck === undefined
+          ? 'A package folder that only holds development tools the environment does not install can be left ' +
+            "out of this check: name the project's own packages in the manifest's import_check. "
+          : '') +
         (prepared.artefacts.files.length === 0
           ? 'No build artefacts were found where the environment imports the project from: for a compiled ' +
             'project, install it so that its extensions are built (an editable setuptools install builds ' +
