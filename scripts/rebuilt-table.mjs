@@ -21,7 +21,7 @@ const metas = ORDER.map((repository) => {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : { repository };
 });
 
-const seconds = (value) => (value === undefined ? '–' : `${Math.round(value)}`);
+const seconds = (value) => (value === undefined || value === null ? '–' : `${Math.round(value)}`);
 const LEVELS = ['self-contained', 'file-level', 'repo-level'];
 const levels = (tasks) => LEVELS.map((level) => tasks.by_level[level]).join(', ');
 const mined = (m) => m.mined.with_tests + m.mined.without_tests + m.mined.errors;
