@@ -5,6 +5,7 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { networkIsolation } from './network-isolation.js';
 import { killProcessGroup, trackProcessGroup } from './process-groups.js';
+import { pytestReadsArgsFile } from './pytest-args-file.js';
 import { parseReportLog, resultsFor, withConftestLoadError } from './pytest-report.js';
 import type { TestResult } from './test-outcome.js';
 
@@ -66,7 +67,8 @@ const NOTHING_TO_RUN: SpawnOutcome = { exitCode: 5, timedOut: false, spawnError:
 
 /**
  * Runs pytest once, with structured results from pytest-reportlog. Node ids (and deselections) go
- * to pytest in an `@file`, never on the command line. The environment is deterministic (TZ=UTC,
+ * to pytest in an `@file`, on the command line only for a pytest older than 8.2 (pytestReadsArgsFile).
+ * The environment is deterministic (TZ=UTC,
  * PYTHONHASHSEED=0, LC_ALL=C.UTF-8); the whole process group is killed at the timeout; the
  * working copy's own code comes first on the import path, ahead of an editable install of the main
  * checkout.
@@ -107,7 +109,9 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     if (importFirst.length > 0) env['PYTHONPATH'] = [...importFirst, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
     const plugin = plugins.flatMap((name) => ['-p', name]);
     const ignore = (invocation.ignore ?? []).map((path) => `--ignore=${path}`);
-    writeFileSync(argsFile, [...invocation.deselect.map((id) => `--deselect=${id}`), ...ignore, ...paths].join('\n') + '\n');
+    const listed = [...invocation.deselect.map((id) => `--deselect=${id}`), ...ignore, ...paths];
+    const viaFile = await pytestReadsArgsFile(invocation.python);
+    if (viaFile) writeFileSync(argsFile, listed.join('\n') + '\n');
     const network = networkIsolation();
     const command = [
       ...(network.isolated ? network.prefix : []),
@@ -118,7 +122,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       ...(invocation.extraArgs ?? []),
       ...plugin,
       `--report-log=${reportFile}`,
-      `@${argsFile}`,
+      ...(viaFile ? [`@${argsFile}`] : listed),
     ];
     const started = performance.now();
     const outcome = paths.length === 0 ? NOTHING_TO_RUN : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
