@@ -22,7 +22,9 @@ describe('node ids for an older pytest', () => {
     const venv = join(folder, 'venv');
     execFileSync(UV, ['venv', '--quiet', '--python', 'python3', venv]);
     const pins = ['pytest==7.4.4', 'pytest-reportlog==1.0.0', 'pytest-timeout==2.4.0'];
-    execFileSync(UV, ['pip', 'install', '--quiet', '--python', join(venv, 'bin/python'), ...pins]);
+    // As the runner installs (environment.ts): uv's own roots are not the machine's, behind a TLS proxy.
+    const install = ['pip', 'install', '--quiet', '--no-config', '--system-certs', '--python', join(venv, 'bin/python')];
+    execFileSync(UV, [...install, ...pins]);
     const project = join(folder, 'project');
     mkdirSync(join(project, 'tests'), { recursive: true });
     writeFileSync(join(project, 'tests/test_a.py'), 'def test_one():\n    pass\n\ndef test_two():\n    assert False\n\ndef test_three():\n    pass\n');
