@@ -77,29 +77,29 @@ describe('repocod curate --yes on the demo', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     // Nothing mined twice: every function's tests come from the catalog.
     expect(resumed.stdout).toMatch(/\[mine\] demo: Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/);
-    expect(resumed.stdout).toMatch(/\[tasks\] demo: 52 tasks \(self-contained 26, file-level 10, repo-level 16\); 51 pass their checks/);
-    expect(resumed.stdout).toMatch(/\[validate\]: 51 task\(s\): 50 passed, 1 failed, 0 not judged/);
-    expect(resumed.stdout).toMatch(/\[publish\]: version 1\.0: 50 task\(s\) in /);
+    expect(resumed.stdout).toMatch(/\[tasks\] demo: 52 tasks \(self-contained 26, file-level 10, repo-level 16\); 52 pass their checks/);
+    expect(resumed.stdout).toMatch(/\[validate\]: 52 task\(s\): 51 passed, 1 failed, 0 not judged/);
+    expect(resumed.stdout).toMatch(/\[publish\]: version 1\.0: 51 task\(s\) in /);
     // A line per step, and the problems as they happened.
-    expect(resumed.stdout).toMatch(/ {2}! demo-inventory\.util\.retry: its patches fail a check/);
+    expect(resumed.stdout).toMatch(/ {2}! demo-inventory\.util\.ensure_non_negative failed: fails-without-body/);
     expect(resumed.stdout).toMatch(/summary \(done\)/);
     expect(existsSync(join(out, 'README.md'))).toBe(true);
     expect(existsSync(join(out, '1.0/test-00000-of-00001.parquet'))).toBe(true);
   });
 
-  it('writes Parquet that DuckDB reads back: the 50 validated tasks with their FAIL_TO_PASS', async () => {
+  it('writes Parquet that DuckDB reads back: the 51 validated tasks with their FAIL_TO_PASS', async () => {
     const catalog = await openCatalog(db);
     try {
       const parquet = join(out, 'data/test-00000-of-00001.parquet').replaceAll("'", "''");
       const rows = await catalog.query(`SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ORDER BY instance_id`);
-      expect(rows.rows).toHaveLength(50);
+      expect(rows.rows).toHaveLength(51);
       const passed = await catalog.query("SELECT DISTINCT instance_id FROM validations WHERE status = 'passed' ORDER BY instance_id");
       expect(rows.rows.map((row) => row[0])).toEqual(passed.rows.map((row) => row[0]));
       expect(rows.rows.every((row) => row[1] === 'demo' && Number(row[2]) > 0 && row[3] === '1.0')).toBe(true);
     } finally {
       await catalog.close();
     }
-    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/config_name: "1\.0"[\s\S]*num_examples: 50/);
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toMatch(/config_name: "1\.0"[\s\S]*num_examples: 51/);
   });
 
   it('prints the progress events as JSON lines with --json, and a third run finds everything done', () => {
@@ -114,6 +114,6 @@ describe('repocod curate --yes on the demo', () => {
     const periodic = events.filter((event) => event.kind === 'stage-progress' && event.periodic === true);
     expect(periodic.length).toBeGreaterThan(0);
     expect(periodic.every((event) => event.kind === 'stage-progress' && typeof event.elapsedSeconds === 'number' && event.done <= event.total)).toBe(true);
-    expect(events.at(-1)).toMatchObject({ kind: 'flow-done', ok: true, failures: 0, release: { version: '1.0', rows: 50, written: false } });
+    expect(events.at(-1)).toMatchObject({ kind: 'flow-done', ok: true, failures: 0, release: { version: '1.0', rows: 51, written: false } });
   });
 });

@@ -115,7 +115,12 @@ describe('TaskScreen', () => {
   });
 
   it('shows a task whose patch checks failed, never validated', async () => {
-    const rendered = screen('demo-inventory.util.retry', 120, 30);
+    // No demo task fails its checks any more (retry's body is needed while its tests are collected, which
+    // the collect check accepts): retry as the tasks stage judged it before, from its real collect log.
+    const retry = detailOf('demo-inventory.util.retry');
+    const message = "the pre state does not collect (collection-error):\nE   TypeError: 'NoneType' object is not callable";
+    const failed: TaskDetail = { ...retry, task: { ...retry.task, checksPassed: false }, checkMessages: [message], validation: null, checks: [] };
+    const rendered = render(<TaskScreen detail={failed} width={120} height={30} active />);
     const lines = frameLines(rendered.lastFrame());
     expect(lines).toContain('checks      patch checks FAILED:');
     expect(lines).toContain('    the pre state does not collect (collection-error):');

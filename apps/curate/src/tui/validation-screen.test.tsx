@@ -6,7 +6,7 @@ import { frameLines, KEY, overlong, pageThrough, press, tick } from './ink-test-
 import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
 
 /**
- * The validation screen over the demo's selection: 51 tasks, one failed (util.ensure_non_negative, whose
+ * The validation screen over the demo's selection: 52 tasks, one failed (util.ensure_non_negative, whose
  * tests all pass when its body is removed), logs read from the catalog.
  */
 let catalog: Catalog | null = null;
@@ -37,8 +37,8 @@ describe('ValidationScreen', () => {
   it('sums up the selection and lists its failure first', () => {
     const { lastFrame } = screen();
     const lines = frameLines(lastFrame());
-    expect(lines[0]).toMatch(/^selection [0-9a-f]{16} · 51 tasks$/u);
-    expect(lines[1]).toBe('50 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
+    expect(lines[0]).toMatch(/^selection [0-9a-f]{16} · 52 tasks$/u);
+    expect(lines[1]).toBe('51 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
     const listed = rows(lastFrame());
     expect(listed).toHaveLength(21);
     expect(listed.slice(1).every((row) => /^[› ] ✓ passed /u.test(row))).toBe(true);
@@ -79,7 +79,7 @@ describe('ValidationScreen', () => {
 
     await press(rendered.stdin, KEY.escape);
     await vi.waitFor(() => expect(onFailureView).toHaveBeenLastCalledWith(false));
-    expect(frameLines(rendered.lastFrame())[1]).toBe('50 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
+    expect(frameLines(rendered.lastFrame())[1]).toBe('51 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
   });
 
   it('loads the whole log of the failed run with f and scrolls through it', async () => {
