@@ -41,6 +41,14 @@ const rows = [
 ];
 
 const done = metas.filter((meta) => meta.base_commit !== undefined || ORDER.indexOf(meta.repository) < 7);
-console.log(`| | ${done.map((meta) => meta.repository).join(' | ')} |`);
+// A repository built from another tree than REPOCOD's commit (a release's sdist) is marked, and footnoted below.
+const heading = (meta) => (meta.stands_in_for ? `${meta.repository} †` : meta.repository);
+console.log(`| | ${done.map(heading).join(' | ')} |`);
 console.log(`|---|${done.map(() => '---').join('|')}|`);
 for (const [label, cell] of rows) console.log(`| ${label} | ${done.map((meta) => cell(meta) || '–').join(' | ')} |`);
+for (const meta of done.filter((m) => m.stands_in_for)) {
+  console.log(
+    `\n† ${meta.repository}: built from a stand-in tree (snapshot ${meta.base_commit.slice(0, 12)}), not REPOCOD's ` +
+      `commit ${meta.stands_in_for.slice(0, 12)}, which cannot be cloned here; its figures are the stand-in's.`,
+  );
+}

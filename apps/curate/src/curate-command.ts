@@ -124,7 +124,9 @@ async function runHeadless(
   if (!result.ok) return 1;
   if (records !== null) {
     // After the flow, from the catalog it left: the same bytes as `repocod record` on that catalog.
-    const written = formatWrittenRecords(await writeRecords(session.catalog, repositories, records));
+    const written = formatWrittenRecords(await writeRecords(session.catalog, repositories, records, {
+      manifest: session.settings.manifest,
+    }));
     if (json) io.err(written);
     else io.out(`records\n${written.split('\n').filter((line) => line !== '').map((line) => `  ${line}\n`).join('')}`);
   }

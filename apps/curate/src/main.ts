@@ -124,7 +124,7 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
         return await publishCommand(args, io);
       case 'record':
-        assertKnownOptions(args, ['repo', 'lite', 'out', 'db', 'selection']);
+        assertKnownOptions(args, ['repo', 'lite', 'out', 'db', 'selection', 'manifest']);
         return await recordCommand(args, io);
       case 'curate':
         assertKnownOptions(args, CURATE_OPTIONS);

@@ -118,10 +118,13 @@ describe('repocod record on the demo', () => {
     expect(text).not.toContain(PROJECT_ROOT);
     const meta = JSON.parse(text) as RecordMeta;
     expect(Object.keys(meta)).toEqual([
-      ...['repository', 'base_commit', 'base_commit_timestamp', 'tool_version', 'validated_with', 'selection'],
+      ...['repository', 'base_commit', 'base_commit_timestamp', 'stands_in_for', 'tool_version', 'validated_with'],
+      'selection',
       ...['environment', 'baseline', 'candidates', 'mined', 'tasks', 'validated', 'stage_seconds'],
     ]);
     expect(meta.base_commit).toMatch(/^[0-9a-f]{40}$/);
+    // The demo's manifest pins no commit: its snapshot stands in for nothing.
+    expect(meta.stands_in_for).toBeNull();
     expect(meta.tool_version).toMatch(/^repocod-kit \d+\.\d+\.\d+$/);
     expect(meta.validated_with).toMatch(/^repocod-kit /);
     expect(meta.selection).toMatch(/^[0-9a-f]{16}$/);

@@ -1,20 +1,28 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { Catalog, WrittenRecord } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, openCatalog, writeLiteRecord, writeRebuildRecords } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  DEFAULT_RECORD_FOLDER,
+  listRepositories,
+  openCatalog,
+  writeLiteRecord,
+  writeRebuildRecords,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID]
+export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] [--manifest FILE]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
 <repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,
 level, prompt and solution lines and tokens, cc, fail_to_pass sorted, valid: true or false from the
 task's latest validation in the selection (default: the latest), null when it was not validated or
 not selected), and <repository>.meta.json (base commit, environment and its packages, baseline and
-mining counts, tasks per level, validation counts, stage times, tool version). With --lite, also
+mining counts, tasks per level, validation counts, stage times, tool version; stands_in_for names the
+manifest's commit when the tasks were built on another tree, such as a release's sdist). With --lite, also
 lite.json: the selection itself (its spec, and per level the picks in rank order with their
 repository, score and verdict, the quota and the cut-off score). The folder defaults to
 ${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.`;
@@ -27,7 +35,8 @@ export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<nu
   try {
     const folder = recordFolder(stringOption(args, 'out'));
     const selection = stringOption(args, 'selection');
-    const written = repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, selection);
+    const manifest = stringOption(args, 'manifest');
+    const written = repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, { selection, manifest });
     io.out(formatWrittenRecords(written));
     if (lite) {
       const { file, tasks } = await writeLiteRecord(catalog, folder, selection);
@@ -50,9 +59,23 @@ export function writeRecords(
   catalog: Catalog,
   repositories: readonly string[],
   folder: string,
-  selectionId?: string,
+  options: { readonly selection?: string; readonly manifest?: string } = {},
 ): Promise<WrittenRecord[]> {
-  return writeRebuildRecords(catalog, folder, { repositories, selectionId, stateRoot: stateRoot() });
+  return writeRebuildRecords(catalog, folder, {
+    repositories,
+    selectionId: options.selection,
+    stateRoot: stateRoot(),
+    manifestBaseCommits: manifestBaseCommits(options.manifest),
+  });
+}
+
+/** Each repository's base commit as its manifest writes it (the built-in manifests unless one is given). */
+export function manifestBaseCommits(manifest: string | undefined): Map<string, string> {
+  const commits = new Map<string, string>();
+  for (const entry of listRepositories({ projectRoot: PROJECT_ROOT, manifest })) {
+    if (entry.baseCommit !== null) commits.set(entry.name, entry.baseCommit);
+  }
+  return commits;
 }
 
 export function formatWrittenRecords(written: readonly WrittenRecord[]): string {

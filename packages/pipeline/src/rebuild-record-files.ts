@@ -18,6 +18,11 @@ export interface RebuildRecordOptions {
   readonly selectionId?: string;
   /** Where environments live (`<stateRoot>/envs`): their markers give the installer and the package list. */
   readonly stateRoot: string;
+  /**
+   * Each repository's base commit in its manifest, as written there (no --source applied): a record
+   * whose tasks were built on another tree says which commit that tree stands in for.
+   */
+  readonly manifestBaseCommits?: ReadonlyMap<string, string>;
 }
 
 export interface WrittenRecord {
@@ -69,6 +74,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
       buildRebuildRecord({
         repository,
         toolVersion: toolPackageVersion(),
+        manifestBaseCommit: options.manifestBaseCommits?.get(repository) ?? null,
         tasks,
         selection: chosen,
         validations: await catalog.validations({ repository }),

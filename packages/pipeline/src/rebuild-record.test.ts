@@ -73,6 +73,7 @@ function inputs(overrides: Partial<RebuildRecordInputs> = {}): RebuildRecordInpu
   return {
     repository: 'demo',
     toolVersion: 'repocod-kit 0.1.0',
+    manifestBaseCommit: null,
     tasks: [],
     selection: null,
     validations: [],
@@ -176,6 +177,19 @@ describe('buildRebuildRecord', () => {
     });
     // A marker of another environment (rebuilt since) is not this one's.
     expect(buildRebuildRecord(inputs({ marker: { ...marker, key: 'other' } })).meta.environment.installer).toBeNull();
+  });
+
+  it("names the manifest's commit only when the tasks were built on another tree (a stand-in)", () => {
+    const tasks = [task('demo-pkg.mod.passed')];
+    const built = tasks[0]?.baseCommit ?? '';
+    expect(buildRebuildRecord(inputs({ tasks, manifestBaseCommit: built })).meta.stands_in_for).toBeNull();
+    expect(buildRebuildRecord(inputs({ tasks })).meta.stands_in_for).toBeNull();
+    const upstream = 'd'.repeat(40);
+    const standIn = buildRebuildRecord(inputs({ tasks, manifestBaseCommit: upstream })).meta;
+    expect(standIn.base_commit).toBe(built);
+    expect(standIn.stands_in_for).toBe(upstream);
+    // Nothing built, nothing to stand in for.
+    expect(buildRebuildRecord(inputs({ manifestBaseCommit: upstream })).meta.stands_in_for).toBeNull();
   });
 
   it('rounds stage times to a tenth of a second and leaves unrecorded stages null', () => {

@@ -38,6 +38,12 @@ export interface RecordMeta {
   readonly repository: string;
   readonly base_commit: string | null;
   readonly base_commit_timestamp: string | null;
+  /**
+   * The manifest's base commit (REPOCOD's) when the tasks were built on another tree: a stand-in such
+   * as a release's source distribution where the repository cannot be cloned (scikit-learn here).
+   * Null when `base_commit` is the manifest's, or the repository is not in a manifest.
+   */
+  readonly stands_in_for: string | null;
   /** The package version of the tool that wrote the record (no commit: see toolPackageVersion). */
   readonly tool_version: string;
   /** The tool version stored with the latest of the verdicts counted under `validated`. */
@@ -84,6 +90,8 @@ export interface RebuildRecord {
 export interface RebuildRecordInputs {
   readonly repository: string;
   readonly toolVersion: string;
+  /** The manifest's base commit for the repository; null when no manifest names it or it has none. */
+  readonly manifestBaseCommit: string | null;
   readonly tasks: readonly StoredTask[];
   /** The selection and the instance ids it picked; null when the catalog has none. */
   readonly selection: { readonly selectionId: string; readonly instanceIds: ReadonlySet<string> } | null;
@@ -205,6 +213,7 @@ function recordMeta(
     repository: inputs.repository,
     base_commit: first?.baseCommit ?? null,
     base_commit_timestamp: first?.baseCommitTimestamp ?? null,
+    stands_in_for: standsInFor(first?.baseCommit ?? null, inputs.manifestBaseCommit),
     tool_version: inputs.toolVersion,
     validated_with: newest?.toolVersion ?? null,
     selection: inputs.selection?.selectionId ?? null,
@@ -234,6 +243,12 @@ function recordMeta(
       validate: seconds.get('validate') ?? null,
     },
   };
+}
+
+/** The manifest's commit when the tasks' base commit is another one (see RecordMeta.stands_in_for). */
+function standsInFor(baseCommit: string | null, manifestBaseCommit: string | null): string | null {
+  if (baseCommit === null || manifestBaseCommit === null) return null;
+  return baseCommit === manifestBaseCommit ? null : manifestBaseCommit;
 }
 
 /**
