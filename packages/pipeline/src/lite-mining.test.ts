@@ -6,9 +6,11 @@ import { openCatalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { SelectionSpec } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runExtract } from './extract-stage.js';
 import type { LiteMiningEvent, LiteMiningSummary } from './lite-mining.js';
 import { liteMining } from './lite-mining.js';
 import { mineStage } from './mine-stage.js';
+import { prepareStage } from './run-tests-stage.js';
 import type { SelectSummary } from './select-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
@@ -94,5 +96,36 @@ describe('Lite-first mining on the demo', () => {
     const attempt = liteMining(lite, { ...common, repositories: ['demo'], spec, mode: 'fast' });
     await expect(attempt).rejects.toBeInstanceOf(RepocodError);
     await expect(attempt).rejects.toThrow(/cannot rank candidates before mining[\s\S]*prompt_lines[\s\S]*--all/);
+  });
+
+  it('mines a round in the order the repositories were given, whatever their candidates score', { timeout: 300_000 }, async () => {
+    const { repository: _repository, ...common } = options;
+    // The demo under a second name; the demo itself keeps only its three lowest-scoring candidates, so
+    // the plan's first round (quotas bigger than both) starts with the twin's, whichever comes first.
+    const demo = await prepareStage(options);
+    const twin = { ...demo, entry: { ...demo.entry, name: 'demo-twin' } };
+    const catalog = await openCatalog(join(state, 'order.duckdb'));
+    try {
+      await runExtract(catalog, { root: demo.checkout.path, repository: 'demo' });
+      await runExtract(catalog, { root: demo.checkout.path, repository: 'demo-twin' });
+      await catalog.query(`UPDATE functions SET is_candidate = false WHERE repository = 'demo' AND function_id NOT IN (
+        SELECT function_id FROM functions WHERE repository = 'demo' AND is_candidate
+        ORDER BY prompt_lines * solution_lines, function_id LIMIT 3)`);
+      const spec = { ...SPEC, quotas: { 'self-contained': 100, 'file-level': 100, 'repo-level': 100 } };
+      const prepared = new Map([['demo', demo], ['demo-twin', twin]]);
+      for (const repositories of [['demo', 'demo-twin'], ['demo-twin', 'demo']]) {
+        const asked: string[] = [];
+        // Dropping each repository as it is asked ends the run after one round.
+        const mineRound = async (request: { repository: string }): Promise<null> => {
+          asked.push(request.repository);
+          return null;
+        };
+        const result = await liteMining(catalog, { ...common, repositories, prepared, spec, mode: 'fast', mineRound });
+        expect(asked).toEqual(repositories);
+        expect(result.dropped).toEqual(repositories);
+      }
+    } finally {
+      await catalog.close();
+    }
   });
 });

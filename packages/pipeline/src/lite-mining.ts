@@ -104,7 +104,11 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
     if (plan.done) break;
     rounds++;
     const byRepository = new Map<string, string[]>();
-    for (const fn of plan.next) byRepository.set(fn.repository, [...(byRepository.get(fn.repository) ?? []), fn.functionId]);
+    // In the order the repositories were given, not the plan's: the curator decides which comes first
+    // (on a small machine, the one whose rebuild is wanted first, since a big suite takes hours).
+    for (const repository of options.repositories) byRepository.set(repository, []);
+    for (const fn of plan.next) byRepository.get(fn.repository)?.push(fn.functionId);
+    for (const [repository, functionIds] of byRepository) if (functionIds.length === 0) byRepository.delete(repository);
     emit({ kind: 'lite-round', round: rounds, plan, repositories: [...byRepository.keys()] });
     for (const [repository, functionIds] of byRepository) {
       const summary = await mineRound({ repository, round: rounds, mineOptions: { onlyFunctionIds: functionIds, traceAll: true }, functions: functionIds.length });
