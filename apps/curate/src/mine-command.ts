@@ -29,8 +29,8 @@ or with --repo): candidates in the selection's order per context level (the spec
 lines(prompt) × lines(solution), known before any test runs), in rounds, until each level has its
 quota plus a margin of tasks (--margin, default 20% of the quota, or a number of tasks) and every
 candidate ranked above that cut or tied with its score is mined: the selection is then the one that
-mining every candidate would give. A round mines the repositories in the order given. --spec FILE is select's spec (its score and filter may use only
-the columns a task has before mining).`;
+mining every candidate would give. A round mines the repositories in the order given. --spec FILE
+is select's spec (its score and filter may use only the columns a task has before mining).`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.flags.get('lite') === true) return liteMineCommand(args, io);
