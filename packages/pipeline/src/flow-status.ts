@@ -15,6 +15,8 @@ export interface RepositoryStatus {
   readonly origin: string;
   /** The manifest's base commit (null for a local folder snapshotted on first use). */
   readonly baseCommit: string | null;
+  /** The commit a folder that is not a git repository (a release's sdist) stands in for; see stand-in-source.ts. */
+  readonly standInFor: string | null;
   readonly checkedOut: boolean;
   /** A finished environment of this repository is on disk (any recipe). */
   readonly environment: boolean;
@@ -50,6 +52,7 @@ export async function flowStatus(catalog: Catalog, options: FlowStatusOptions): 
       name: entry.name,
       origin: entry.url ?? entry.source,
       baseCommit: entry.baseCommit,
+      standInFor: entry.url === null ? (entry.standInFor ?? null) : null,
       checkedOut: existsSync(join(stateRoot, 'repos', entry.name, '.git')),
       environment: hasEnvironment(join(stateRoot, 'envs'), entry),
       functions: of?.functions ?? 0,

@@ -47,7 +47,8 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
     { isActive: props.active },
   );
   const wide = width >= 110;
-  const footer = 4;
+  const standIns = repositories.filter((repository) => repository.baseCommit === null && repository.standInFor !== null).map((repository) => repository.name);
+  const footer = standIns.length === 0 ? 4 : 5;
   const visible = Math.max(1, height - 2 - footer);
   const first = Math.min(Math.max(0, cursor - Math.floor(visible / 2)), Math.max(0, repositories.length - visible));
   const nameWidth = Math.min(18, Math.max(...repositories.map((repository) => repository.name.length), 4));
@@ -64,6 +65,11 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
         <SourceRow key={repository.name} repository={repository} chosen={included.has(repository.name)} selected={first + index === cursor} nameWidth={nameWidth} wide={wide} />
       ))}
       <Box flexDirection="column" marginTop={1}>
+        {standIns.length === 0 ? null : (
+          <Text dimColor wrap="truncate-end">
+            {`≈ ${standIns.join(', ')}: a folder that is not a git repository (a release's sdist) stands in for that commit`}
+          </Text>
+        )}
         <Text wrap="truncate-end">
           <Text dimColor>selection </Text>
           {status.selection === null ? 'none yet' : `${status.selection.selectionId}: ${status.selection.tasks} task(s)`}
@@ -84,6 +90,16 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
   );
 }
 
+/**
+ * The base commit; for a folder standing in for one (a release's sdist), `≈` and the commit it stands
+ * in for, so that the curator sees it is not REPOCOD's tree; `local` for a folder snapshotted as it is.
+ */
+export function commitCell(repository: Pick<RepositoryStatus, 'baseCommit' | 'standInFor'>): string {
+  if (repository.baseCommit !== null) return repository.baseCommit.slice(0, 12).padEnd(12);
+  if (repository.standInFor !== null) return `≈${repository.standInFor.slice(0, 11)}`;
+  return 'local'.padEnd(12);
+}
+
 function SourceRow(props: { readonly repository: RepositoryStatus; readonly chosen: boolean; readonly selected: boolean; readonly nameWidth: number; readonly wide: boolean }): React.JSX.Element {
   const { repository } = props;
   const tick = (yes: boolean): React.JSX.Element => <Text color={yes ? 'green' : 'gray'}>{yes ? ' ✓ ' : ' · '}</Text>;
@@ -91,7 +107,7 @@ function SourceRow(props: { readonly repository: RepositoryStatus; readonly chos
     <Text wrap="truncate-end" inverse={props.selected}>
       <Text color={props.chosen ? 'green' : undefined}>{props.chosen ? '[x] ' : '[ ] '}</Text>
       <Text bold>{repository.name.slice(0, props.nameWidth).padEnd(props.nameWidth)}</Text>
-      {` ${(repository.baseCommit ?? 'local').slice(0, 12).padEnd(12)}`}
+      {` ${commitCell(repository)}`}
       {tick(repository.checkedOut)}
       {tick(repository.environment)}
       {` ${String(repository.functions).padStart(9)} ${String(repository.candidates).padStart(5)} ${`${repository.withTests}/${repository.mined}`.padStart(11)} ${String(repository.tasks).padStart(5)}`}
