@@ -8,8 +8,17 @@ const ROOT = new URL('..', import.meta.url).pathname;
 const REBUILT = join(ROOT, 'datasets/repocod/rebuilt');
 // REPOCOD's task count per repository (the paper's Table 6; issue 19 moves these into reference data).
 const REPOCOD_TASKS = {
-  astropy: 85, datasets: 59, flask: 43, 'more-itertools': 86, 'plotly.py': 76, pylint: 26,
-  'scikit-learn': 314, seaborn: 78, sphinx: 33, sympy: 97, xarray: 83,
+  astropy: 85,
+  datasets: 59,
+  flask: 43,
+  'more-itertools': 86,
+  'plotly.py': 76,
+  pylint: 26,
+  'scikit-learn': 314,
+  seaborn: 78,
+  sphinx: 33,
+  sympy: 97,
+  xarray: 83,
 };
 const ORDER = [
   ...['more-itertools', 'flask', 'pylint', 'sphinx', 'seaborn', 'sympy', 'xarray'],
@@ -26,17 +35,25 @@ const LEVELS = ['self-contained', 'file-level', 'repo-level'];
 const levels = (tasks) => LEVELS.map((level) => tasks.by_level[level]).join(', ');
 const mined = (m) => m.mined.with_tests + m.mined.without_tests + m.mined.errors;
 const rows = [
-  ['environment (uv, dated): build s, packages',
-    (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`],
-  ['baseline: tests / passing / flaky / not passing',
-    (m) => m.baseline && [m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')],
-  ['candidates / mined / with relevant tests',
-    (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`],
+  [
+    'environment (uv, dated): build s, packages',
+    (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`,
+  ],
+  [
+    'baseline: tests / passing / flaky / not passing',
+    (m) => m.baseline && [m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / '),
+  ],
+  [
+    'candidates / mined / with relevant tests',
+    (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`,
+  ],
   ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
   ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
-  ['wall s of the last run: mine, tasks, validate',
-    (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', ')],
+  [
+    'wall s of the last run: mine, tasks, validate',
+    (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', '),
+  ],
   ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];
 

@@ -63,21 +63,31 @@ beforeAll(async () => {
 describe('repocod curate --yes on the demo', () => {
   it('stops on SIGTERM with what finished kept, and says how to carry on', () => {
     expect(interrupted.code).toBe(143);
-    expect(interrupted.stdout).toMatch(/\[mine\] demo: Lite-first: 52 of 52 candidates mined \(52 now\), 52 with relevant tests/);
+    expect(interrupted.stdout).toMatch(
+      /\[mine\] demo: Lite-first: 52 of 52 candidates mined \(52 now\), 52 with relevant tests/,
+    );
     expect(interrupted.stdout).not.toMatch(/\[validate\]/);
     expect(interrupted.stderr).toMatch(/interrupted \(SIGTERM\).*run the same command again/);
   });
 
   it('prints where a running stage stands every progress interval: jobs done of all, phase, elapsed time', () => {
-    expect(interrupted.stdout).toMatch(/^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) baseline: pytest jobs \(whole-suite shards.*\) · [\d.]+ s elapsed/m);
-    expect(interrupted.stdout).toMatch(/^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) mutation: pytest jobs .* · [\d.]+ s elapsed/m);
+    expect(interrupted.stdout).toMatch(
+      /^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) baseline: pytest jobs \(whole-suite shards.*\) · [\d.]+ s elapsed/m,
+    );
+    expect(interrupted.stdout).toMatch(
+      /^ {2}\[mine\] demo: \d+\/\d+ \(\d+%\) mutation: pytest jobs .* · [\d.]+ s elapsed/m,
+    );
   });
 
   it('carries on from the catalog when started again, and ends with a release folder', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     // Nothing mined twice: every function's tests come from the catalog.
-    expect(resumed.stdout).toMatch(/\[mine\] demo: Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/);
-    expect(resumed.stdout).toMatch(/\[tasks\] demo: 52 tasks \(self-contained 26, file-level 10, repo-level 16\); 52 pass their checks/);
+    expect(resumed.stdout).toMatch(
+      /\[mine\] demo: Lite-first: 52 of 52 candidates mined \(0 now\), 52 with relevant tests/,
+    );
+    expect(resumed.stdout).toMatch(
+      /\[tasks\] demo: 52 tasks \(self-contained 26, file-level 10, repo-level 16\); 52 pass their checks/,
+    );
     expect(resumed.stdout).toMatch(/\[validate\]: 52 task\(s\): 51 passed, 1 failed, 0 not judged/);
     expect(resumed.stdout).toMatch(/\[publish\]: version 1\.0: 51 task\(s\) in /);
     // A line per step, and the problems as they happened.
@@ -91,9 +101,13 @@ describe('repocod curate --yes on the demo', () => {
     const catalog = await openCatalog(db);
     try {
       const parquet = join(out, 'data/test-00000-of-00001.parquet').replaceAll("'", "''");
-      const rows = await catalog.query(`SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ORDER BY instance_id`);
+      const rows = await catalog.query(
+        `SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ORDER BY instance_id`,
+      );
       expect(rows.rows).toHaveLength(51);
-      const passed = await catalog.query("SELECT DISTINCT instance_id FROM validations WHERE status = 'passed' ORDER BY instance_id");
+      const passed = await catalog.query(
+        "SELECT DISTINCT instance_id FROM validations WHERE status = 'passed' ORDER BY instance_id",
+      );
       expect(rows.rows.map((row) => row[0])).toEqual(passed.rows.map((row) => row[0]));
       expect(rows.rows.every((row) => row[1] === 'demo' && Number(row[2]) > 0 && row[3] === '1.0')).toBe(true);
     } finally {
@@ -108,12 +122,30 @@ describe('repocod curate --yes on the demo', () => {
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as FlowEvent);
-    expect(events[0]).toEqual({ kind: 'flow-start', repositories: ['demo'], stages: ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'] });
-    expect(events.filter((event) => event.kind === 'stage-done').map((event) => (event.kind === 'stage-done' ? event.stage : ''))).toEqual(['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish']);
+    expect(events[0]).toEqual({
+      kind: 'flow-start',
+      repositories: ['demo'],
+      stages: ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'],
+    });
+    expect(
+      events
+        .filter((event) => event.kind === 'stage-done')
+        .map((event) => (event.kind === 'stage-done' ? event.stage : '')),
+    ).toEqual(['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish']);
     expect(events.some((event) => event.kind === 'stage-progress')).toBe(true);
     const periodic = events.filter((event) => event.kind === 'stage-progress' && event.periodic === true);
     expect(periodic.length).toBeGreaterThan(0);
-    expect(periodic.every((event) => event.kind === 'stage-progress' && typeof event.elapsedSeconds === 'number' && event.done <= event.total)).toBe(true);
-    expect(events.at(-1)).toMatchObject({ kind: 'flow-done', ok: true, failures: 0, release: { version: '1.0', rows: 51, written: false } });
+    expect(
+      periodic.every(
+        (event) =>
+          event.kind === 'stage-progress' && typeof event.elapsedSeconds === 'number' && event.done <= event.total,
+      ),
+    ).toBe(true);
+    expect(events.at(-1)).toMatchObject({
+      kind: 'flow-done',
+      ok: true,
+      failures: 0,
+      release: { version: '1.0', rows: 51, written: false },
+    });
   });
 });

@@ -33,7 +33,9 @@ describe('demo candidates', () => {
     const catalog = await openCatalog(':memory:');
     try {
       await runExtract(catalog, { root: DEMO_ROOT, repository: 'demo' });
-      const ours = (await catalog.functions('demo', { candidatesOnly: true })).map((fn) => `${fn.file}:${fn.signatureSpan.start} ${fn.qualname}`).sort();
+      const ours = (await catalog.functions('demo', { candidatesOnly: true }))
+        .map((fn) => `${fn.file}:${fn.signatureSpan.start} ${fn.qualname}`)
+        .sort();
       expect(ours).toEqual(expected);
       expect(ours.length).toBeGreaterThanOrEqual(20);
     } finally {

@@ -11,7 +11,13 @@ let exact: MineStageSummary;
 
 beforeAll(async () => {
   const state = mkdtempSync(join(tmpdir(), 'repocod-demo-mining-'));
-  const options: MineStageOptions = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2, mode: 'fast' };
+  const options: MineStageOptions = {
+    projectRoot: PROJECT_ROOT,
+    stateRoot: state,
+    repository: 'demo',
+    workers: 2,
+    mode: 'fast',
+  };
   // Separate catalogs: each mode runs its own baseline, from nothing, as the benchmark does.
   const fastCatalog = await openCatalog(join(state, 'fast.duckdb'));
   const exactCatalog = await openCatalog(join(state, 'exact.duckdb'));
@@ -31,14 +37,19 @@ beforeAll(async () => {
 describe('mining the demo', () => {
   it('finds identical FAIL_TO_PASS sets in the fast and the exact mode for all 52 candidates', () => {
     expect(fast.functions).toHaveLength(52);
-    const sets = (summary: MineStageSummary): Map<string, readonly string[]> => new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
+    const sets = (summary: MineStageSummary): Map<string, readonly string[]> =>
+      new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
     expect(sets(fast)).toEqual(sets(exact));
     expect(fast.functions.every((fn) => fn.status === 'tests')).toBe(true);
   });
 
   it('answers in process, confirmed in fresh processes, and what runs at import time by collecting the suite', () => {
     expect(fast.mismatches).toEqual([]);
-    const byMethod = (method: string): string[] => fast.functions.filter((fn) => fn.method === method).map((fn) => fn.qualname).sort();
+    const byMethod = (method: string): string[] =>
+      fast.functions
+        .filter((fn) => fn.method === method)
+        .map((fn) => fn.qualname)
+        .sort();
     // Import-time code: the suite collected with the mutation, its candidates run (no exception is swallowed here).
     expect(byMethod('whole-suite')).toEqual([]);
     expect(byMethod('fresh-process')).toEqual(expect.arrayContaining(['build_unit_table', 'retry']));
@@ -50,7 +61,8 @@ describe('mining the demo', () => {
   });
 
   it('runs far fewer tests than the exact mode', () => {
-    const executions = (summary: MineStageSummary): number => summary.phases.reduce((sum, phase) => sum + phase.testExecutions, 0);
+    const executions = (summary: MineStageSummary): number =>
+      summary.phases.reduce((sum, phase) => sum + phase.testExecutions, 0);
     const fastMining = fast.phases.filter((phase) => phase.phase !== 'confirm');
     expect(executions({ ...fast, phases: fastMining }) * 5).toBeLessThan(executions(exact));
   });

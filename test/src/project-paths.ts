@@ -7,5 +7,5 @@ export const DEMO_ROOT = resolve(PROJECT_ROOT, 'datasets/demo');
 /** The venv `scripts/setup.sh` makes for the Python test tools; else $PYTHON or python3. */
 export function toolsPython(): string {
   const venv = resolve(PROJECT_ROOT, '.repocod/tools/py/bin/python');
-  return existsSync(venv) ? venv : (process.env['PYTHON'] ?? 'python3');
+  return existsSync(venv) ? venv : (process.env.PYTHON ?? 'python3');
 }

@@ -34,7 +34,14 @@ try {
   const started = performance.now();
   const catalog = await openCatalog(selected);
   try {
-    const flow = await runFlow(catalog, { projectRoot: PROJECT_ROOT, stateRoot, repositories: ['demo'], workers: 2, out: join(folder, 'release'), stages: ['prepare', 'extract', 'mine', 'tasks', 'select'] });
+    const flow = await runFlow(catalog, {
+      projectRoot: PROJECT_ROOT,
+      stateRoot,
+      repositories: ['demo'],
+      workers: 2,
+      out: join(folder, 'release'),
+      stages: ['prepare', 'extract', 'mine', 'tasks', 'select'],
+    });
     if (!flow.ok) throw new Error(`the demo flow failed: ${JSON.stringify(flow.failures)}`);
   } finally {
     await catalog.close();
@@ -42,7 +49,11 @@ try {
   console.log(`the demo's selection made in ${((performance.now() - started) / 1000).toFixed(1)} s (not measured)\n`);
 
   const runs: Measured[] = [];
-  for (const setup of [{ label: '1 worker process (baseline)', workers: 1 }, { label: '2 worker processes', workers: 2 }, { label: 'local pool, 2 worktrees', workers: 0 }]) {
+  for (const setup of [
+    { label: '1 worker process (baseline)', workers: 1 },
+    { label: '2 worker processes', workers: 2 },
+    { label: 'local pool, 2 worktrees', workers: 0 },
+  ]) {
     runs.push(await measure(setup.label, setup.workers));
     const run = runs.at(-1) as Measured;
     console.log(`  ${run.label.padEnd(30)} ${run.seconds.toFixed(1).padStart(7)} s   ${run.jobs} jobs`);
@@ -51,7 +62,9 @@ try {
   const baseline = runs[0] as Measured;
   console.log(`\n${'setup'.padEnd(30)} ${'wall'.padStart(9)} ${'jobs/s'.padStart(8)} ${'speed-up'.padStart(9)}`);
   for (const run of runs) {
-    console.log(`${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} ${(run.jobs / run.seconds).toFixed(2).padStart(8)} ${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`);
+    console.log(
+      `${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} ${(run.jobs / run.seconds).toFixed(2).padStart(8)} ${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`,
+    );
   }
   const alike = runs.every((run) => run.verdicts === baseline.verdicts);
   console.log(`\nverdicts alike in all runs: ${alike ? 'yes' : 'NO'} (${summariseVerdicts(baseline.verdicts)})`);
@@ -66,9 +79,12 @@ async function measure(label: string, workers: number): Promise<Measured> {
   const copy = join(folder, `${randomUUID()}.duckdb`);
   copyFileSync(selected, copy);
   const namespace = `bench-${randomUUID().slice(0, 8)}`;
-  const processes = Array.from({ length: workers }, () => startWorkerProcess({ redisUrl: redis.url, namespace, prepare: ['demo'] }));
+  const processes = Array.from({ length: workers }, () =>
+    startWorkerProcess({ redisUrl: redis.url, namespace, prepare: ['demo'] }),
+  );
   await Promise.all(processes.map((worker) => worker.ready));
-  const queue = workers === 0 ? undefined : await JobQueue.connect(parseRedisUrl(redis.url, 'bench'), { prefix: namespace });
+  const queue =
+    workers === 0 ? undefined : await JobQueue.connect(parseRedisUrl(redis.url, 'bench'), { prefix: namespace });
   const catalog = await openCatalog(copy);
   try {
     const started = performance.now();

@@ -1,7 +1,14 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { FlowEvent, HubTarget } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RECORD_FOLDER, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  DEFAULT_RECORD_FOLDER,
+  DEFAULT_RELEASE_FOLDER,
+  hubToken,
+  openCatalog,
+  parseHubRepo,
+} from '@repocod/pipeline';
 import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
@@ -35,15 +42,44 @@ default REPOCOD-Lite) can pick, over all the repositories, with a margin over ea
 repocod record) into --record-out DIR (default ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit
 code 1 when a stage fails.`;
 
-export const CURATE_OPTIONS = ['repo', 'version', 'out', 'yes', 'json', 'workers', 'repeat', 'narrow', 'keep', 'push', 'hub-url', 'manifest', 'source', 'db', 'spec', 'all', 'margin', 'record', 'record-out', ...EXECUTOR_OPTIONS];
+export const CURATE_OPTIONS = [
+  'repo',
+  'version',
+  'out',
+  'yes',
+  'json',
+  'workers',
+  'repeat',
+  'narrow',
+  'keep',
+  'push',
+  'hub-url',
+  'manifest',
+  'source',
+  'db',
+  'spec',
+  'all',
+  'margin',
+  'record',
+  'record-out',
+  ...EXECUTOR_OPTIONS,
+];
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
   const settings = { ...curateSettings(args), progressIntervalMs: progressInterval(io) };
-  return withExecutor(args, io, (choice) => curate(args, io, terminal, { ...settings, executor: choice.executor }, choice));
+  return withExecutor(args, io, (choice) =>
+    curate(args, io, terminal, { ...settings, executor: choice.executor }, choice),
+  );
 }
 
-async function curate(args: ParsedArgs, io: CommandIO, terminal: boolean, settings: CurateSettings, choice: ExecutorChoice): Promise<number> {
+async function curate(
+  args: ParsedArgs,
+  io: CommandIO,
+  terminal: boolean,
+  settings: CurateSettings,
+  choice: ExecutorChoice,
+): Promise<number> {
   const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
   const requested = listOption(args, 'repo');
   const records = recordsFolder(args, headless);
@@ -77,11 +113,20 @@ function recordsFolder(args: ParsedArgs, headless: boolean): string | null {
 
 function curateSettings(args: ParsedArgs): CurateSettings {
   const pushTo = stringOption(args, 'push');
-  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined) throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
+  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined)
+    throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
   // Checked before anything runs: a bad name or a missing token must not surface after an hour of mining.
-  const push: HubTarget | null = pushTo === undefined ? null : { repo: parseHubRepo(pushTo).id, hubUrl: stringOption(args, 'hub-url') ?? process.env['HF_ENDPOINT'], accessToken: hubToken(process.env) };
+  const push: HubTarget | null =
+    pushTo === undefined
+      ? null
+      : {
+          repo: parseHubRepo(pushTo).id,
+          hubUrl: stringOption(args, 'hub-url') ?? process.env.HF_ENDPOINT,
+          accessToken: hubToken(process.env),
+        };
   const out = stringOption(args, 'out');
-  if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined) throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
+  if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined)
+    throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
   return {
     projectRoot: PROJECT_ROOT,
     stateRoot: stateRoot(),
@@ -119,16 +164,31 @@ async function runHeadless(
     if (line !== null) io.out(`${line}\n`);
   };
   const version = session.settings.version ?? '1.0';
-  const result = await session.run(repositories, ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'], onEvent, undefined, version);
+  const result = await session.run(
+    repositories,
+    ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'],
+    onEvent,
+    undefined,
+    version,
+  );
   if (!json) io.out(headlessSummary(board, Date.now()));
   if (!result.ok) return 1;
   if (records !== null) {
     // After the flow, from the catalog it left: the same bytes as `repocod record` on that catalog.
-    const written = formatWrittenRecords(await writeRecords(session.catalog, repositories, records, {
-      manifest: session.settings.manifest,
-    }));
+    const written = formatWrittenRecords(
+      await writeRecords(session.catalog, repositories, records, {
+        manifest: session.settings.manifest,
+      }),
+    );
     if (json) io.err(written);
-    else io.out(`records\n${written.split('\n').filter((line) => line !== '').map((line) => `  ${line}\n`).join('')}`);
+    else
+      io.out(
+        `records\n${written
+          .split('\n')
+          .filter((line) => line !== '')
+          .map((line) => `  ${line}\n`)
+          .join('')}`,
+      );
   }
   return 0;
 }

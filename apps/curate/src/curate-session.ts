@@ -1,5 +1,26 @@
-import type { Catalog, FlowEvent, FlowResult, FlowStage, FlowStatus, HubTarget, LiteMargin, PublishSummary, SelectionSpec, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
-import { flowStatus, publishStage, runFlow, runLog, taskDetail, taskOverviews, validationOverview } from '@repocod/pipeline';
+import type {
+  Catalog,
+  FlowEvent,
+  FlowResult,
+  FlowStage,
+  FlowStatus,
+  HubTarget,
+  LiteMargin,
+  PublishSummary,
+  SelectionSpec,
+  TaskDetail,
+  TaskOverview,
+  ValidationOverview,
+} from '@repocod/pipeline';
+import {
+  flowStatus,
+  publishStage,
+  runFlow,
+  runLog,
+  taskDetail,
+  taskOverviews,
+  validationOverview,
+} from '@repocod/pipeline';
 import type { ExecutorFactory } from '@repocod/runner';
 
 /** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
@@ -75,10 +96,18 @@ export class CurateSession {
     return this.flowsInFlight > 0;
   }
 
-  async run(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
+  async run(
+    repositories: readonly string[],
+    stages: readonly FlowStage[],
+    onEvent: (event: FlowEvent) => void,
+    signal?: AbortSignal,
+    version?: string,
+  ): Promise<FlowResult> {
     this.flowsInFlight++;
     const tracked = (event: FlowEvent): void => {
-      if (event.kind === 'stage-start') this.stageNotice = (message) => onEvent({ kind: 'stage-problem', stage: event.stage, repository: event.repository, message });
+      if (event.kind === 'stage-start')
+        this.stageNotice = (message) =>
+          onEvent({ kind: 'stage-problem', stage: event.stage, repository: event.repository, message });
       onEvent(event);
     };
     try {
@@ -98,9 +127,30 @@ export class CurateSession {
     this.stageNotice?.(line);
   }
 
-  private runStages(repositories: readonly string[], stages: readonly FlowStage[], onEvent: (event: FlowEvent) => void, signal?: AbortSignal, version?: string): Promise<FlowResult> {
-    const { projectRoot, stateRoot, manifest, sources, workers, repeat, narrow, out, keep, push, executor, progressIntervalMs, spec, mineAll, margin } =
-      this.settings;
+  private runStages(
+    repositories: readonly string[],
+    stages: readonly FlowStage[],
+    onEvent: (event: FlowEvent) => void,
+    signal?: AbortSignal,
+    version?: string,
+  ): Promise<FlowResult> {
+    const {
+      projectRoot,
+      stateRoot,
+      manifest,
+      sources,
+      workers,
+      repeat,
+      narrow,
+      out,
+      keep,
+      push,
+      executor,
+      progressIntervalMs,
+      spec,
+      mineAll,
+      margin,
+    } = this.settings;
     return runFlow(this.catalog, {
       executor,
       projectRoot,

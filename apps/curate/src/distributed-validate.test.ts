@@ -19,7 +19,18 @@ import { startWorkerProcess } from './worker-processes.js';
  * The ten hold every context level, a task that fails validation (ensure_non_negative) and tasks with
  * tests that pass without the body; validating all 52 would take this file from one to four minutes.
  */
-const TEN = ['slugify', 'quote', 'Record.__eq__', 'PricedItem.price_for', 'Bin.take', 'format_table', 'ensure_non_negative', 'percent_off', 'round_money', 'compute_tax'];
+const TEN = [
+  'slugify',
+  'quote',
+  'Record.__eq__',
+  'PricedItem.price_for',
+  'Bin.take',
+  'format_table',
+  'ensure_non_negative',
+  'percent_off',
+  'round_money',
+  'compute_tax',
+];
 let redis: RedisForRun;
 let workers: WorkerProcess[];
 const namespace = `test-${randomUUID().slice(0, 8)}`;
@@ -83,7 +94,9 @@ describe('validation through Redis workers', () => {
       const distributed = await validate(distributedCatalog, queue);
       expect(local).toHaveLength(TEN.length);
       // REPOCOD's rule: every task but ensure_non_negative has a test that fails without the body.
-      expect(local.filter((row) => row.status !== 'passed').map((row) => row.instanceId)).toEqual(['demo-inventory.util.ensure_non_negative']);
+      expect(local.filter((row) => row.status !== 'passed').map((row) => row.instanceId)).toEqual([
+        'demo-inventory.util.ensure_non_negative',
+      ]);
       expect(distributed.map(decided)).toEqual(local.map(decided));
       // Both workers took part, and the queue is empty afterwards.
       for (const worker of workers) expect(worker.log()).toMatch(/demo: job [0-9a-f]{12} done: /);

@@ -28,7 +28,11 @@ export interface ExecutorChoice {
  * --executor; with it, a queue on that Redis, connected first (an address that does not answer is an
  * error at once) and closed after.
  */
-export async function withExecutor<T>(args: ParsedArgs, io: CommandIO, work: (choice: ExecutorChoice) => Promise<T>): Promise<T> {
+export async function withExecutor<T>(
+  args: ParsedArgs,
+  io: CommandIO,
+  work: (choice: ExecutorChoice) => Promise<T>,
+): Promise<T> {
   const url = stringOption(args, 'executor');
   if (url === undefined || url === 'local') return work({ executor: undefined, onNotice: () => undefined });
   const address = parseRedisUrl(url, '--executor');
@@ -36,7 +40,10 @@ export async function withExecutor<T>(args: ParsedArgs, io: CommandIO, work: (ch
   try {
     const workers = await queue.workers();
     // With none, the executor says so when jobs are waiting (and again when workers come).
-    if (workers.length > 0) io.err(`executor ${address.display}: ${workers.length} worker(s), ${queue.knownSlots} job slot(s): ${workers.map((worker) => worker.id).join(', ')}\n`);
+    if (workers.length > 0)
+      io.err(
+        `executor ${address.display}: ${workers.length} worker(s), ${queue.knownSlots} job slot(s): ${workers.map((worker) => worker.id).join(', ')}\n`,
+      );
     const choice: ExecutorChoice = {
       executor: (prepared) => new RedisExecutor(queue, prepared, { onNotice: (line) => choice.onNotice(line) }),
       onNotice: (line) => io.err(`${line}\n`),

@@ -1,6 +1,12 @@
 import type { CatalogFunction, ExtractSummary, ProgressEvent } from '@repocod/pipeline';
 import { RepocodError, spanLength } from '@repocod/core';
-import { DEFAULT_CATALOG_PATH, assertRepositoryFolder, loadExtractionConfig, openCatalog, runExtract } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  assertRepositoryFolder,
+  loadExtractionConfig,
+  openCatalog,
+  runExtract,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -53,7 +59,8 @@ export async function extractCommand(args: ParsedArgs, io: CommandIO): Promise<n
 
 function progressPrinter(io: CommandIO): (event: ProgressEvent) => void {
   return (event) => {
-    if (event.kind === 'extract-start') io.err(`${event.repository}: ${event.files} files, ${event.changed} to extract, ${event.removed} removed\n`);
+    if (event.kind === 'extract-start')
+      io.err(`${event.repository}: ${event.files} files, ${event.changed} to extract, ${event.removed} removed\n`);
     else if (event.kind === 'extract-file' && (event.done % 25 === 0 || event.done === event.total)) {
       io.err(`\r  parsed ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
     }

@@ -33,18 +33,39 @@ export interface FlowBoard {
   readonly endedAt: number | null;
   readonly outcome: 'running' | 'ok' | 'failed' | 'stopped' | 'idle';
   /** Every problem as it happened, newest last: what the stages screen lists under the bars. */
-  readonly problems: readonly { readonly stage: FlowStage; readonly repository: string | null; readonly message: string }[];
+  readonly problems: readonly {
+    readonly stage: FlowStage;
+    readonly repository: string | null;
+    readonly message: string;
+  }[];
   readonly release: Extract<FlowEvent, { kind: 'flow-done' }>['release'];
 }
 
 /** The board before any event: every row pending (for the repositories chosen). */
 export function emptyBoard(repositories: readonly string[]): FlowBoard {
-  const rows = FLOW_STAGES.flatMap((stage) => (PER_REPOSITORY_STAGES.has(stage) ? repositories.map((repository) => pendingRow(stage, repository)) : [pendingRow(stage, null)]));
+  const rows = FLOW_STAGES.flatMap((stage) =>
+    PER_REPOSITORY_STAGES.has(stage)
+      ? repositories.map((repository) => pendingRow(stage, repository))
+      : [pendingRow(stage, null)],
+  );
   return { rows, startedAt: null, endedAt: null, outcome: 'idle', problems: [], release: null };
 }
 
 function pendingRow(stage: FlowStage, repository: string | null): StageRow {
-  return { stage, repository, status: 'pending', done: 0, total: 0, item: '', startedAt: null, endedAt: null, phaseStartedAt: null, phaseStartDone: 0, summary: null, problems: [] };
+  return {
+    stage,
+    repository,
+    status: 'pending',
+    done: 0,
+    total: 0,
+    item: '',
+    startedAt: null,
+    endedAt: null,
+    phaseStartedAt: null,
+    phaseStartDone: 0,
+    summary: null,
+    problems: [],
+  };
 }
 
 /** The board after one more event, `now` being when it arrived. */
@@ -54,41 +75,99 @@ export function foldFlowEvent(board: FlowBoard, event: FlowEvent, now: number): 
       // The stages of this run start afresh; the others (publish, while the TUI waits for the curator) keep what they showed.
       const fresh = emptyBoard(event.repositories);
       const running = new Set(event.stages);
-      const rows = fresh.rows.map((row) => (running.has(row.stage) ? row : (board.rows.find((old) => old.stage === row.stage && old.repository === row.repository) ?? row)));
+      const rows = fresh.rows.map((row) =>
+        running.has(row.stage)
+          ? row
+          : (board.rows.find((old) => old.stage === row.stage && old.repository === row.repository) ?? row),
+      );
       return { ...fresh, rows, startedAt: now, outcome: 'running' };
     }
     case 'stage-start':
-      return withRow(board, event.stage, event.repository, (row) => ({ ...row, status: 'running', startedAt: now, phaseStartedAt: now, phaseStartDone: 0, endedAt: null, done: 0, total: 0, item: '', summary: null, problems: [] }));
+      return withRow(board, event.stage, event.repository, (row) => ({
+        ...row,
+        status: 'running',
+        startedAt: now,
+        phaseStartedAt: now,
+        phaseStartDone: 0,
+        endedAt: null,
+        done: 0,
+        total: 0,
+        item: '',
+        summary: null,
+        problems: [],
+      }));
     case 'stage-progress':
       return withRow(board, event.stage, event.repository, (row) => {
         // A new phase (the mining baseline, then the mutations) restarts the count: so does the ETA.
         const newPhase = event.total !== row.total || event.done < row.done;
-        return { ...row, done: event.done, total: event.total, item: event.item, phaseStartedAt: newPhase ? now : row.phaseStartedAt, phaseStartDone: newPhase ? event.done : row.phaseStartDone };
+        return {
+          ...row,
+          done: event.done,
+          total: event.total,
+          item: event.item,
+          phaseStartedAt: newPhase ? now : row.phaseStartedAt,
+          phaseStartDone: newPhase ? event.done : row.phaseStartDone,
+        };
       });
     case 'stage-problem':
       return {
-        ...withRow(board, event.stage, event.repository, (row) => ({ ...row, problems: [...row.problems, event.message] })),
+        ...withRow(board, event.stage, event.repository, (row) => ({
+          ...row,
+          problems: [...row.problems, event.message],
+        })),
         problems: [...board.problems, { stage: event.stage, repository: event.repository, message: event.message }],
       };
     case 'stage-done':
-      return withRow(board, event.stage, event.repository, (row) => ({ ...row, status: 'done', endedAt: now, summary: event.summary, done: Math.max(row.done, row.total) }));
+      return withRow(board, event.stage, event.repository, (row) => ({
+        ...row,
+        status: 'done',
+        endedAt: now,
+        summary: event.summary,
+        done: Math.max(row.done, row.total),
+      }));
     case 'stage-failed':
       return {
-        ...withRow(board, event.stage, event.repository, (row) => ({ ...row, status: 'failed', endedAt: now, summary: event.message })),
+        ...withRow(board, event.stage, event.repository, (row) => ({
+          ...row,
+          status: 'failed',
+          endedAt: now,
+          summary: event.message,
+        })),
         problems: [...board.problems, { stage: event.stage, repository: event.repository, message: event.message }],
       };
     case 'flow-done':
       // Only a failure leaves stages unrun: after a good run a pending row is one the run did not include.
-      return { ...board, endedAt: now, outcome: event.ok ? 'ok' : 'failed', release: event.release, rows: event.ok ? board.rows : board.rows.map((row) => (row.status === 'pending' ? { ...row, status: 'skipped' } : row)) };
+      return {
+        ...board,
+        endedAt: now,
+        outcome: event.ok ? 'ok' : 'failed',
+        release: event.release,
+        rows: event.ok
+          ? board.rows
+          : board.rows.map((row) => (row.status === 'pending' ? { ...row, status: 'skipped' } : row)),
+      };
     case 'flow-stopped':
-      return { ...board, endedAt: now, outcome: 'stopped', rows: board.rows.map((row) => (row.status === 'running' ? { ...row, status: 'pending', endedAt: now } : row)) };
+      return {
+        ...board,
+        endedAt: now,
+        outcome: 'stopped',
+        rows: board.rows.map((row) => (row.status === 'running' ? { ...row, status: 'pending', endedAt: now } : row)),
+      };
   }
 }
 
-function withRow(board: FlowBoard, stage: FlowStage, repository: string | null, change: (row: StageRow) => StageRow): FlowBoard {
+function withRow(
+  board: FlowBoard,
+  stage: FlowStage,
+  repository: string | null,
+  change: (row: StageRow) => StageRow,
+): FlowBoard {
   const found = board.rows.some((row) => row.stage === stage && row.repository === repository);
   const rows = found ? board.rows : [...board.rows, pendingRow(stage, repository)];
-  return { ...board, rows: rows.map((row) => (row.stage === stage && row.repository === repository ? change(row) : row)) };
+  return {
+    ...board,
+    rows: rows.map((row) => (row.stage === stage && row.repository === repository ? change(row) : row)),
+  };
 }
 
 /** Seconds the row has run (to its end, or to `now`). */
@@ -124,27 +203,52 @@ export function formatSeconds(seconds: number): string {
 export function boardFromStatus(status: FlowStatus, repositories: readonly string[]): FlowBoard {
   const board = emptyBoard(repositories);
   const byName = new Map(status.repositories.map((repository) => [repository.name, repository]));
-  const stored = (row: StageRow, summary: string | null): StageRow => (summary === null ? row : { ...row, status: 'done', summary: `in the catalog: ${summary}` });
+  const stored = (row: StageRow, summary: string | null): StageRow =>
+    summary === null ? row : { ...row, status: 'done', summary: `in the catalog: ${summary}` };
+  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every stage (TypeScript checks it)
   const rows = board.rows.map((row): StageRow => {
     const repository = row.repository === null ? undefined : byName.get(row.repository);
     switch (row.stage) {
       case 'prepare':
-        return stored(row, repository?.checkedOut === true && repository.environment ? 'checked out, environment built' : null);
+        return stored(
+          row,
+          repository?.checkedOut === true && repository.environment ? 'checked out, environment built' : null,
+        );
       case 'extract':
-        return stored(row, repository !== undefined && repository.functions > 0 ? `${repository.functions} functions, ${repository.candidates} candidates` : null);
+        return stored(
+          row,
+          repository !== undefined && repository.functions > 0
+            ? `${repository.functions} functions, ${repository.candidates} candidates`
+            : null,
+        );
       case 'mine':
-        return stored(row, repository !== undefined && repository.mined > 0 ? `${repository.mined} functions mined, ${repository.withTests} with relevant tests` : null);
+        return stored(
+          row,
+          repository !== undefined && repository.mined > 0
+            ? `${repository.mined} functions mined, ${repository.withTests} with relevant tests`
+            : null,
+        );
       case 'tasks':
         return stored(row, repository !== undefined && repository.tasks > 0 ? `${repository.tasks} tasks` : null);
       case 'select':
-        return stored(row, status.selection === null ? null : `selection ${status.selection.selectionId}, ${status.selection.tasks} tasks`);
+        return stored(
+          row,
+          status.selection === null
+            ? null
+            : `selection ${status.selection.selectionId}, ${status.selection.tasks} tasks`,
+        );
       case 'validate': {
         const { passed, failed, infraError, notValidated } = status.validation;
         const complete = status.selection !== null && notValidated === 0 && infraError === 0;
         return stored(row, complete ? `${passed} passed, ${failed} failed` : null);
       }
       case 'publish':
-        return stored(row, status.releasedVersions.length === 0 ? null : `versions ${status.releasedVersions.map((version) => version.version).join(', ')}`);
+        return stored(
+          row,
+          status.releasedVersions.length === 0
+            ? null
+            : `versions ${status.releasedVersions.map((version) => version.version).join(', ')}`,
+        );
     }
   });
   return { ...board, rows };

@@ -35,18 +35,27 @@ export function headlessLine(event: FlowEvent, progressIntervalMs = DEFAULT_PROG
 
 /** The closing summary: each stage's outcome, then the release and what to do next. */
 export function headlessSummary(board: FlowBoard, now: number): string {
-  const lines = ['', `summary (${board.outcome === 'ok' ? 'done' : board.outcome}) in ${formatSeconds(board.startedAt === null ? 0 : ((board.endedAt ?? now) - board.startedAt) / 1000)}`];
+  const lines = [
+    '',
+    `summary (${board.outcome === 'ok' ? 'done' : board.outcome}) in ${formatSeconds(board.startedAt === null ? 0 : ((board.endedAt ?? now) - board.startedAt) / 1000)}`,
+  ];
   const width = Math.max(...board.rows.map((row) => label(row.stage, row.repository).length));
   for (const row of board.rows) {
     const text = row.summary ?? (row.status === 'skipped' ? 'not run (an earlier stage failed)' : row.status);
-    lines.push(`  ${statusMark(row.status)} ${label(row.stage, row.repository).padEnd(width)}  ${firstLine(text)}${row.status === 'done' || row.status === 'failed' ? ` (${formatSeconds(elapsedSeconds(row, now))})` : ''}`);
+    lines.push(
+      `  ${statusMark(row.status)} ${label(row.stage, row.repository).padEnd(width)}  ${firstLine(text)}${row.status === 'done' || row.status === 'failed' ? ` (${formatSeconds(elapsedSeconds(row, now))})` : ''}`,
+    );
   }
   if (board.release !== null) {
-    lines.push(`  release   ${board.release.folder}: version ${board.release.version}, ${board.release.rows} task(s)${board.release.written ? '' : ' (already there, left as it is)'}`);
+    lines.push(
+      `  release   ${board.release.folder}: version ${board.release.version}, ${board.release.rows} task(s)${board.release.written ? '' : ' (already there, left as it is)'}`,
+    );
   }
   const problems = board.problems.length;
-  if (problems > 0) lines.push(`  problems  ${problems} (listed above as they happened; repocod show ID tells about a task)`);
-  if (board.outcome === 'failed') lines.push('  next      mend what failed, then run the same command again: it carries on from the catalog');
+  if (problems > 0)
+    lines.push(`  problems  ${problems} (listed above as they happened; repocod show ID tells about a task)`);
+  if (board.outcome === 'failed')
+    lines.push('  next      mend what failed, then run the same command again: it carries on from the catalog');
   return `${lines.join('\n')}\n`;
 }
 

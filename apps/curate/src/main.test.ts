@@ -77,24 +77,37 @@ describe('repocod extract', () => {
     for (const record of records) {
       expect(Object.keys(record).slice(0, JSONL_FIELDS.length)).toEqual(JSONL_FIELDS);
       for (const field of JSONL_FIELDS.slice(2, -1)) expect(Number.isInteger(record[field])).toBe(true);
-      expect(typeof record['file']).toBe('string');
-      expect(typeof record['qualname']).toBe('string');
-      expect(typeof record['is_candidate']).toBe('boolean');
-      expect(record['end_line']).toBeGreaterThanOrEqual(record['start_line'] as number);
-      expect(record['cc']).toBeGreaterThanOrEqual(1);
-      expect(record['prompt_lines']).toBeGreaterThanOrEqual(1);
+      expect(typeof record.file).toBe('string');
+      expect(typeof record.qualname).toBe('string');
+      expect(typeof record.is_candidate).toBe('boolean');
+      expect(record.end_line).toBeGreaterThanOrEqual(record.start_line as number);
+      expect(record.cc).toBeGreaterThanOrEqual(1);
+      expect(record.prompt_lines).toBeGreaterThanOrEqual(1);
     }
-    const candidates = records.filter((record) => record['is_candidate'] === true);
+    const candidates = records.filter((record) => record.is_candidate === true);
     expect(candidates).toHaveLength(52);
-    expect(candidates.every((record) => (record['docstring_lines'] as number) > 10)).toBe(true);
-    expect(candidates.every((record) => String(record['file']).startsWith('inventory/'))).toBe(true);
-    expect(records.filter((record) => String(record['file']).startsWith('tests/')).every((r) => r['is_test_code'] === true)).toBe(true);
+    expect(candidates.every((record) => (record.docstring_lines as number) > 10)).toBe(true);
+    expect(candidates.every((record) => String(record.file).startsWith('inventory/'))).toBe(true);
+    expect(
+      records.filter((record) => String(record.file).startsWith('tests/')).every((r) => r.is_test_code === true),
+    ).toBe(true);
   });
 
   it('uses --name for the repository and --config for the candidate filter', async () => {
     const config = join(dir, 'repocod.json');
     writeFileSync(config, JSON.stringify({ candidateFilter: { minDocstringLinesExclusive: 20 } }));
-    const { code, io } = await run(['extract', DEMO_ROOT, '--db', db, '--name', 'inv', '--config', config, '--workers', '0']);
+    const { code, io } = await run([
+      'extract',
+      DEMO_ROOT,
+      '--db',
+      db,
+      '--name',
+      'inv',
+      '--config',
+      config,
+      '--workers',
+      '0',
+    ]);
     expect(code).toBe(0);
     expect(io.stdout()).toContain(`extracted inv (${DEMO_ROOT})`);
     expect(io.stdout()).toContain('  functions   278 (38 candidates)\n');
@@ -248,7 +261,7 @@ describe('main: options', () => {
 });
 
 describe('repocod --help', () => {
-  it('prints the command\'s own usage on stdout and exits 0, the whole usage without a command', async () => {
+  it("prints the command's own usage on stdout and exits 0, the whole usage without a command", async () => {
     const select = await run(['select', '--help']);
     expect(select.code).toBe(0);
     expect(select.io.stdout()).toMatch(/^usage: repocod select \[--spec FILE\]/);

@@ -16,7 +16,39 @@ import { EXECUTOR_OPTIONS, EXECUTOR_USAGE } from './executor-option.js';
 import { WORKER_USAGE, workerCommand } from './worker-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
 
-const VALUE_OPTIONS = new Set(['db', 'margin', 'name', 'config', 'workers', 'width', 'manifest', 'source', 'patch', 'tests', 'repeat', 'timeout', 'only', 'tracebacks', 'templates', 'spec', 'version', 'out', 'selection', 'repo', 'keep', 'push', 'hub-url', 'executor', 'namespace', 'redis', 'concurrency', 'prepare', 'state', 'lock-seconds', 'record-out']);
+const VALUE_OPTIONS = new Set([
+  'db',
+  'margin',
+  'name',
+  'config',
+  'workers',
+  'width',
+  'manifest',
+  'source',
+  'patch',
+  'tests',
+  'repeat',
+  'timeout',
+  'only',
+  'tracebacks',
+  'templates',
+  'spec',
+  'version',
+  'out',
+  'selection',
+  'repo',
+  'keep',
+  'push',
+  'hub-url',
+  'executor',
+  'namespace',
+  'redis',
+  'concurrency',
+  'prepare',
+  'state',
+  'lock-seconds',
+  'record-out',
+]);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
 
@@ -103,10 +135,38 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['manifest', 'source', 'fresh']);
         return await envCommand(args, io);
       case 'run':
-        assertKnownOptions(args, ['manifest', 'source', 'fresh', 'patch', 'tests', 'all', 'workers', 'repeat', 'timeout', 'db', ...EXECUTOR_OPTIONS]);
+        assertKnownOptions(args, [
+          'manifest',
+          'source',
+          'fresh',
+          'patch',
+          'tests',
+          'all',
+          'workers',
+          'repeat',
+          'timeout',
+          'db',
+          ...EXECUTOR_OPTIONS,
+        ]);
         return await runCommand(args, io);
       case 'mine':
-        assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'only', 'confirm', 'workers', 'repeat', 'config', 'tracebacks', 'lite', 'repo', 'spec', 'margin', ...EXECUTOR_OPTIONS]);
+        assertKnownOptions(args, [
+          'manifest',
+          'source',
+          'db',
+          'exact',
+          'only',
+          'confirm',
+          'workers',
+          'repeat',
+          'config',
+          'tracebacks',
+          'lite',
+          'repo',
+          'spec',
+          'margin',
+          ...EXECUTOR_OPTIONS,
+        ]);
         return await mineCommand(args, io);
       case 'tasks':
         assertKnownOptions(args, ['manifest', 'source', 'db', 'exact', 'templates', 'workers', ...EXECUTOR_OPTIONS]);
@@ -118,7 +178,21 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, ['db']);
         return await showCommand(args, io);
       case 'validate':
-        assertKnownOptions(args, ['db', 'selection', 'repo', 'repeat', 'retry-failed', 'narrow', 'gold-runs', 'fresh', 'timeout', 'workers', 'manifest', 'source', ...EXECUTOR_OPTIONS]);
+        assertKnownOptions(args, [
+          'db',
+          'selection',
+          'repo',
+          'repeat',
+          'retry-failed',
+          'narrow',
+          'gold-runs',
+          'fresh',
+          'timeout',
+          'workers',
+          'manifest',
+          'source',
+          ...EXECUTOR_OPTIONS,
+        ]);
         return await validateCommand(args, io);
       case 'publish':
         assertKnownOptions(args, ['db', 'version', 'out', 'selection', 'keep', 'push', 'hub-url', 'dry-run']);
@@ -130,7 +204,16 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         assertKnownOptions(args, CURATE_OPTIONS);
         return await curateCommand(args, io, io.terminal);
       case 'worker':
-        assertKnownOptions(args, ['redis', 'concurrency', 'prepare', 'state', 'namespace', 'lock-seconds', 'manifest', 'source']);
+        assertKnownOptions(args, [
+          'redis',
+          'concurrency',
+          'prepare',
+          'state',
+          'namespace',
+          'lock-seconds',
+          'manifest',
+          'source',
+        ]);
         return await workerCommand(args, io);
       case 'help':
         io.out(USAGE);

@@ -8,13 +8,30 @@ const MANIFEST = join(DEMO_ROOT, '../mining-edge-cases/manifest.yaml');
 
 /** `repocod mine` on the edge-case project: real checkout, real venv, real pytest, a real catalog. */
 describe('repocod mine', () => {
-  it('mines the chosen functions, prints the summary, and answers a rerun from the catalog', { timeout: 300_000 }, async () => {
+  it('mines the chosen functions, prints the summary, and answers a rerun from the catalog', {
+    timeout: 300_000,
+  }, async () => {
     const folder = makeTempDir().dir;
     const config = join(folder, 'config.json');
     // The fixture's docstrings are short: every documented function is a candidate here.
     writeFileSync(config, JSON.stringify({ candidateFilter: { minDocstringLinesExclusive: 0 } }));
     const db = join(folder, 'catalog.duckdb');
-    const args = ['mine', 'mining-edge-cases', '--manifest', MANIFEST, '--config', config, '--db', db, '--workers', '2', '--only', 'double', '--only', 'unused'];
+    const args = [
+      'mine',
+      'mining-edge-cases',
+      '--manifest',
+      MANIFEST,
+      '--config',
+      config,
+      '--db',
+      db,
+      '--workers',
+      '2',
+      '--only',
+      'double',
+      '--only',
+      'unused',
+    ];
     const first = bufferIO();
     expect(await main(args, first), first.stderr()).toBe(0);
     expect(first.stderr()).toMatch(/baseline \(traced run for the coverage map \+ plain runs\): 4 pytest run\(s\)/);
@@ -32,7 +49,12 @@ describe('repocod mine', () => {
     expect(again.stdout()).toContain('phases           none: everything came from the catalog');
 
     const stored = bufferIO();
-    expect(await main(['sql', "select qualname, status, len(tests) as n from relevant_tests order by qualname", '--db', db], stored)).toBe(0);
+    expect(
+      await main(
+        ['sql', 'select qualname, status, len(tests) as n from relevant_tests order by qualname', '--db', db],
+        stored,
+      ),
+    ).toBe(0);
     expect(stored.stdout()).toMatch(/double\s+\|\s+tests\s+\|\s+1\n.*unused\s+\|\s+no-tests\s+\|\s+0/s);
   });
 
@@ -42,7 +64,9 @@ describe('repocod mine', () => {
     expect(unknown.stderr()).toMatch(/unknown option --fast for "mine"/);
     const folder = makeTempDir().dir;
     const nothing = bufferIO();
-    expect(await main(['mine', 'demo', '--only', 'no_such_function', '--db', join(folder, 'c.duckdb')], nothing)).toBe(2);
+    expect(await main(['mine', 'demo', '--only', 'no_such_function', '--db', join(folder, 'c.duckdb')], nothing)).toBe(
+      2,
+    );
     expect(nothing.stderr()).toMatch(/--only no_such_function: no candidate function of demo has that qualified name/);
   });
 
@@ -53,8 +77,14 @@ describe('repocod mine', () => {
       [['mine', '--lite', '--db', db], /--lite needs the repositories to mine, as arguments or with --repo/],
       [['mine', '--lite', 'demo', '--only', 'f', '--db', db], /--only does not go with --lite/],
       [['mine', 'demo', '--margin', '10%', '--db', db], /--margin goes with --lite/],
-      [['mine', '--lite', 'demo', '--margin', 'some', '--db', db], /--margin must be a percentage of each quota such as 20% or a number of tasks/],
-      [['curate', '--yes', '--all', '--margin', '5', '--db', db], /--margin is for Lite-first mining; --all mines every candidate/],
+      [
+        ['mine', '--lite', 'demo', '--margin', 'some', '--db', db],
+        /--margin must be a percentage of each quota such as 20% or a number of tasks/,
+      ],
+      [
+        ['curate', '--yes', '--all', '--margin', '5', '--db', db],
+        /--margin is for Lite-first mining; --all mines every candidate/,
+      ],
     ];
     for (const [args, message] of cases) {
       const io = bufferIO();

@@ -1,6 +1,21 @@
 import { RepocodError } from '@repocod/core';
-import type { LiteMargin, LiteMiningSummary, MineStageEvent, MineStageSummary, MiningTracebacks, ProgressTicker, SelectionSpec } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, liteMining, loadExtractionConfig, mineStage, miningPhaseItem, openCatalog } from '@repocod/pipeline';
+import type {
+  LiteMargin,
+  LiteMiningSummary,
+  MineStageEvent,
+  MineStageSummary,
+  MiningTracebacks,
+  ProgressTicker,
+  SelectionSpec,
+} from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  liteMining,
+  loadExtractionConfig,
+  mineStage,
+  miningPhaseItem,
+  openCatalog,
+} from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -46,22 +61,24 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   ticker.step(0, 0, `${repository}: checkout, environment and functions`);
   try {
     const started = performance.now();
-    const summary = await withExecutor(args, io, ({ executor }) => mineStage(catalog, {
-      executor,
-      projectRoot: PROJECT_ROOT,
-      stateRoot: stateRoot(),
-      repository,
-      manifest: stringOption(args, 'manifest'),
-      sources: listOption(args, 'source'),
-      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
-      only: listOption(args, 'only'),
-      confirm: args.flags.get('confirm') === true,
-      workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
-      repeat: wholeNumber(args, 'repeat', 3),
-      tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
-      extraction,
-      onEvent: progressPrinter(io, ticker),
-    }));
+    const summary = await withExecutor(args, io, ({ executor }) =>
+      mineStage(catalog, {
+        executor,
+        projectRoot: PROJECT_ROOT,
+        stateRoot: stateRoot(),
+        repository,
+        manifest: stringOption(args, 'manifest'),
+        sources: listOption(args, 'source'),
+        mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+        only: listOption(args, 'only'),
+        confirm: args.flags.get('confirm') === true,
+        workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
+        repeat: wholeNumber(args, 'repeat', 3),
+        tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
+        extraction,
+        onEvent: progressPrinter(io, ticker),
+      }),
+    );
     io.out(formatMineSummary(summary));
     await recordStageSeconds(catalog, repository, 'mine', started);
     const errors = summary.functions.filter((fn) => fn.status === 'error').length;
@@ -92,7 +109,9 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineSta
   return (event) => {
     switch (event.kind) {
       case 'prepared':
-        io.err(`${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, ${event.prepared.worktrees.length} worktree(s)\n`);
+        io.err(
+          `${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, ${event.prepared.worktrees.length} worktree(s)\n`,
+        );
         ticker.step(0, 0, 'extracting the functions');
         break;
       case 'extracted':
@@ -100,19 +119,26 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineSta
         break;
       case 'phase-start': {
         const resumed = event.resumed > 0 ? ` (${event.resumed} more finished by an earlier run)` : '';
-        io.err(`  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${event.functions > 0 ? ` for ${event.functions} function(s)` : ''}${resumed}\n`);
+        io.err(
+          `  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${event.functions > 0 ? ` for ${event.functions} function(s)` : ''}${resumed}\n`,
+        );
         ticker.step(0, event.jobs, miningPhaseItem(event));
         break;
       }
       case 'shard-incomplete':
-        io.err(`  ! a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out\n`);
+        io.err(
+          `  ! a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out\n`,
+        );
         break;
       case 'phase-done':
         if (io.interactive) io.err('\n');
-        io.err(`    done in ${event.stats.wallSeconds.toFixed(1)} s: ${event.stats.processes} process(es), ${event.stats.testExecutions} test executions\n`);
+        io.err(
+          `    done in ${event.stats.wallSeconds.toFixed(1)} s: ${event.stats.processes} process(es), ${event.stats.testExecutions} test executions\n`,
+        );
         break;
       case 'function-done':
-        if (io.interactive) io.err(`\r    ${event.done}/${event.total} functions mined (${event.result.qualname.slice(0, 40)})\u001b[K`);
+        if (io.interactive)
+          io.err(`\r    ${event.done}/${event.total} functions mined (${event.result.qualname.slice(0, 40)})\u001b[K`);
         break;
       case 'job-done':
         ticker.step(event.done, event.total, '');
@@ -133,7 +159,10 @@ export function formatMineSummary(summary: MineStageSummary): string {
   const flaky = summary.baseline.tests.filter((test) => test.status === 'flaky');
   const methods = new Map<string, number>();
   for (const fn of functions) methods.set(fn.method, (methods.get(fn.method) ?? 0) + 1);
-  const phases = summary.phases.map((phase) => `${phase.phase} ${phase.wallSeconds.toFixed(1)} s (${phase.processes} processes, ${phase.testExecutions} test executions)`);
+  const phases = summary.phases.map(
+    (phase) =>
+      `${phase.phase} ${phase.wallSeconds.toFixed(1)} s (${phase.processes} processes, ${phase.testExecutions} test executions)`,
+  );
   const lines = [
     `${summary.repository} at ${summary.baseCommit.slice(0, 12)}: ${summary.mode} mode, ${summary.workers} worker(s), key ${summary.miningKey.slice(0, 12)}`,
     `  candidates       ${summary.candidates}${functions.length === summary.candidates ? '' : ` (${functions.length} chosen with --only)`}; ${functions.length - summary.resumed} mined now, ${summary.resumed} from an earlier run`,
@@ -144,23 +173,56 @@ export function formatMineSummary(summary: MineStageSummary): string {
     `  phases           ${phases.length === 0 ? 'none: everything came from the catalog' : phases.join('\n                   ')}`,
     `  total            ${summary.wallSeconds.toFixed(1)} s`,
   ];
-  if (summary.confirmed > 0) lines.push(`  confirmed        ${summary.confirmed} in-process answers in fresh processes: ${summary.mismatches.length === 0 ? 'all identical' : `${summary.mismatches.length} DIFFERENT (the fresh-process sets were kept)`}`);
-  for (const mismatch of summary.mismatches.slice(0, 10)) lines.push(`    ${mismatch.qualname}: in-process [${mismatch.inProcess.join(', ')}] vs fresh [${mismatch.freshProcess.join(', ')}]`);
-  lines.push(...listed('flaky tests', flaky.map((test) => `${test.nodeId}: ${test.reason ?? ''}`)));
-  lines.push(...listed('functions without relevant tests (not tasks)', noTests.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`)));
-  lines.push(...listed('errors (retried on the next run)', errors.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`)));
+  if (summary.confirmed > 0)
+    lines.push(
+      `  confirmed        ${summary.confirmed} in-process answers in fresh processes: ${summary.mismatches.length === 0 ? 'all identical' : `${summary.mismatches.length} DIFFERENT (the fresh-process sets were kept)`}`,
+    );
+  for (const mismatch of summary.mismatches.slice(0, 10))
+    lines.push(
+      `    ${mismatch.qualname}: in-process [${mismatch.inProcess.join(', ')}] vs fresh [${mismatch.freshProcess.join(', ')}]`,
+    );
+  lines.push(
+    ...listed(
+      'flaky tests',
+      flaky.map((test) => `${test.nodeId}: ${test.reason ?? ''}`),
+    ),
+  );
+  lines.push(
+    ...listed(
+      'functions without relevant tests (not tasks)',
+      noTests.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`),
+    ),
+  );
+  lines.push(
+    ...listed(
+      'errors (retried on the next run)',
+      errors.map((fn) => `${fn.qualname}: ${fn.reason ?? ''}`),
+    ),
+  );
   return `${lines.join('\n')}\n`;
 }
 
 function listed(title: string, items: readonly string[], limit = 10): string[] {
   if (items.length === 0) return [];
-  return [`  ${title}:`, ...items.slice(0, limit).map((item) => `    ${item}`), ...(items.length > limit ? [`    … and ${items.length - limit} more (repocod sql on relevant_tests)`] : [])];
+  return [
+    `  ${title}:`,
+    ...items.slice(0, limit).map((item) => `    ${item}`),
+    ...(items.length > limit ? [`    … and ${items.length - limit} more (repocod sql on relevant_tests)`] : []),
+  ];
 }
 
 async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
-  if (args.flags.has('only')) throw new RepocodError('usage', `--only does not go with --lite: Lite-first mining chooses the functions itself\n\n${MINE_USAGE}`);
+  if (args.flags.has('only'))
+    throw new RepocodError(
+      'usage',
+      `--only does not go with --lite: Lite-first mining chooses the functions itself\n\n${MINE_USAGE}`,
+    );
   const repositories = [...new Set([...args.positionals, ...listOption(args, 'repo')])];
-  if (repositories.length === 0) throw new RepocodError('usage', `--lite needs the repositories to mine, as arguments or with --repo\n\n${MINE_USAGE}`);
+  if (repositories.length === 0)
+    throw new RepocodError(
+      'usage',
+      `--lite needs the repositories to mine, as arguments or with --repo\n\n${MINE_USAGE}`,
+    );
   const spec = selectionSpecOption(args);
   const margin = marginOption(args);
   const configPath = stringOption(args, 'config');
@@ -170,27 +232,31 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
   ticker.step(0, 0, `${repositories.join(', ')}: checkouts, environments, functions and their ranking`);
   try {
     const printer = progressPrinter(io, ticker);
-    const summary = await withExecutor(args, io, ({ executor }) => liteMining(catalog, {
-      executor,
-      projectRoot: PROJECT_ROOT,
-      stateRoot: stateRoot(),
-      repositories,
-      spec,
-      margin,
-      manifest: stringOption(args, 'manifest'),
-      sources: listOption(args, 'source'),
-      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
-      confirm: args.flags.get('confirm') === true,
-      workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
-      repeat: wholeNumber(args, 'repeat', 3),
-      tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
-      extraction,
-      onEvent: (event) => {
-        if (event.kind === 'lite-ranked') io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);
-        if (event.kind === 'lite-round') io.err(`round ${event.round}: ${event.plan.next.length} function(s) in ${event.repositories.join(', ')}\n`);
-        if (event.kind === 'lite-mine') printer(event.event);
-      },
-    }));
+    const summary = await withExecutor(args, io, ({ executor }) =>
+      liteMining(catalog, {
+        executor,
+        projectRoot: PROJECT_ROOT,
+        stateRoot: stateRoot(),
+        repositories,
+        spec,
+        margin,
+        manifest: stringOption(args, 'manifest'),
+        sources: listOption(args, 'source'),
+        mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+        confirm: args.flags.get('confirm') === true,
+        workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
+        repeat: wholeNumber(args, 'repeat', 3),
+        tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
+        extraction,
+        onEvent: (event) => {
+          if (event.kind === 'lite-ranked')
+            io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);
+          if (event.kind === 'lite-round')
+            io.err(`round ${event.round}: ${event.plan.next.length} function(s) in ${event.repositories.join(', ')}\n`);
+          if (event.kind === 'lite-mine') printer(event.event);
+        },
+      }),
+    );
     io.out(formatLiteSummary(summary, spec, margin));
     return 0;
   } finally {
@@ -209,12 +275,21 @@ export function formatLiteSummary(summary: LiteMiningSummary, spec: SelectionSpe
     `  mined            ${summary.mined} of ${summary.candidates} candidates (${summary.minedNow} now, ${earlier} from an earlier run)`,
   ];
   for (const level of summary.plan.levels) {
-    const state = level.state === 'enough' ? 'enough' : level.state === 'exhausted' ? 'every candidate mined, fewer than the target' : 'not finished';
+    const state =
+      level.state === 'enough'
+        ? 'enough'
+        : level.state === 'exhausted'
+          ? 'every candidate mined, fewer than the target'
+          : 'not finished';
     const cut = level.cutoff === null ? '' : `; cut-off score ${level.cutoff}`;
-    lines.push(`  ${level.level.padEnd(16)} found ${level.found}/${level.target} (quota ${level.quota}); ${level.mined} of ${level.candidates} mined${cut}; ${state}`);
+    lines.push(
+      `  ${level.level.padEnd(16)} found ${level.found}/${level.target} (quota ${level.quota}); ${level.mined} of ${level.candidates} mined${cut}; ${state}`,
+    );
   }
   for (const repository of summary.repositories) {
-    lines.push(`  ${repository.repository.padEnd(16)} ${repository.mined} of ${repository.ranked} ranked candidates mined (${repository.minedNow} now), ${repository.withTests} with relevant tests`);
+    lines.push(
+      `  ${repository.repository.padEnd(16)} ${repository.mined} of ${repository.ranked} ranked candidates mined (${repository.minedNow} now), ${repository.withTests} with relevant tests`,
+    );
   }
   for (const repository of summary.dropped) lines.push(`  ${repository}: dropped, its mining failed`);
   return `${lines.join('\n')}\n`;

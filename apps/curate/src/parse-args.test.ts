@@ -52,7 +52,12 @@ describe('parseArgs', () => {
   });
 
   it('gives no command for no arguments', () => {
-    expect(parseArgs([], VALUES)).toEqual({ command: undefined, positionals: [], flags: new Map(), repeated: new Map() });
+    expect(parseArgs([], VALUES)).toEqual({
+      command: undefined,
+      positionals: [],
+      flags: new Map(),
+      repeated: new Map(),
+    });
   });
 
   it('refuses a value option with no value, naming it', () => {

@@ -46,7 +46,10 @@ export function stringOption(args: ParsedArgs, name: string): string | undefined
 export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): void {
   for (const name of args.flags.keys()) {
     if (!known.includes(name)) {
-      throw new RepocodError('usage', `unknown option --${name} for "${args.command ?? ''}" (known: ${known.map((option) => `--${option}`).join(', ')})`);
+      throw new RepocodError(
+        'usage',
+        `unknown option --${name} for "${args.command ?? ''}" (known: ${known.map((option) => `--${option}`).join(', ')})`,
+      );
     }
   }
 }
@@ -60,6 +63,7 @@ export function wholeNumber(args: ParsedArgs, name: string, fallback: number): n
   const text = stringOption(args, name);
   if (text === undefined) return fallback;
   const value = Number(text);
-  if (!Number.isInteger(value) || value < 1) throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);
+  if (!Number.isInteger(value) || value < 1)
+    throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);
   return value;
 }

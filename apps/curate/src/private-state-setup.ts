@@ -9,7 +9,7 @@ import { afterAll } from 'vitest';
  * the same worktrees of one state folder would see each other's patches.
  */
 const state = mkdtempSync(join(tmpdir(), 'repocod-test-state-'));
-process.env['REPOCOD_STATE'] = state;
+process.env.REPOCOD_STATE = state;
 
 // The folder can hold a virtual environment of thousands of files: on a busy machine removing it
 // outlasts vitest's 10 s default for a hook (seen: mine-command.test.ts under a mining run).

@@ -11,11 +11,14 @@ import type { CommandIO } from './io.js';
  */
 export function progressLine(report: ProgressReport, intervalMs: number): string {
   const parts: string[] = [];
-  const count = report.total > 0 ? `${report.done}/${report.total} (${Math.floor((report.done / report.total) * 100)}%)` : '';
+  const count =
+    report.total > 0 ? `${report.done}/${report.total} (${Math.floor((report.done / report.total) * 100)}%)` : '';
   parts.push([count, report.item === '' ? 'working' : report.item].filter((part) => part !== '').join(' '));
   parts.push(`${formatSeconds(report.elapsedSeconds)} elapsed`);
-  if (report.total > 0 && report.done < report.total) parts.push(report.etaSeconds === null ? 'ETA once one finishes' : `ETA ${formatSeconds(report.etaSeconds)}`);
-  if (report.idleSeconds * 1000 >= intervalMs) parts.push(`still running, nothing finished for ${formatSeconds(report.idleSeconds)}`);
+  if (report.total > 0 && report.done < report.total)
+    parts.push(report.etaSeconds === null ? 'ETA once one finishes' : `ETA ${formatSeconds(report.etaSeconds)}`);
+  if (report.idleSeconds * 1000 >= intervalMs)
+    parts.push(`still running, nothing finished for ${formatSeconds(report.idleSeconds)}`);
   return parts.join(' · ');
 }
 
@@ -25,10 +28,13 @@ export function progressLine(report: ProgressReport, intervalMs: number): string
  */
 export function progressInterval(io: CommandIO, env: NodeJS.ProcessEnv = process.env): number {
   if (io.progressIntervalMs !== undefined) return io.progressIntervalMs;
-  const value = env['REPOCOD_PROGRESS_INTERVAL_MS'];
+  const value = env.REPOCOD_PROGRESS_INTERVAL_MS;
   if (value === undefined || value === '') return DEFAULT_PROGRESS_INTERVAL_MS;
   if (!/^\d+$/.test(value) || Number(value) < 1) {
-    throw new RepocodError('usage', `REPOCOD_PROGRESS_INTERVAL_MS must be a whole number of milliseconds, at least 1 (got "${value}"); unset it for the default of 30 s`);
+    throw new RepocodError(
+      'usage',
+      `REPOCOD_PROGRESS_INTERVAL_MS must be a whole number of milliseconds, at least 1 (got "${value}"); unset it for the default of 30 s`,
+    );
   }
   return Number(value);
 }
@@ -40,5 +46,8 @@ export function progressInterval(io: CommandIO, env: NodeJS.ProcessEnv = process
  */
 export function startProgressLines(io: CommandIO, prefix: string): ProgressTicker {
   const interval = progressInterval(io);
-  return new ProgressTicker((report) => io.err(`${io.interactive ? '\r\u001b[K' : ''}${prefix}${progressLine(report, interval)}\n`), interval).start();
+  return new ProgressTicker(
+    (report) => io.err(`${io.interactive ? '\r\u001b[K' : ''}${prefix}${progressLine(report, interval)}\n`),
+    interval,
+  ).start();
 }

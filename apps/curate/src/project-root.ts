@@ -10,6 +10,6 @@ export const PROJECT_ROOT = fileURLToPath(new URL('../../..', import.meta.url));
  * command, not at load.
  */
 export function stateRoot(): string {
-  const chosen = process.env['REPOCOD_STATE'];
+  const chosen = process.env.REPOCOD_STATE;
   return chosen !== undefined && chosen !== '' ? chosen : join(PROJECT_ROOT, '.repocod');
 }

@@ -1,7 +1,14 @@
 import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { HubTarget, PublishSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, DEFAULT_RELEASE_FOLDER, hubToken, openCatalog, parseHubRepo, publishStage } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  DEFAULT_RELEASE_FOLDER,
+  hubToken,
+  openCatalog,
+  parseHubRepo,
+  publishStage,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
@@ -28,12 +35,20 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   if (args.positionals.length > 0) throw new RepocodError('usage', PUBLISH_USAGE);
   const version = stringOption(args, 'version');
   const pushTo = stringOption(args, 'push');
-  if (version === undefined && pushTo === undefined) throw new RepocodError('usage', `give --version V (and/or --push ORG/NAME)\n\n${PUBLISH_USAGE}`);
-  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined) throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
+  if (version === undefined && pushTo === undefined)
+    throw new RepocodError('usage', `give --version V (and/or --push ORG/NAME)\n\n${PUBLISH_USAGE}`);
+  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined)
+    throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
   // Checked before the catalog is opened or anything is written: a bad name or a missing token
   // must not leave a half-published version behind.
   const push: HubTarget | undefined =
-    pushTo === undefined ? undefined : { repo: parseHubRepo(pushTo).id, hubUrl: stringOption(args, 'hub-url') ?? process.env['HF_ENDPOINT'], accessToken: hubToken(process.env) };
+    pushTo === undefined
+      ? undefined
+      : {
+          repo: parseHubRepo(pushTo).id,
+          hubUrl: stringOption(args, 'hub-url') ?? process.env.HF_ENDPOINT,
+          accessToken: hubToken(process.env),
+        };
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const summary = await publishStage(catalog, {
@@ -52,39 +67,71 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   }
 }
 
-const size = (bytes: number): string => (bytes < 10_000 ? `${bytes} B` : bytes < 10_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`);
+const size = (bytes: number): string =>
+  bytes < 10_000
+    ? `${bytes} B`
+    : bytes < 10_000_000
+      ? `${(bytes / 1000).toFixed(1)} kB`
+      : `${(bytes / 1_000_000).toFixed(1)} MB`;
 
 export function formatPublish(summary: PublishSummary): string {
   const { release, content } = summary;
   const would = summary.dryRun ? 'would be ' : '';
   const lines: string[] = [];
   if (summary.dryRun) lines.push('dry run: nothing is written or uploaded');
-  if (summary.downloaded !== null) lines.push(`from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} (${summary.downloaded.files.length} files)`);
+  if (summary.downloaded !== null)
+    lines.push(
+      `from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} (${summary.downloaded.files.length} files)`,
+    );
   if (content !== null && summary.version !== null) {
-    lines.push(`release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}`);
+    lines.push(
+      `release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}`,
+    );
     const left = content.leftOut.length === 0 ? '' : `; left out (failed validation): ${content.leftOut.length}`;
     const kept = content.kept.length === 0 ? '' : `; kept despite a failed check: ${content.kept.length}`;
-    lines.push(`  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} flaky test(s) removed`);
-    for (const task of content.leftOut.slice(0, 10)) lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
+    lines.push(
+      `  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} flaky test(s) removed`,
+    );
+    for (const task of content.leftOut.slice(0, 10))
+      lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
     if (content.leftOut.length > 10) lines.push(`    … and ${content.leftOut.length - 10} more`);
     for (const task of content.kept) lines.push(`    kept ${task.instanceId} (${task.check}: ${task.detail})`);
   } else {
     lines.push(`release ${summary.folder}: ${summary.dryRun ? 'would be pushed' : 'pushed'} as it is`);
   }
-  lines.push(`  versions   ${release.configs.map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`).join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`);
-  if (summary.writes.length > 0) lines.push(`  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes.map((write) => `${write.path} (${size(write.bytes)})`).join(', ')}`);
+  lines.push(
+    `  versions   ${release.configs.map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`).join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`,
+  );
+  if (summary.writes.length > 0)
+    lines.push(
+      `  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes.map((write) => `${write.path} (${size(write.bytes)})`).join(', ')}`,
+    );
   if (summary.version !== null) {
     if (release.diff === null) lines.push('  diff       first version');
-    else lines.push(`  diff       against ${release.diff.previous}: ${release.diff.added.length} added, ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`);
-    for (const [label, ids] of release.diff === null ? [] : ([['+', release.diff.added], ['-', release.diff.removed], ['~', release.diff.changed]] as const)) {
+    else
+      lines.push(
+        `  diff       against ${release.diff.previous}: ${release.diff.added.length} added, ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
+      );
+    for (const [label, ids] of release.diff === null
+      ? []
+      : ([
+          ['+', release.diff.added],
+          ['-', release.diff.removed],
+          ['~', release.diff.changed],
+        ] as const)) {
       for (const id of ids.slice(0, 20)) lines.push(`    ${label} ${id}`);
       if (ids.length > 20) lines.push(`    ${label} … and ${ids.length - 20} more`);
     }
   }
   if (summary.upload !== null) {
-    lines.push(`  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit "${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`);
+    lines.push(
+      `  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit "${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`,
+    );
     for (const file of summary.upload.files) lines.push(`    ${file.path} (${size(file.bytes)})`);
   }
-  if (summary.pushed !== null) lines.push(`  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit ${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`);
+  if (summary.pushed !== null)
+    lines.push(
+      `  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit ${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`,
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -13,7 +13,7 @@ const LINE_KEYS = [
   ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
 ];
 
-const savedState = process.env['REPOCOD_STATE'];
+const savedState = process.env.REPOCOD_STATE;
 const temp = makeTempDir();
 const db = join(temp.dir, 'catalog.duckdb');
 const fromCurate = join(temp.dir, 'records-from-curate');
@@ -24,7 +24,7 @@ let curateOut = '';
  * tasks, select, validate, publish): the records read back, against the catalog they come from.
  */
 beforeAll(async () => {
-  process.env['REPOCOD_STATE'] = join(temp.dir, 'state');
+  process.env.REPOCOD_STATE = join(temp.dir, 'state');
   // The demo's whole flow ran once for every test of this package (the screens' fixture): curate on a copy
   // of its catalog answers every stage from there, in a state folder of this file's own, and writes records.
   copyFileSync(demoFixture().catalogPath, db);
@@ -36,8 +36,8 @@ beforeAll(async () => {
 }, 900_000);
 
 afterAll(() => {
-  if (savedState === undefined) delete process.env['REPOCOD_STATE'];
-  else process.env['REPOCOD_STATE'] = savedState;
+  if (savedState === undefined) delete process.env.REPOCOD_STATE;
+  else process.env.REPOCOD_STATE = savedState;
   temp.cleanup();
 }, 120_000);
 
@@ -68,24 +68,27 @@ describe('repocod record on the demo', () => {
     expect((await record(out)).code).toBe(0);
     const text = readFileSync(join(out, 'demo.jsonl'), 'utf8');
     expect(text.endsWith('\n')).toBe(true);
-    const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(lines).toHaveLength(52);
-    const ids = lines.map((line) => line['instance_id'] as string);
+    const ids = lines.map((line) => line.instance_id as string);
     expect(ids).toEqual([...ids].sort());
     for (const line of lines) {
       expect(Object.keys(line)).toEqual(LINE_KEYS);
-      expect(line['repository']).toBe('demo');
-      expect(['self-contained', 'file-level', 'repo-level']).toContain(line['level']);
+      expect(line.repository).toBe('demo');
+      expect(['self-contained', 'file-level', 'repo-level']).toContain(line.level);
       for (const key of ['prompt_lines', 'solution_lines', 'prompt_tokens', 'solution_tokens', 'cc']) {
         const value = line[key];
         const whole = typeof value === 'number' && Number.isInteger(value) && value >= 1;
-        expect(whole, `${String(line['instance_id'])} ${key}`).toBe(true);
+        expect(whole, `${String(line.instance_id)} ${key}`).toBe(true);
       }
-      const tests = line['fail_to_pass'] as string[];
+      const tests = line.fail_to_pass as string[];
       expect(tests.length).toBeGreaterThan(0);
       expect(tests).toEqual([...tests].sort());
       expect(tests.every((test) => test.startsWith('tests/') && test.includes('::'))).toBe(true);
-      expect([true, false, null]).toContain(line['valid']);
+      expect([true, false, null]).toContain(line.valid);
     }
 
     const catalog = await openCatalog(db);
@@ -97,17 +100,17 @@ describe('repocod record on the demo', () => {
       const fromCatalog = tasks.rows.map((row) => [row[0], row[1], row[2], Number(row[3]), Number(row[4])]);
       expect(lines.map((line) => columns.map((key) => line[key]))).toEqual(fromCatalog);
       for (const line of lines) {
-        const verdict = status.get(line['instance_id'] as string);
+        const verdict = status.get(line.instance_id as string);
         const expected = verdict === 'passed' ? true : verdict === 'failed' ? false : null;
-        expect(line['valid'], String(line['instance_id'])).toBe(expected);
+        expect(line.valid, String(line.instance_id)).toBe(expected);
       }
     } finally {
       await catalog.close();
     }
     // retry's tests fail at collection without its body (the package does not import): valid all the same.
-    expect(lines.find((line) => line['instance_id'] === 'demo-inventory.util.retry')?.['valid']).toBe(true);
-    expect(lines.filter((line) => line['valid'] === true).length).toBeGreaterThan(0);
-    expect(lines.filter((line) => line['valid'] === false).length).toBeGreaterThan(0);
+    expect(lines.find((line) => line.instance_id === 'demo-inventory.util.retry')?.valid).toBe(true);
+    expect(lines.filter((line) => line.valid === true).length).toBeGreaterThan(0);
+    expect(lines.filter((line) => line.valid === false).length).toBeGreaterThan(0);
   });
 
   it('has a header: environment, counts, stage times, and no path of this machine', { timeout: 60_000 }, async () => {
@@ -147,7 +150,9 @@ describe('repocod record on the demo', () => {
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
   });
 
-  it('writes the selection as lite.json with --lite: spec, picks per level in rank order, verdicts', { timeout: 60_000 }, async () => {
+  it('writes the selection as lite.json with --lite: spec, picks per level in rank order, verdicts', {
+    timeout: 60_000,
+  }, async () => {
     const out = join(temp.dir, 'lite');
     const io = bufferIO();
     expect(await main(['record', '--lite', '--db', db, '--out', out], io), io.stderr()).toBe(0);
@@ -165,7 +170,9 @@ describe('repocod record on the demo', () => {
       const selection = await catalog.selection(lite.selection);
       for (const [level, entry] of Object.entries(lite.levels)) {
         const picks = (selection?.picks ?? []).filter((pick) => pick.level === level).sort((a, b) => a.rank - b.rank);
-        expect(entry.picks.map((pick) => [pick.rank, pick.instance_id, pick.score])).toEqual(picks.map((pick) => [pick.rank, pick.instanceId, pick.score]));
+        expect(entry.picks.map((pick) => [pick.rank, pick.instance_id, pick.score])).toEqual(
+          picks.map((pick) => [pick.rank, pick.instanceId, pick.score]),
+        );
         expect(entry.cutoff_score).toBe(picks.at(-1)?.score);
         expect(entry.valid + entry.failed + entry.not_validated).toBe(entry.picked);
       }
@@ -174,7 +181,9 @@ describe('repocod record on the demo', () => {
     }
     // The same verdicts as the repository's record: ensure_non_negative fails, the others pass.
     const all = Object.values(lite.levels).flatMap((entry) => entry.picks);
-    expect(all.filter((pick) => pick.valid !== true).map((pick) => [pick.instance_id, pick.valid])).toEqual([['demo-inventory.util.ensure_non_negative', false]]);
+    expect(all.filter((pick) => pick.valid !== true).map((pick) => [pick.instance_id, pick.valid])).toEqual([
+      ['demo-inventory.util.ensure_non_negative', false],
+    ]);
     const again = bufferIO();
     expect(await main(['record', '--lite', '--db', db, '--out', out], again)).toBe(0);
     expect(readFileSync(join(out, 'lite.json'), 'utf8')).toBe(text);
@@ -192,7 +201,12 @@ describe('repocod record on the demo', () => {
     expect(selection.code).toBe(2);
     expect(selection.stderr).toMatch(/--selection ffffffffffffffff: no such selection in the catalog/);
     const lite = bufferIO();
-    expect(await main(['record', '--lite', '--db', db, '--out', join(temp.dir, 'lite-none'), '--selection', 'ffffffffffffffff'], lite)).toBe(2);
+    expect(
+      await main(
+        ['record', '--lite', '--db', db, '--out', join(temp.dir, 'lite-none'), '--selection', 'ffffffffffffffff'],
+        lite,
+      ),
+    ).toBe(2);
     expect(lite.stderr()).toMatch(/--selection ffffffffffffffff: no such selection in the catalog; `repocod sql/);
   });
 });

@@ -30,13 +30,15 @@ ${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same 
 export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const repositories = listOption(args, 'repo');
   const lite = args.flags.get('lite') === true;
-  if (args.positionals.length > 0 || (repositories.length === 0 && !lite)) throw new RepocodError('usage', RECORD_USAGE);
+  if (args.positionals.length > 0 || (repositories.length === 0 && !lite))
+    throw new RepocodError('usage', RECORD_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const folder = recordFolder(stringOption(args, 'out'));
     const selection = stringOption(args, 'selection');
     const manifest = stringOption(args, 'manifest');
-    const written = repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, { selection, manifest });
+    const written =
+      repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, { selection, manifest });
     io.out(formatWrittenRecords(written));
     if (lite) {
       const { file, tasks } = await writeLiteRecord(catalog, folder, selection);

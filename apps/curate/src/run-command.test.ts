@@ -14,7 +14,10 @@ describe('repocod env and run on the demo', () => {
 
     const folder = makeTempDir().dir;
     const ids = join(folder, 'ids.txt');
-    writeFileSync(ids, 'tests/test_util.py::test_slugify_custom_separator\n# a comment\ntests/test_util.py::test_not_there\n');
+    writeFileSync(
+      ids,
+      'tests/test_util.py::test_slugify_custom_separator\n# a comment\ntests/test_util.py::test_not_there\n',
+    );
     const db = join(folder, 'catalog.duckdb');
     const run = bufferIO();
     expect(await main(['run', 'demo', '--tests', ids, '--workers', '2', '--db', db], run)).toBe(0);
@@ -33,15 +36,40 @@ describe('repocod env and run on the demo', () => {
     expect(stored.stdout()).toMatch(/runs\n-+\n\s+1\n/);
   });
 
-  it('runs the whole suite in shards with progress lines, a hung test failing alone', { timeout: 300_000 }, async () => {
+  it('runs the whole suite in shards with progress lines, a hung test failing alone', {
+    timeout: 300_000,
+  }, async () => {
     const folder = makeTempDir().dir;
     const patch = join(folder, 'hang.diff');
     const hang = ['import time', '', 'def test_hangs():', '    time.sleep(600)'];
-    writeFileSync(patch, ['--- /dev/null', '+++ b/tests/test_zz_hang.py', `@@ -0,0 +1,${hang.length} @@`, ...hang.map((line) => `+${line}`), ''].join('\n'));
+    writeFileSync(
+      patch,
+      [
+        '--- /dev/null',
+        '+++ b/tests/test_zz_hang.py',
+        `@@ -0,0 +1,${hang.length} @@`,
+        ...hang.map((line) => `+${line}`),
+        '',
+      ].join('\n'),
+    );
     const run = { ...bufferIO(), progressIntervalMs: 50 };
-    const args = ['run', 'demo', '--all', '--patch', patch, '--timeout', '5', '--workers', '2', '--db', join(folder, 'catalog.duckdb')];
+    const args = [
+      'run',
+      'demo',
+      '--all',
+      '--patch',
+      patch,
+      '--timeout',
+      '5',
+      '--workers',
+      '2',
+      '--db',
+      join(folder, 'catalog.duckdb'),
+    ];
     expect(await main(args, run), run.stderr()).toBe(0);
-    expect(run.stderr()).toMatch(/demo: the whole suite in 2 shard\(s\) of test files: 2 job\(s\) to run, 0 from the catalog/);
+    expect(run.stderr()).toMatch(
+      /demo: the whole suite in 2 shard\(s\) of test files: 2 job\(s\) to run, 0 from the catalog/,
+    );
     // Lines every interval: done/total of the jobs and the time so far; while the hung test waits, a heartbeat.
     expect(run.stderr()).toMatch(/^ {2}[012]\/2 \(\d+%\) pytest jobs · [\d.]+ s elapsed/m);
     expect(run.stderr()).toMatch(/still running, nothing finished for [\d.]+ s/);
@@ -50,7 +78,9 @@ describe('repocod env and run on the demo', () => {
     expect(run.stdout()).toContain('tests      317: 314 passed, 1 failed, 1 skipped, 1 xfailed\n');
   });
 
-  it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', { timeout: 300_000 }, async () => {
+  it('fails a run whose patch does not apply, naming the patch, and refuses --all with --tests', {
+    timeout: 300_000,
+  }, async () => {
     const folder = makeTempDir().dir;
     const patch = join(folder, 'bad.diff');
     writeFileSync(patch, '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-not there\n+nor this\n');

@@ -26,36 +26,39 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', RUN_USAGE);
   const testsFile = stringOption(args, 'tests');
   const all = args.flags.get('all') === true;
-  if ((testsFile === undefined) === !all) throw new RepocodError('usage', `give either --tests FILE or --all\n\n${RUN_USAGE}`);
+  if ((testsFile === undefined) === !all)
+    throw new RepocodError('usage', `give either --tests FILE or --all\n\n${RUN_USAGE}`);
   const tests = testsFile === undefined ? 'all' : readList(testsFile);
   const patches = listOption(args, 'patch').map((file) => readText(file, 'patch'));
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '  ');
   ticker.step(0, 0, `${repository}: checkout and environment`);
   try {
-    const summary = await withExecutor(args, io, ({ executor }) => runTestsStage(catalog, {
-      executor,
-      projectRoot: PROJECT_ROOT,
-      stateRoot: stateRoot(),
-      repository,
-      manifest: stringOption(args, 'manifest'),
-      sources: listOption(args, 'source'),
-      fresh: args.flags.get('fresh') === true,
-      patches,
-      tests,
-      workers: wholeNumber(args, 'workers', 1),
-      repeat: wholeNumber(args, 'repeat', 1),
-      timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
-      onEvent: (event) => {
-        if (event.kind === 'run-start') {
-          const shards = event.shards > 0 ? `the whole suite in ${event.shards} shard(s) of test files: ` : '';
-          io.err(`${repository}: ${shards}${event.jobs} job(s) to run, ${event.fromCatalog} from the catalog\n`);
-          ticker.step(0, event.jobs, 'pytest jobs');
-        } else {
-          ticker.step(event.done, event.total, '');
-        }
-      },
-    }));
+    const summary = await withExecutor(args, io, ({ executor }) =>
+      runTestsStage(catalog, {
+        executor,
+        projectRoot: PROJECT_ROOT,
+        stateRoot: stateRoot(),
+        repository,
+        manifest: stringOption(args, 'manifest'),
+        sources: listOption(args, 'source'),
+        fresh: args.flags.get('fresh') === true,
+        patches,
+        tests,
+        workers: wholeNumber(args, 'workers', 1),
+        repeat: wholeNumber(args, 'repeat', 1),
+        timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+        onEvent: (event) => {
+          if (event.kind === 'run-start') {
+            const shards = event.shards > 0 ? `the whole suite in ${event.shards} shard(s) of test files: ` : '';
+            io.err(`${repository}: ${shards}${event.jobs} job(s) to run, ${event.fromCatalog} from the catalog\n`);
+            ticker.step(0, event.jobs, 'pytest jobs');
+          } else {
+            ticker.step(event.done, event.total, '');
+          }
+        },
+      }),
+    );
     io.out(formatRunSummary(summary));
     return summary.problems.length === 0 ? 0 : 1;
   } finally {
@@ -68,7 +71,10 @@ function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new RepocodError('file-unreadable', `${file}: cannot read the ${what} file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RepocodError(
+      'file-unreadable',
+      `${file}: cannot read the ${what} file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
@@ -96,7 +102,9 @@ export function formatRunSummary(summary: RunTestsSummary): string {
     `  network    ${summary.network || 'no run'}`,
     '  slowest',
     ...summary.slowest.map((test) => `    ${test.duration.toFixed(2)} s  ${test.nodeId}`),
-    ...(summary.problems.length === 0 ? [] : ['  problems', ...summary.problems.map((problem) => `    ${problem.replaceAll('\n', '\n    ')}`)]),
+    ...(summary.problems.length === 0
+      ? []
+      : ['  problems', ...summary.problems.map((problem) => `    ${problem.replaceAll('\n', '\n    ')}`)]),
   ];
   return `${lines.join('\n')}\n`;
 }

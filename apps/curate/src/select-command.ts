@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { RepocodError } from '@repocod/core';
 import type { SelectSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, openCatalog, parseSelectionSpec, REPOCOD_LITE_SPEC, selectStage } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  openCatalog,
+  parseSelectionSpec,
+  REPOCOD_LITE_SPEC,
+  selectStage,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -32,20 +38,34 @@ function readSpec(file: string): string {
   try {
     return readFileSync(file, 'utf8');
   } catch (error) {
-    throw new RepocodError('file-unreadable', `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RepocodError(
+      'file-unreadable',
+      `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
 }
 
 export function formatSelection(summary: SelectSummary, explain: boolean): string {
-  const lines = [`selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter ${summary.spec.filter}`];
+  const lines = [
+    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter ${summary.spec.filter}`,
+  ];
   for (const level of summary.levels) {
-    const cut = level.cutoff === null ? 'none picked' : `cut-off score ${level.cutoff}${level.firstLeftOut === null ? '' : ` (best left out ${level.firstLeftOut})`}`;
+    const cut =
+      level.cutoff === null
+        ? 'none picked'
+        : `cut-off score ${level.cutoff}${level.firstLeftOut === null ? '' : ` (best left out ${level.firstLeftOut})`}`;
     lines.push(`  ${level.level.padEnd(15)} ${level.picked}/${level.quota} picked of ${level.available}; ${cut}`);
   }
-  for (const level of summary.short) lines.push(`  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were taken`);
+  for (const level of summary.short)
+    lines.push(
+      `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were taken`,
+    );
   if (explain) {
     lines.push('  picks (level, rank, score, solution tokens, instance id):');
-    for (const pick of summary.picks) lines.push(`    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} ${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`);
+    for (const pick of summary.picks)
+      lines.push(
+        `    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} ${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`,
+      );
   }
   return `${lines.join('\n')}\n`;
 }

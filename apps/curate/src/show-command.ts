@@ -27,10 +27,18 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   try {
     const task = await catalog.task(instanceId);
     if (task === null) {
-      const near = (await catalog.tasks()).map((candidate) => candidate.instanceId).filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId)).slice(0, 5);
-      throw new RepocodError('usage', `no task ${instanceId} in the catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; `repocod sql "select instance_id from tasks"` lists them'}`);
+      const near = (await catalog.tasks())
+        .map((candidate) => candidate.instanceId)
+        .filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId))
+        .slice(0, 5);
+      throw new RepocodError(
+        'usage',
+        `no task ${instanceId} in the catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; `repocod sql "select instance_id from tasks"` lists them'}`,
+      );
     }
-    const validation = (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ?? null;
+    const validation =
+      (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
+      null;
     const dependencies = JSON.parse(task.dependencies) as ShownDependency[];
     const checks = JSON.parse(task.checks) as { messages?: string[] };
     const lines = [
@@ -39,7 +47,9 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       `  function     ${task.file}::${task.qualname}`,
       `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
       `  level        ${task.level}${dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:'}`,
-      ...dependencies.map((dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`),
+      ...dependencies.map(
+        (dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`,
+      ),
       `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${(checks.messages ?? []).join('; ')}`}`,
       `  FAIL_TO_PASS (${task.failToPass.length})`,
       ...task.failToPass.map((test) => `    ${test}`),
@@ -78,17 +88,25 @@ function validationLines(validation: StoredValidation | null): string[] {
       ...(check.tests.length > 10 ? [`      … and ${check.tests.length - 10} more`] : []),
     ]),
   ];
-  if (validation.flakyTests.length > 0) lines.push(`    flaky, removed from FAIL_TO_PASS: ${validation.flakyTests.join(', ')}`);
-  if (validation.droppedTests.length > 0) lines.push(`    pass without the body, removed from FAIL_TO_PASS: ${validation.droppedTests.join(', ')}`);
+  if (validation.flakyTests.length > 0)
+    lines.push(`    flaky, removed from FAIL_TO_PASS: ${validation.flakyTests.join(', ')}`);
+  if (validation.droppedTests.length > 0)
+    lines.push(`    pass without the body, removed from FAIL_TO_PASS: ${validation.droppedTests.join(', ')}`);
   else if (validation.passingWithoutBody.length > 0) {
     const seen = validation.withoutBodyComplete === false ? ' (seen before the run stopped at the first failure)' : '';
     lines.push(`    pass without the body, kept in FAIL_TO_PASS${seen}: ${validation.passingWithoutBody.join(', ')}`);
   }
-  lines.push(`    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`);
+  lines.push(
+    `    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`,
+  );
   lines.push(`    run ids      ${validation.runIds.join(' ')}`);
   for (const check of checksOf(validation).filter((item) => item.log !== null)) {
     const log = (check.log ?? '').trimEnd().split('\n');
-    lines.push('', `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`, ...log.slice(-LOG_LINES));
+    lines.push(
+      '',
+      `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
+      ...log.slice(-LOG_LINES),
+    );
   }
   return lines;
 }

@@ -13,7 +13,10 @@ export function selectionSpecOption(args: ParsedArgs): SelectionSpec {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new RepocodError('file-unreadable', `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new RepocodError(
+      'file-unreadable',
+      `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   return parseSelectionSpec(text, file);
 }

@@ -15,11 +15,15 @@ export async function sqlCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const dbPath = stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH;
   // Querying must not create an empty catalog where the user mistyped the path.
   if (dbPath !== ':memory:' && !existsSync(dbPath)) {
-    throw new RepocodError('path-not-found', `${dbPath}: no catalog there; run \`repocod extract <repo-path> --db ${dbPath}\` first`);
+    throw new RepocodError(
+      'path-not-found',
+      `${dbPath}: no catalog there; run \`repocod extract <repo-path> --db ${dbPath}\` first`,
+    );
   }
   const widthText = stringOption(args, 'width');
   const width = widthText === undefined ? undefined : Number(widthText);
-  if (width !== undefined && (!Number.isInteger(width) || width < 4)) throw new RepocodError('usage', `--width must be a whole number >= 4 (got ${widthText})`);
+  if (width !== undefined && (!Number.isInteger(width) || width < 4))
+    throw new RepocodError('usage', `--width must be a whole number >= 4 (got ${widthText})`);
   const catalog = await openCatalog(dbPath);
   try {
     io.out(`${formatTable(await catalog.query(query), width === undefined ? {} : { maxCellWidth: width })}\n`);

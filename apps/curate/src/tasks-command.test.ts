@@ -17,23 +17,30 @@ describe('repocod tasks, select and show', () => {
     // Mined: the demo's catalog from the screens' fixture, where the whole flow ran once for this package.
     copyFileSync(demoFixture().catalogPath, db);
     const templates = join(folder, 'templates.json');
-    writeFileSync(templates, JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }));
+    writeFileSync(
+      templates,
+      JSON.stringify({ code: 'Implement {qualname} ({level}).\n{prompt}', test: 'Test {qualname}.' }),
+    );
     const before = new Date().toISOString().replace('T', ' ').replace('Z', '');
     const tasks = bufferIO();
     // One task (retry) cannot have its body removed without breaking the import: its tests fail at
     // collection without it, which is what its task asks of them; the summary names it.
     expect(await main(['tasks', 'demo', '--db', db, '--templates', templates], tasks)).toBe(0);
     expect(tasks.stdout()).toMatch(/^demo: 52 tasks in /);
-    expect(tasks.stdout()).toMatch(/checks     52 passed .*, 0 failed\n  collection 1 task\(s\) need the body while their tests are collected .*: demo-inventory\.util\.retry\n/);
+    expect(tasks.stdout()).toMatch(
+      /checks {5}52 passed .*, 0 failed\n {2}collection 1 task\(s\) need the body while their tests are collected .*: demo-inventory\.util\.retry\n/,
+    );
     // The command records the stage's wall time, as a flow run does (`repocod record` reports it).
     const timed = bufferIO();
-    const stageQuery =
-      `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and finished_at >= '${before}'`;
+    const stageQuery = `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and finished_at >= '${before}'`;
     expect(await main(['sql', stageQuery, '--db', db], timed)).toBe(0);
     expect(timed.stdout()).toMatch(/^n\n-+\n *1\n/);
 
     const spec = join(folder, 'spec.json');
-    writeFileSync(spec, JSON.stringify({ quotas: { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 }, filter: 'cc >= 2' }));
+    writeFileSync(
+      spec,
+      JSON.stringify({ quotas: { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 }, filter: 'cc >= 2' }),
+    );
     const select = bufferIO();
     expect(await main(['select', '--spec', spec, '--explain', '--db', db], select)).toBe(0);
     const out = select.stdout();
@@ -45,9 +52,16 @@ describe('repocod tasks, select and show', () => {
     expect(await main(['show', 'demo-inventory.warehouse.Bin.take', '--db', db], show)).toBe(0);
     expect(show.stdout()).toContain('level        repo-level, because it uses:');
     expect(show.stdout()).toMatch(/inventory\/errors\.py:\d+, via import/);
-    expect(show.stdout()).toContain('--- pre_patches.code ---\ndiff --git a/inventory/warehouse.py b/inventory/warehouse.py');
+    expect(show.stdout()).toContain(
+      '--- pre_patches.code ---\ndiff --git a/inventory/warehouse.py b/inventory/warehouse.py',
+    );
     const sql = bufferIO();
-    expect(await main(['sql', "select problem_code from tasks where qualname = 'Bin.take'", '--db', db, '--width', '400'], sql)).toBe(0);
+    expect(
+      await main(
+        ['sql', "select problem_code from tasks where qualname = 'Bin.take'", '--db', db, '--width', '400'],
+        sql,
+      ),
+    ).toBe(0);
     expect(sql.stdout()).toContain('Implement Bin.take (repo-level).');
 
     const missing = bufferIO();

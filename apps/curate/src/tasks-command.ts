@@ -29,26 +29,29 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const ticker = startProgressLines(io, '  ');
   try {
     const started = performance.now();
-    const summary = await withExecutor(args, io, ({ executor }) => tasksStage(catalog, {
-      executor,
-      projectRoot: PROJECT_ROOT,
-      stateRoot: stateRoot(),
-      repository,
-      manifest: stringOption(args, 'manifest'),
-      sources: listOption(args, 'source'),
-      workers: wholeNumber(args, 'workers', 2),
-      mode: args.flags.get('exact') === true ? 'exact' : 'fast',
-      templates,
-      onEvent: (event) => {
-        if (event.kind === 'tasks-built') {
-          io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
-          ticker.step(0, event.tasks, 'task patches checked');
-        } else {
-          ticker.step(event.done, event.total, 'task patches checked');
-          if (io.interactive) io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
-        }
-      },
-    }));
+    const summary = await withExecutor(args, io, ({ executor }) =>
+      tasksStage(catalog, {
+        executor,
+        projectRoot: PROJECT_ROOT,
+        stateRoot: stateRoot(),
+        repository,
+        manifest: stringOption(args, 'manifest'),
+        sources: listOption(args, 'source'),
+        workers: wholeNumber(args, 'workers', 2),
+        mode: args.flags.get('exact') === true ? 'exact' : 'fast',
+        templates,
+        onEvent: (event) => {
+          if (event.kind === 'tasks-built') {
+            io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
+            ticker.step(0, event.tasks, 'task patches checked');
+          } else {
+            ticker.step(event.done, event.total, 'task patches checked');
+            if (io.interactive)
+              io.err(`\r  checked ${event.done}/${event.total}${event.done === event.total ? '\n' : ''}`);
+          }
+        },
+      }),
+    );
     io.out(formatTasksSummary(summary));
     await recordStageSeconds(catalog, repository, 'tasks', started);
     // Tasks that fail their checks are data (shown here, kept, never selected), not a failure of the stage.
@@ -64,13 +67,22 @@ function readTemplates(file: string): StatementTemplates {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new RepocodError('config-invalid', `${file}: cannot read the templates (${error instanceof Error ? error.message : String(error)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${file}: cannot read the templates (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   const record = value as Record<string, unknown>;
-  if (typeof record !== 'object' || record === null || typeof record['code'] !== 'string' || typeof record['test'] !== 'string' || Object.keys(record).some((key) => key !== 'code' && key !== 'test')) {
+  if (
+    typeof record !== 'object' ||
+    record === null ||
+    typeof record.code !== 'string' ||
+    typeof record.test !== 'string' ||
+    Object.keys(record).some((key) => key !== 'code' && key !== 'test')
+  ) {
     throw new RepocodError('config-invalid', `${file}: templates must be {"code": "...", "test": "..."}`);
   }
-  return { code: record['code'], test: record['test'] };
+  return { code: record.code, test: record.test };
 }
 
 export function formatTasksSummary(summary: TasksSummary): string {
@@ -79,7 +91,8 @@ export function formatTasksSummary(summary: TasksSummary): string {
     `  levels     ${['self-contained', 'file-level', 'repo-level'].map((level) => `${level} ${summary.byLevel[level] ?? 0}`).join(', ')}`,
     `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state collects), ${summary.failedChecks.length} failed`,
   ];
-  for (const failed of summary.failedChecks.slice(0, 10)) lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);
+  for (const failed of summary.failedChecks.slice(0, 10))
+    lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);
   const atCollection = summary.bodyNeededAtCollection;
   if (atCollection.length > 0) {
     const named = `${atCollection.slice(0, 5).join(', ')}${atCollection.length > 5 ? ', …' : ''}`;

@@ -18,7 +18,9 @@ let hub: LoopbackHub;
 /** The built binary in its own process, killed with SIGTERM once `killAfter` shows on its stderr. */
 function interruptedValidate(killAfter: RegExp): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [CLI_PATH, 'validate', '--db', db, '--workers', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_PATH, 'validate', '--db', db, '--workers', '2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     let sent = false;
     child.stderr.on('data', (chunk: Buffer) => {
@@ -45,7 +47,7 @@ function processesWorkingIn(root: string): number[] {
 
 beforeAll(async () => {
   // A state folder of this test's own: its worktrees are shared with no other test file.
-  process.env['REPOCOD_STATE'] = join(folder.dir, 'state');
+  process.env.REPOCOD_STATE = join(folder.dir, 'state');
   expect(await main(['mine', 'demo', '--db', db], bufferIO())).toBe(0);
   // retry's task fails its patch checks: data, not a failure of the stage (exit 0).
   expect(await main(['tasks', 'demo', '--db', db], bufferIO())).toBe(0);
@@ -62,18 +64,22 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await hub.close();
-  delete process.env['REPOCOD_STATE'];
-  delete process.env['HF_TOKEN'];
+  delete process.env.REPOCOD_STATE;
+  delete process.env.HF_TOKEN;
   folder.cleanup();
 });
 
 describe('repocod validate', () => {
-  it('stops on SIGTERM with the tasks done so far kept, and a rerun carries on from the catalog', { timeout: 300_000 }, async () => {
+  it('stops on SIGTERM with the tasks done so far kept, and a rerun carries on from the catalog', {
+    timeout: 300_000,
+  }, async () => {
     const killed = await interruptedValidate(/validated 2\/7/);
     expect(killed.code, killed.stderr).toBe(143);
     // One job per task: the collect job is the tasks stage's, mining's baseline answers the gold check.
     expect(killed.stderr).toMatch(/demo: 7 task\(s\), 7 to validate \(7 job\(s\) to run, 7 from the catalog\)/);
-    expect(killed.stderr).toContain('interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on');
+    expect(killed.stderr).toContain(
+      'interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on',
+    );
     // Its pytest runs (process groups of their own, which the signal does not reach) ended with it:
     // without that, the jobs in flight when it stopped would still be running now.
     expect(processesWorkingIn(join(folder.dir, 'state'))).toEqual([]);
@@ -89,8 +95,12 @@ describe('repocod validate', () => {
     expect(text).toMatch(/ {4}fails w\/o body +6 +1 +0\n/);
     expect(text).toMatch(/ {4}passes w\/ gold +7 +0 +0\n/);
     expect(text).toContain('  verdicts         6 passed, 1 failed, 0 infrastructure error(s)');
-    expect(text).toContain("  gold check       7 task(s) answered by mining's baseline, 0 by 3 run(s) of the gold patches");
-    expect(text).toMatch(/provenance {7}repocod-kit \d+\.\d+\.\d+.*\n {19}demo: python 3\.\d+\.\d+, packages [0-9a-f]{12}/);
+    expect(text).toContain(
+      "  gold check       7 task(s) answered by mining's baseline, 0 by 3 run(s) of the gold patches",
+    );
+    expect(text).toMatch(
+      /provenance {7}repocod-kit \d+\.\d+\.\d+.*\n {19}demo: python 3\.\d+\.\d+, packages [0-9a-f]{12}/,
+    );
 
     const again = bufferIO();
     expect(await main(['validate', '--db', db], again)).toBe(0);
@@ -100,64 +110,126 @@ describe('repocod validate', () => {
     expect(unknown.stderr()).toMatch(/--repo flask: selection \w+ has no task of it/);
   });
 
-  it('shows a task’s validation: each check, the tests concerned, the log and the provenance', { timeout: 300_000 }, async () => {
+  it('shows a task’s validation: each check, the tests concerned, the log and the provenance', {
+    timeout: 300_000,
+  }, async () => {
     const show = bufferIO();
     expect(await main(['show', EQ, '--db', db], show)).toBe(0);
     const text = show.stdout();
-    expect(text).toMatch(/ {2}validation {3}passed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/);
-    expect(text).toMatch(/ {4}fails-without-body passed {6}1 of 13 FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)/);
-    expect(text).toContain('    passes-with-gold   passed      all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
+    expect(text).toMatch(
+      / {2}validation {3}passed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/,
+    );
+    expect(text).toMatch(
+      / {4}fails-without-body passed {6}1 of 13 FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)/,
+    );
+    expect(text).toContain(
+      '    passes-with-gold   passed      all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit',
+    );
     // The collect run and the run without the body; the baseline answered the gold check.
     expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){2}\n/);
 
     const failed = bufferIO();
     expect(await main(['show', EMPTY_BODY_SOLVES, '--db', db], failed)).toBe(0);
     const failure = failed.stdout();
-    expect(failure).toMatch(/ {2}validation {3}failed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/);
-    expect(failure).toContain('    fails-without-body failed      no FAIL_TO_PASS test fails without the body (4 pass)');
+    expect(failure).toMatch(
+      / {2}validation {3}failed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/,
+    );
+    expect(failure).toContain(
+      '    fails-without-body failed      no FAIL_TO_PASS test fails without the body (4 pass)',
+    );
     expect(failure).toContain('tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
-    expect(failure).toMatch(/--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/);
+    expect(failure).toMatch(
+      /--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/,
+    );
     expect(failure).toMatch(/=+ 4 passed, \d+ deselected in /);
   });
 });
 
 describe('repocod publish', () => {
-  it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', { timeout: 300_000 }, async () => {
+  it('writes the validated tasks, then pushes to the Hub with the token from HF_TOKEN, never printing it', {
+    timeout: 300_000,
+  }, async () => {
     const first = bufferIO();
     expect(await main(['publish', '--version', '1.0', '--out', out, '--db', db], first), first.stderr()).toBe(0);
-    expect(first.stdout()).toMatch(/^release .*release: version 1\.0 written, 6 of the 7 task\(s\) of selection [0-9a-f]{16}\n/);
-    expect(first.stdout()).toContain('  validation 6 passed every check; left out (failed validation): 1; 0 flaky test(s) removed');
-    const record = readFileSync(join(out, '1.0/validation.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(record.find((row) => row['instance_id'] === EQ)).toMatchObject({ status: 'passed', gold_check_from: 'baseline', passing_without_body_complete: false, dropped_tests: [] });
-    expect(first.stdout()).toContain(`    - ${EMPTY_BODY_SOLVES} (fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass))`);
+    expect(first.stdout()).toMatch(
+      /^release .*release: version 1\.0 written, 6 of the 7 task\(s\) of selection [0-9a-f]{16}\n/,
+    );
+    expect(first.stdout()).toContain(
+      '  validation 6 passed every check; left out (failed validation): 1; 0 flaky test(s) removed',
+    );
+    const record = readFileSync(join(out, '1.0/validation.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(record.find((row) => row.instance_id === EQ)).toMatchObject({
+      status: 'passed',
+      gold_check_from: 'baseline',
+      passing_without_body_complete: false,
+      dropped_tests: [],
+    });
+    expect(first.stdout()).toContain(
+      `    - ${EMPTY_BODY_SOLVES} (fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass))`,
+    );
     expect(first.stdout()).toContain('  diff       first version');
 
     const noToken = bufferIO();
-    delete process.env['HF_TOKEN'];
-    expect(await main(['publish', '--push', 'repocod/demo', '--out', out, '--hub-url', hub.url, '--db', db], noToken)).toBe(1);
+    delete process.env.HF_TOKEN;
+    expect(
+      await main(['publish', '--push', 'repocod/demo', '--out', out, '--hub-url', hub.url, '--db', db], noToken),
+    ).toBe(1);
     expect(noToken.stderr()).toContain('error: no Hugging Face token: set HF_TOKEN to a write token (hf_…)');
     const badName = bufferIO();
-    expect(await main(['publish', '--push', 'https://huggingface.co/datasets/x/y', '--out', out, '--db', db], badName)).toBe(2);
+    expect(
+      await main(['publish', '--push', 'https://huggingface.co/datasets/x/y', '--out', out, '--db', db], badName),
+    ).toBe(2);
 
-    process.env['HF_TOKEN'] = hub.token;
+    process.env.HF_TOKEN = hub.token;
     // Validated again with --narrow: the three tasks with tests passing without the body lose those tests.
     expect(await main(['validate', '--narrow', '--db', db], bufferIO())).toBe(0);
     const dry = bufferIO();
     // --keep publishes the failed task all the same.
-    expect(await main(['publish', '--version', '1.1', '--keep', EMPTY_BODY_SOLVES, '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db, '--dry-run'], dry), dry.stderr()).toBe(0);
+    expect(
+      await main(
+        [
+          'publish',
+          '--version',
+          '1.1',
+          '--keep',
+          EMPTY_BODY_SOLVES,
+          '--push',
+          'repocod/demo',
+          '--hub-url',
+          hub.url,
+          '--out',
+          out,
+          '--db',
+          db,
+          '--dry-run',
+        ],
+        dry,
+      ),
+      dry.stderr(),
+    ).toBe(0);
     expect(dry.stdout()).toMatch(/^dry run: nothing is written or uploaded\n/);
-    expect(dry.stdout()).toContain(`  diff       against 1.0: 1 added, 0 removed, 3 changed\n    + ${EMPTY_BODY_SOLVES}`);
+    expect(dry.stdout()).toContain(
+      `  diff       against 1.0: 1 added, 0 removed, 3 changed\n    + ${EMPTY_BODY_SOLVES}`,
+    );
     expect(dry.stdout()).toMatch(/upload {5}8 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
     expect(existsSync(join(out, '1.1'))).toBe(false);
     expect(hub.commits()).toEqual([]);
 
     const pushed = bufferIO();
-    expect(await main(['publish', '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db], pushed), pushed.stderr()).toBe(0);
-    expect(pushed.stdout()).toContain('release ' + out + ': pushed as it is');
+    expect(
+      await main(['publish', '--push', 'repocod/demo', '--hub-url', hub.url, '--out', out, '--db', db], pushed),
+      pushed.stderr(),
+    ).toBe(0);
+    expect(pushed.stdout()).toContain(`release ${out}: pushed as it is`);
     expect(pushed.stdout()).toMatch(/pushed {5}created the dataset repository; commit [0-9a-f]{12}: /);
     expect(`${pushed.stdout()}${pushed.stderr()}`).not.toContain(hub.token);
     const [commit] = hub.commits('repocod/demo');
     expect(commit?.title).toBe('Upload the release (versions 1.0)');
-    expect(Buffer.from(commit?.files.find((file) => file.path === 'README.md')?.bytes ?? [])).toEqual(readFileSync(join(out, 'README.md')));
+    expect(Buffer.from(commit?.files.find((file) => file.path === 'README.md')?.bytes ?? [])).toEqual(
+      readFileSync(join(out, 'README.md')),
+    );
   });
 });

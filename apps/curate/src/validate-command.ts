@@ -34,23 +34,25 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
   const ticker = startProgressLines(io, '  ');
   try {
     const started = performance.now();
-    const summary = await withExecutor(args, io, ({ executor }) => validateStage(catalog, {
-      executor,
-      projectRoot: PROJECT_ROOT,
-      stateRoot: stateRoot(),
-      manifest: stringOption(args, 'manifest'),
-      sources: listOption(args, 'source'),
-      selectionId: stringOption(args, 'selection'),
-      repositories: listOption(args, 'repo'),
-      repeat: wholeNumber(args, 'repeat', 3),
-      timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
-      workers: wholeNumber(args, 'workers', 2),
-      retryFailed: args.flags.get('retry-failed') === true,
-      narrow: args.flags.get('narrow') === true,
-      goldRuns: args.flags.get('gold-runs') === true,
-      fresh: args.flags.get('fresh') === true,
-      onEvent: progressPrinter(io, ticker),
-    }));
+    const summary = await withExecutor(args, io, ({ executor }) =>
+      validateStage(catalog, {
+        executor,
+        projectRoot: PROJECT_ROOT,
+        stateRoot: stateRoot(),
+        manifest: stringOption(args, 'manifest'),
+        sources: listOption(args, 'source'),
+        selectionId: stringOption(args, 'selection'),
+        repositories: listOption(args, 'repo'),
+        repeat: wholeNumber(args, 'repeat', 3),
+        timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
+        workers: wholeNumber(args, 'workers', 2),
+        retryFailed: args.flags.get('retry-failed') === true,
+        narrow: args.flags.get('narrow') === true,
+        goldRuns: args.flags.get('gold-runs') === true,
+        fresh: args.flags.get('fresh') === true,
+        onEvent: progressPrinter(io, ticker),
+      }),
+    );
     io.out(formatValidateSummary(summary));
     // One repository's time is the run's; a run over several does not split it (the flow does, per repository).
     const [only, ...others] = listOption(args, 'repo');
@@ -65,7 +67,9 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
 function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: ValidateStageEvent) => void {
   return (event) => {
     if (event.kind === 'validate-repository') {
-      io.err(`${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, ${event.jobsFromCatalog} from the catalog)\n`);
+      io.err(
+        `${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, ${event.jobsFromCatalog} from the catalog)\n`,
+      );
       ticker.step(0, event.toValidate, `${event.repository}: tasks validated`);
       return;
     }
@@ -77,7 +81,11 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: Validat
   };
 }
 
-const CHECK_LABELS = { collects: 'collects', 'fails-without-body': 'fails w/o body', 'passes-with-gold': 'passes w/ gold' } as const;
+const CHECK_LABELS = {
+  collects: 'collects',
+  'fails-without-body': 'fails w/o body',
+  'passes-with-gold': 'passes w/ gold',
+} as const;
 
 export function formatValidateSummary(summary: ValidateSummary): string {
   const counts = countValidations(summary.validations);
@@ -91,16 +99,26 @@ export function formatValidateSummary(summary: ValidateSummary): string {
     }),
     `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} infrastructure error(s)`,
     `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); ${summary.repeat} run(s) with the gold patches`,
-    ...(counts.droppedTests > 0 ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`] : []),
+    ...(counts.droppedTests > 0
+      ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`]
+      : []),
     ...(counts.tasksPassingWithoutBody > 0 && counts.droppedTests === 0
-      ? [`  kept             ${counts.tasksPassingWithoutBody} task(s) with test(s) seen passing without the body (REPOCOD's rule; --narrow drops them)`]
+      ? [
+          `  kept             ${counts.tasksPassingWithoutBody} task(s) with test(s) seen passing without the body (REPOCOD's rule; --narrow drops them)`,
+        ]
       : []),
     `  gold check       ${counts.goldFromBaseline} task(s) answered by mining's baseline, ${counts.tasks - counts.goldFromBaseline} by ${summary.repeat} run(s) of the gold patches`,
     `  provenance       ${summary.toolVersion}`,
-    ...summary.repositories.map((repository) => `                   ${repository.repository}: python ${repository.pythonVersion}, packages ${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} from the catalog, ${repository.workers} worker(s)`),
+    ...summary.repositories.map(
+      (repository) =>
+        `                   ${repository.repository}: python ${repository.pythonVersion}, packages ${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} from the catalog, ${repository.workers} worker(s)`,
+    ),
   ];
   const problems = summary.validations.filter((row) => row.status !== 'passed');
-  if (problems.length > 0) lines.push(`  ${problems.some((row) => row.status === 'failed') ? 'failed' : 'not judged'} (left out of a release unless kept with publish --keep ID)`);
+  if (problems.length > 0)
+    lines.push(
+      `  ${problems.some((row) => row.status === 'failed') ? 'failed' : 'not judged'} (left out of a release unless kept with publish --keep ID)`,
+    );
   for (const row of problems.slice(0, 20)) {
     for (const check of checksOf(row).filter((item) => item.status !== 'passed')) {
       const label = check.status === 'infra-error' ? `${check.check} (infrastructure error)` : check.check;
@@ -109,8 +127,13 @@ export function formatValidateSummary(summary: ValidateSummary): string {
       if (check.tests.length > 3) lines.push(`      … and ${check.tests.length - 3} more`);
     }
   }
-  if (problems.length > 20) lines.push(`    … and ${problems.length - 20} more (repocod sql "select instance_id, status from validations")`);
-  for (const row of summary.validations.filter((item) => item.flakyTests.length > 0).slice(0, 10)) lines.push(`  flaky in ${row.instanceId}: ${row.flakyTests.join(', ')}`);
-  if (problems.length > 0) lines.push('  next             repocod show ID (checks and logs); repocod validate --retry-failed; repocod publish --version V');
+  if (problems.length > 20)
+    lines.push(`    … and ${problems.length - 20} more (repocod sql "select instance_id, status from validations")`);
+  for (const row of summary.validations.filter((item) => item.flakyTests.length > 0).slice(0, 10))
+    lines.push(`  flaky in ${row.instanceId}: ${row.flakyTests.join(', ')}`);
+  if (problems.length > 0)
+    lines.push(
+      '  next             repocod show ID (checks and logs); repocod validate --retry-failed; repocod publish --version V',
+    );
   return `${lines.join('\n')}\n`;
 }

@@ -32,7 +32,11 @@ beforeAll(async () => {
   redis = await redisForRun();
   const entry = loadManifest(join(DEMO_ROOT, 'manifest.yaml')).repositories[0];
   if (entry === undefined) throw new Error('no demo entry');
-  prepared = await prepareRepository(entry, runnerPaths(join(DEMO_ROOT, '../..'), mkdtempSync(join(tmpdir(), 'repocod-coordinator-'))), { workers: 1 });
+  prepared = await prepareRepository(
+    entry,
+    runnerPaths(join(DEMO_ROOT, '../..'), mkdtempSync(join(tmpdir(), 'repocod-coordinator-'))),
+    { workers: 1 },
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -53,19 +57,27 @@ async function until(condition: () => boolean, what: string, seconds = 120): Pro
 }
 
 describe('repocod worker', () => {
-  it('killed in the middle of a job: the job runs again on the other worker and nothing is lost; SIGTERM finishes and stops', { timeout: 300_000 }, async () => {
+  it('killed in the middle of a job: the job runs again on the other worker and nothing is lost; SIGTERM finishes and stops', {
+    timeout: 300_000,
+  }, async () => {
     const namespace = `test-${randomUUID().slice(0, 8)}`;
     const workers = [startWorker(namespace), startWorker(namespace)];
     await Promise.all(workers.map((worker) => worker.ready));
     const slow: RunJob = { repository: 'demo', patches: [SLOW_TEST], tests: ['tests/test_slow.py::test_slow'] };
-    const fast: RunJob[] = ['test_slugify_custom_separator', 'test_round_money_default_places_is_cents', 'test_normalize_sku_and_clamp_helpers', 'test_chunked_rejects_size_zero'].map((name) => ({ repository: 'demo', patches: [], tests: [`tests/test_util.py::${name}`] }));
+    const fast: RunJob[] = [
+      'test_slugify_custom_separator',
+      'test_round_money_default_places_is_cents',
+      'test_normalize_sku_and_clamp_helpers',
+      'test_chunked_rejects_size_zero',
+    ].map((name) => ({ repository: 'demo', patches: [], tests: [`tests/test_util.py::${name}`] }));
     const slowStarted = `job ${jobHash(slow, prepared).slice(0, 12)} (1 test) started`;
 
     const queue = await JobQueue.connect(parseRedisUrl(redis.url, 'test'), { prefix: namespace });
     try {
       const results = new Map<number, JobResult>();
       const run = (async () => {
-        for await (const { index, result } of new RedisExecutor(queue, prepared).run([slow, ...fast])) results.set(index, result);
+        for await (const { index, result } of new RedisExecutor(queue, prepared).run([slow, ...fast]))
+          results.set(index, result);
       })();
       await until(() => workers.some((worker) => worker.log().includes(slowStarted)), 'the slow job to start');
       const victim = workers.find((worker) => worker.log().includes(slowStarted)) as WorkerProcess;
@@ -76,7 +88,9 @@ describe('repocod worker', () => {
 
       // Every job came back once, the slow one run to the end by the survivor.
       expect([...results.keys()].sort()).toEqual([0, 1, 2, 3, 4]);
-      expect(results.get(0)?.runs[0]?.results.map((test) => [test.nodeId, test.outcome])).toEqual([['tests/test_slow.py::test_slow', 'passed']]);
+      expect(results.get(0)?.runs[0]?.results.map((test) => [test.nodeId, test.outcome])).toEqual([
+        ['tests/test_slow.py::test_slow', 'passed'],
+      ]);
       for (const index of [1, 2, 3, 4]) expect(results.get(index)?.runs[0]?.status).toBe('ok');
       expect(survivor.log()).toContain(slowStarted);
       expect(survivor.log()).toMatch(new RegExp(`job ${jobHash(slow, prepared).slice(0, 12)} done: 1 passed`));
@@ -96,27 +110,43 @@ describe('repocod worker', () => {
     }
   });
 
-  it('serves `repocod run --executor`: the same outcomes as the run on this machine', { timeout: 300_000 }, async () => {
+  it('serves `repocod run --executor`: the same outcomes as the run on this machine', {
+    timeout: 300_000,
+  }, async () => {
     const namespace = `test-${randomUUID().slice(0, 8)}`;
     const worker = startWorker(namespace);
-    const state = process.env['REPOCOD_STATE'];
-    process.env['REPOCOD_STATE'] = mkdtempSync(join(tmpdir(), 'repocod-coordinator-'));
+    const state = process.env.REPOCOD_STATE;
+    process.env.REPOCOD_STATE = mkdtempSync(join(tmpdir(), 'repocod-coordinator-'));
     try {
       await worker.ready;
       const folder = mkdtempSync(join(tmpdir(), 'repocod-run-'));
       const local = bufferIO();
       const localCode = await main(['run', 'demo', '--all', '--db', join(folder, 'local.duckdb')], local);
       const remote = bufferIO();
-      const remoteCode = await main(['run', 'demo', '--all', '--db', join(folder, 'remote.duckdb'), '--executor', redis.url, '--namespace', namespace], remote);
+      const remoteCode = await main(
+        [
+          'run',
+          'demo',
+          '--all',
+          '--db',
+          join(folder, 'remote.duckdb'),
+          '--executor',
+          redis.url,
+          '--namespace',
+          namespace,
+        ],
+        remote,
+      );
       expect(remoteCode).toBe(localCode);
-      const testsLine = (output: string): string | undefined => output.split('\n').find((line) => line.startsWith('  tests '));
+      const testsLine = (output: string): string | undefined =>
+        output.split('\n').find((line) => line.startsWith('  tests '));
       expect(testsLine(local.stdout())).toMatch(/^ {2}tests {6}31\d: \d+ passed/);
       expect(testsLine(remote.stdout())).toBe(testsLine(local.stdout()));
       expect(remote.stderr()).toMatch(new RegExp(`executor ${redis.url}: 1 worker\\(s\\), 1 job slot\\(s\\)`));
       expect(worker.log()).toMatch(/demo: job [0-9a-f]{12} \(the whole suite\) started/);
     } finally {
-      if (state === undefined) delete process.env['REPOCOD_STATE'];
-      else process.env['REPOCOD_STATE'] = state;
+      if (state === undefined) delete process.env.REPOCOD_STATE;
+      else process.env.REPOCOD_STATE = state;
       worker.child.kill('SIGKILL');
     }
   });
@@ -127,7 +157,9 @@ describe('repocod worker', () => {
     expect(noRedis.stderr()).toContain('repocod worker needs --redis redis://HOST:PORT');
     const unreachable = bufferIO();
     expect(await main(['worker', '--redis', 'redis://127.0.0.1:1'], unreachable)).toBe(1);
-    expect(unreachable.stderr()).toContain('cannot reach Redis at redis://127.0.0.1:1 (connect ECONNREFUSED 127.0.0.1:1)');
+    expect(unreachable.stderr()).toContain(
+      'cannot reach Redis at redis://127.0.0.1:1 (connect ECONNREFUSED 127.0.0.1:1)',
+    );
     const typo = bufferIO();
     expect(await main(['worker', '--redis', redis.url, '--source', 'dmeo=/tmp'], typo)).toBe(2);
     expect(typo.stderr()).toMatch(/--source dmeo=\/tmp: no repository named "dmeo" in .*\(known: .*demo\)/);

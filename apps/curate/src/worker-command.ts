@@ -22,13 +22,17 @@ SIGTERM) finishes the running jobs and stops; a second one stops at once (those 
 export async function workerCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', WORKER_USAGE);
   const url = stringOption(args, 'redis');
-  if (url === undefined) throw new RepocodError('usage', `repocod worker needs --redis redis://HOST:PORT\n\n${WORKER_USAGE}`);
+  if (url === undefined)
+    throw new RepocodError('usage', `repocod worker needs --redis redis://HOST:PORT\n\n${WORKER_USAGE}`);
   const address = parseRedisUrl(url, '--redis');
   const manifest = stringOption(args, 'manifest');
   const sources = listOption(args, 'source');
   // Checked against the manifests now: a typo must not wait for the first job to show.
   listRepositories({ projectRoot: PROJECT_ROOT, manifest, sources });
-  const prepare = listOption(args, 'prepare').flatMap((names) => names.split(',')).filter((name) => name !== '').map((name) => findRepository(name, { projectRoot: PROJECT_ROOT, manifest, sources }));
+  const prepare = listOption(args, 'prepare')
+    .flatMap((names) => names.split(','))
+    .filter((name) => name !== '')
+    .map((name) => findRepository(name, { projectRoot: PROJECT_ROOT, manifest, sources }));
   const worker = await DistributedWorker.start({
     address,
     concurrency: wholeNumber(args, 'concurrency', 1),

@@ -32,18 +32,33 @@ export interface WorkerProcessOptions {
 
 export function startWorkerProcess(options: WorkerProcessOptions): WorkerProcess {
   const state = options.state ?? mkdtempSync(join(tmpdir(), 'repocod-worker-'));
-  const args = [CLI, 'worker', '--redis', options.redisUrl, '--namespace', options.namespace, '--state', state, '--concurrency', String(options.concurrency ?? 1)];
+  const args = [
+    CLI,
+    'worker',
+    '--redis',
+    options.redisUrl,
+    '--namespace',
+    options.namespace,
+    '--state',
+    state,
+    '--concurrency',
+    String(options.concurrency ?? 1),
+  ];
   if (options.lockSeconds !== undefined) args.push('--lock-seconds', String(options.lockSeconds));
   for (const name of options.prepare ?? []) args.push('--prepare', name);
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   let log = '';
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const ready = new Promise<void>((resolve, reject) => {
     child.stderr?.on('data', (chunk: Buffer) => {
       log += chunk.toString();
       if (log.includes(' takes jobs from ')) resolve();
     });
-    void exited.then(({ code, signal }) => reject(new Error(`repocod worker exited (${signal ?? code}) before taking jobs:\n${log}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`repocod worker exited (${signal ?? code}) before taking jobs:\n${log}`)),
+    );
   });
   // A worker that exits later (killed by a test) must not leave `ready` rejecting unheard.
   ready.catch(() => undefined);

@@ -36,11 +36,17 @@ describe('Catalog runs', () => {
     const [stored] = await catalog.runsForJob('suite');
     expect(stored).toEqual(expected[0]);
     expect(stored?.results).toHaveLength(3000);
-    expect(stored?.results.filter((r) => r.outcome === 'missing')).toHaveLength(results.filter((r) => r.outcome === 'missing').length);
+    expect(stored?.results.filter((r) => r.outcome === 'missing')).toHaveLength(
+      results.filter((r) => r.outcome === 'missing').length,
+    );
   });
 
   it('stores a run without results', async () => {
-    const run = syntheticRun('broken-env', 1, { status: 'infra-error', exitCode: null, log: 'uv: no such interpreter' });
+    const run = syntheticRun('broken-env', 1, {
+      status: 'infra-error',
+      exitCode: null,
+      log: 'uv: no such interpreter',
+    });
     await catalog.recordRun(run, []);
     expect(await catalog.runsForJob('broken-env')).toEqual([{ ...run, results: [] }]);
   });
@@ -103,7 +109,9 @@ describe('Catalog runs', () => {
       results[2999] = { ...results[2999]!, outcome: 'passed-ish' as TestOutcome };
       await expect(catalog.recordRun({ ...run, log: 'second write' }, results)).rejects.toMatchObject({
         code: 'catalog-error',
-        message: expect.stringMatching(/recording run job#1 of job job failed and nothing of it was written: .*CHECK constraint/),
+        message: expect.stringMatching(
+          /recording run job#1 of job job failed and nothing of it was written: .*CHECK constraint/,
+        ),
       });
 
       expect(await catalog.runsForJob('job')).toEqual([{ ...run, results: byNodeId(original) }]);
@@ -136,9 +144,12 @@ describe('Catalog runs', () => {
     });
 
     it('a value the catalog would store wrongly is refused before anything is written', async () => {
-      await expect(catalog.recordRun(syntheticRun('job', 1, { attempt: 0 }), syntheticResults(3))).rejects.toMatchObject({
+      await expect(
+        catalog.recordRun(syntheticRun('job', 1, { attempt: 0 }), syntheticResults(3)),
+      ).rejects.toMatchObject({
         code: 'catalog-error',
-        message: 'cannot record run job#1 of job job: attempt is 0, expected a whole number from 1; nothing was written',
+        message:
+          'cannot record run job#1 of job job: attempt is 0, expected a whole number from 1; nothing was written',
       });
       expect(await count('runs')).toBe(0);
     });
@@ -146,7 +157,9 @@ describe('Catalog runs', () => {
 
   it('serialises runs recorded by concurrent workers', async () => {
     await Promise.all(
-      Array.from({ length: 8 }, (_, i) => catalog.recordRun(syntheticRun('parallel', i + 1, { worker: i }), syntheticResults(200))),
+      Array.from({ length: 8 }, (_, i) =>
+        catalog.recordRun(syntheticRun('parallel', i + 1, { worker: i }), syntheticResults(200)),
+      ),
     );
     const stored = await catalog.runsForJob('parallel');
     expect(stored.map((run) => run.attempt)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);

@@ -31,7 +31,9 @@ function child(script: string): { output: Promise<string>; ready: Promise<void>;
   });
   const output = new Promise<string>((resolve, reject) => {
     proc.on('error', reject);
-    proc.on('close', (code) => (code === 0 ? resolve(stdout.trim()) : reject(new Error(`child exited ${code}: ${stderr}`))));
+    proc.on('close', (code) =>
+      code === 0 ? resolve(stdout.trim()) : reject(new Error(`child exited ${code}: ${stderr}`)),
+    );
   });
   output.catch(() => markReady());
   return { output, ready, release: () => proc.stdin.end() };
@@ -286,7 +288,10 @@ describe('Catalog', () => {
 
   it('refuses inconsistent extractions before writing anything', async () => {
     await expect(
-      catalog.replaceFiles('r', [okExtraction('a.py', 1), { ...okExtraction('b.py', 0), functions: [syntheticFunction('a.py', 9)] }]),
+      catalog.replaceFiles('r', [
+        okExtraction('a.py', 1),
+        { ...okExtraction('b.py', 0), functions: [syntheticFunction('a.py', 9)] },
+      ]),
     ).rejects.toMatchObject({ code: 'catalog-error', message: expect.stringContaining('nothing was written') });
     expect(await catalog.knownFiles('r')).toEqual(new Map());
   });
@@ -309,7 +314,9 @@ describe('Catalog', () => {
   });
 
   it('stores and reads back thousands of functions in one call', async () => {
-    const files = Array.from({ length: 100 }, (_, i) => okExtraction(`pkg/module_${String(i).padStart(3, '0')}.py`, 50));
+    const files = Array.from({ length: 100 }, (_, i) =>
+      okExtraction(`pkg/module_${String(i).padStart(3, '0')}.py`, 50),
+    );
     await catalog.replaceFiles('big', files);
     const stored = await catalog.functions('big');
     expect(stored).toHaveLength(5000);
@@ -326,9 +333,7 @@ describe('Catalog', () => {
   });
 
   it('serialises overlapping calls', async () => {
-    await Promise.all(
-      Array.from({ length: 8 }, (_, i) => catalog.replaceFiles('r', [okExtraction(`f${i}.py`, 3)])),
-    );
+    await Promise.all(Array.from({ length: 8 }, (_, i) => catalog.replaceFiles('r', [okExtraction(`f${i}.py`, 3)])));
     expect(await catalog.functions('r')).toHaveLength(24);
   });
 
@@ -375,7 +380,10 @@ describe('Catalog', () => {
   it('refuses calls after close, and closing twice is harmless', async () => {
     await catalog.close();
     await catalog.close();
-    await expect(catalog.functions('r')).rejects.toMatchObject({ code: 'catalog-error', message: expect.stringContaining('is closed') });
+    await expect(catalog.functions('r')).rejects.toMatchObject({
+      code: 'catalog-error',
+      message: expect.stringContaining('is closed'),
+    });
     catalog = await openCatalog(join(dir, '.repocod', 'catalog.duckdb'));
   });
 });
@@ -385,12 +393,25 @@ describe('functionStats', () => {
     const catalog = await openCatalog(':memory:');
     try {
       const functions = [1, 2, 6].map((cyclomatic, index) =>
-        syntheticFunction('a.py', index, { metrics: { ...syntheticFunction('a.py', index).metrics, cyclomatic }, isCandidate: index === 0 }),
+        syntheticFunction('a.py', index, {
+          metrics: { ...syntheticFunction('a.py', index).metrics, cyclomatic },
+          isCandidate: index === 0,
+        }),
       );
       await catalog.replaceFiles("o'repo", [{ ...okExtraction('a.py', 0), functions }]);
       await catalog.replaceFiles('other', [okExtraction('b.py', 4)]);
-      expect(await catalog.functionStats("o'repo")).toEqual({ functions: 3, candidates: 1, meanComplexity: 3, maxComplexity: 6 });
-      expect(await catalog.functionStats('nothing')).toEqual({ functions: 0, candidates: 0, meanComplexity: 0, maxComplexity: 0 });
+      expect(await catalog.functionStats("o'repo")).toEqual({
+        functions: 3,
+        candidates: 1,
+        meanComplexity: 3,
+        maxComplexity: 6,
+      });
+      expect(await catalog.functionStats('nothing')).toEqual({
+        functions: 0,
+        candidates: 0,
+        meanComplexity: 0,
+        maxComplexity: 0,
+      });
     } finally {
       await catalog.close();
     }

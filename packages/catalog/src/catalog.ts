@@ -43,7 +43,14 @@ import {
 } from './runs-table.js';
 import { SerialQueue } from './serial-queue.js';
 import { type StageTime, stageTimeFromRow } from './stage-times-table.js';
-import { appendTask, pickFromRow, type SelectionPick, type TaskLevel, taskFromRow, type TaskRow } from './tasks-tables.js';
+import {
+  appendTask,
+  pickFromRow,
+  type SelectionPick,
+  type TaskLevel,
+  taskFromRow,
+  type TaskRow,
+} from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 import { appendValidation, type StoredValidation, validationFromRow } from './validations-table.js';
 
@@ -112,7 +119,21 @@ export interface ScoredProspectiveTask {
 }
 
 /** The `tasks` columns a task has before its tests are mined: what a Lite-first spec may use. */
-export const PROSPECTIVE_TASK_COLUMNS = ['instance_id', 'repository', 'function_id', 'file', 'qualname', 'prompt', 'solution', 'prompt_lines', 'solution_lines', 'prompt_tokens', 'solution_tokens', 'cc', 'level'] as const;
+export const PROSPECTIVE_TASK_COLUMNS = [
+  'instance_id',
+  'repository',
+  'function_id',
+  'file',
+  'qualname',
+  'prompt',
+  'solution',
+  'prompt_lines',
+  'solution_lines',
+  'prompt_tokens',
+  'solution_tokens',
+  'cc',
+  'level',
+] as const;
 
 export interface ValidationFilter {
   /** Only the validations of this repository. */
@@ -174,7 +195,10 @@ export interface Catalog {
   /** Adds or replaces one function's mining result. */
   saveRelevantTests(repository: string, miningKey: string, mode: MiningMode, row: RelevantTestsRow): Promise<void>;
   /** Stored mining results, ordered by function id; all keys and modes unless filtered. */
-  relevantTests(repository: string, filter?: { readonly miningKey?: string; readonly mode?: MiningMode }): Promise<StoredRelevantTests[]>;
+  relevantTests(
+    repository: string,
+    filter?: { readonly miningKey?: string; readonly mode?: MiningMode },
+  ): Promise<StoredRelevantTests[]>;
   /** Replaces every task of the repository with these, in one transaction. */
   replaceTasks(repository: string, tasks: readonly TaskRow[]): Promise<void>;
   /** Tasks ordered by instance id, of one repository or of all. */
@@ -192,11 +216,17 @@ export interface Catalog {
    * `tasks` with the columns known before mining (PROSPECTIVE_TASK_COLUMNS). Lite-first mining ranks
    * candidates with it; a spec that uses a column known only after mining is refused by DuckDB.
    */
-  scoreProspectiveTasks(repository: string, query: Pick<RankQuery, 'score' | 'filter'>, tasks: readonly ProspectiveTask[]): Promise<ScoredProspectiveTask[]>;
+  scoreProspectiveTasks(
+    repository: string,
+    query: Pick<RankQuery, 'score' | 'filter'>,
+    tasks: readonly ProspectiveTask[],
+  ): Promise<ScoredProspectiveTask[]>;
   /** Stores a selection (its spec and its picks) under its id, replacing an earlier one of that id. */
   saveSelection(selectionId: string, spec: string, picks: readonly SelectionPick[]): Promise<void>;
   /** A stored selection's spec and picks; null when there is none of that id (the latest when no id). */
-  selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
+  selection(
+    selectionId?: string,
+  ): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
   /** Adds or replaces one task's validation (same instance id and validation key). */
   saveValidation(row: StoredValidation): Promise<void>;
   /** Stored validations ordered by instance id, newest first within a task. */
@@ -360,7 +390,11 @@ class DuckDBCatalog implements Catalog {
   repositories(): Promise<CatalogRepository[]> {
     return this.exclusive('listing repositories', async (connection) => {
       const rows = await readRows(connection, 'SELECT name, root, updated_at FROM repositories ORDER BY name');
-      return rows.map((row) => ({ name: text(row, 'name'), root: text(row, 'root'), updatedAt: timestamp(row, 'updated_at') }));
+      return rows.map((row) => ({
+        name: text(row, 'name'),
+        root: text(row, 'root'),
+        updatedAt: timestamp(row, 'updated_at'),
+      }));
     });
   }
 
@@ -410,14 +444,21 @@ class DuckDBCatalog implements Catalog {
     const problem = extractionProblem(extractions);
     if (problem !== null) {
       return Promise.reject(
-        new RepocodError('catalog-error', `cannot store the extraction of ${repository}: ${problem}; nothing was written`),
+        new RepocodError(
+          'catalog-error',
+          `cannot store the extraction of ${repository}: ${problem}; nothing was written`,
+        ),
       );
     }
     if (extractions.length === 0) return this.exclusive('checking the catalog', async () => undefined);
     const what = `storing ${extractions.length} file(s) of ${repository}`;
     return this.exclusive(what, (connection) =>
       inTransaction(connection, async () => {
-        await deleteFileRows(connection, repository, extractions.map((e) => e.file));
+        await deleteFileRows(
+          connection,
+          repository,
+          extractions.map((e) => e.file),
+        );
         const extractedAt = new Date();
         await withAppender(connection, 'files', (appender) => {
           for (const extraction of extractions) appendFile(appender, repository, extraction, extractedAt);
@@ -454,7 +495,9 @@ class DuckDBCatalog implements Catalog {
     const label = `run ${run.runId} of job ${run.jobHash}`;
     const problem = runProblem(run, results);
     if (problem !== null) {
-      return Promise.reject(new RepocodError('catalog-error', `cannot record ${label}: ${problem}; nothing was written`));
+      return Promise.reject(
+        new RepocodError('catalog-error', `cannot record ${label}: ${problem}; nothing was written`),
+      );
     }
     return this.exclusive(`recording ${label} with ${results.length} test result(s)`, (connection) =>
       inTransaction(connection, async () => {
@@ -507,19 +550,27 @@ class DuckDBCatalog implements Catalog {
 
   runs(filter: RunFilter = {}): Promise<RunRecord[]> {
     const { repository } = filter;
-    return this.exclusive(repository === undefined ? 'listing runs' : `listing the runs of ${repository}`, async (connection) => {
-      const rows =
-        repository === undefined
-          ? await readRows(connection, 'SELECT * FROM runs ORDER BY started_at, run_id')
-          : await readRows(connection, 'SELECT * FROM runs WHERE repository = $1 ORDER BY started_at, run_id', [repository]);
-      return rows.map(runFromRow);
-    });
+    return this.exclusive(
+      repository === undefined ? 'listing runs' : `listing the runs of ${repository}`,
+      async (connection) => {
+        const rows =
+          repository === undefined
+            ? await readRows(connection, 'SELECT * FROM runs ORDER BY started_at, run_id')
+            : await readRows(connection, 'SELECT * FROM runs WHERE repository = $1 ORDER BY started_at, run_id', [
+                repository,
+              ]);
+        return rows.map(runFromRow);
+      },
+    );
   }
 
   saveMiningBaseline(repository: string, miningKey: string, tests: readonly MiningBaselineRow[]): Promise<void> {
     return this.exclusive(`storing the mining baseline of ${repository}`, (connection) =>
       inTransaction(connection, async () => {
-        await connection.run('DELETE FROM mining_baseline WHERE repository = $1 AND mining_key = $2', [repository, miningKey]);
+        await connection.run('DELETE FROM mining_baseline WHERE repository = $1 AND mining_key = $2', [
+          repository,
+          miningKey,
+        ]);
         await withAppender(connection, 'mining_baseline', (appender) => {
           for (const test of tests) appendBaselineRow(appender, repository, miningKey, test);
         });
@@ -529,7 +580,11 @@ class DuckDBCatalog implements Catalog {
 
   miningBaseline(repository: string, miningKey: string): Promise<MiningBaselineRow[] | null> {
     return this.exclusive(`reading the mining baseline of ${repository}`, async (connection) => {
-      const rows = await readRows(connection, 'SELECT * FROM mining_baseline WHERE repository = $1 AND mining_key = $2 ORDER BY node_id', [repository, miningKey]);
+      const rows = await readRows(
+        connection,
+        'SELECT * FROM mining_baseline WHERE repository = $1 AND mining_key = $2 ORDER BY node_id',
+        [repository, miningKey],
+      );
       return rows.length === 0 ? null : rows.map(baselineRowFrom);
     });
   }
@@ -538,11 +593,10 @@ class DuckDBCatalog implements Catalog {
     if (rows.length === 0) return this.exclusive('checking the catalog', async () => undefined);
     return this.exclusive(`storing the coverage map of ${repository}`, (connection) =>
       inTransaction(connection, async () => {
-        await connection.run('DELETE FROM mining_coverage WHERE repository = $1 AND mining_key = $2 AND list_contains($3, function_id)', [
-          repository,
-          miningKey,
-          listValue(rows.map((row) => row.functionId)),
-        ]);
+        await connection.run(
+          'DELETE FROM mining_coverage WHERE repository = $1 AND mining_key = $2 AND list_contains($3, function_id)',
+          [repository, miningKey, listValue(rows.map((row) => row.functionId))],
+        );
         await withAppender(connection, 'mining_coverage', (appender) => {
           for (const row of rows) appendCoverageRow(appender, repository, miningKey, row);
         });
@@ -552,7 +606,11 @@ class DuckDBCatalog implements Catalog {
 
   miningCoverage(repository: string, miningKey: string): Promise<MiningCoverageRow[]> {
     return this.exclusive(`reading the coverage map of ${repository}`, async (connection) => {
-      const rows = await readRows(connection, 'SELECT * FROM mining_coverage WHERE repository = $1 AND mining_key = $2 ORDER BY function_id', [repository, miningKey]);
+      const rows = await readRows(
+        connection,
+        'SELECT * FROM mining_coverage WHERE repository = $1 AND mining_key = $2 ORDER BY function_id',
+        [repository, miningKey],
+      );
       return rows.map(coverageRowFrom);
     });
   }
@@ -560,13 +618,21 @@ class DuckDBCatalog implements Catalog {
   saveRelevantTests(repository: string, miningKey: string, mode: MiningMode, row: RelevantTestsRow): Promise<void> {
     return this.exclusive(`storing the relevant tests of ${row.qualname}`, (connection) =>
       inTransaction(connection, async () => {
-        await connection.run('DELETE FROM relevant_tests WHERE repository = $1 AND mining_key = $2 AND mode = $3 AND function_id = $4', [repository, miningKey, mode, row.functionId]);
-        await withAppender(connection, 'relevant_tests', (appender) => appendRelevantTestsRow(appender, repository, miningKey, mode, row, new Date()));
+        await connection.run(
+          'DELETE FROM relevant_tests WHERE repository = $1 AND mining_key = $2 AND mode = $3 AND function_id = $4',
+          [repository, miningKey, mode, row.functionId],
+        );
+        await withAppender(connection, 'relevant_tests', (appender) =>
+          appendRelevantTestsRow(appender, repository, miningKey, mode, row, new Date()),
+        );
       }),
     );
   }
 
-  relevantTests(repository: string, filter: { readonly miningKey?: string; readonly mode?: MiningMode } = {}): Promise<StoredRelevantTests[]> {
+  relevantTests(
+    repository: string,
+    filter: { readonly miningKey?: string; readonly mode?: MiningMode } = {},
+  ): Promise<StoredRelevantTests[]> {
     return this.exclusive(`reading the relevant tests of ${repository}`, async (connection) => {
       const rows = await readRows(
         connection,
@@ -624,11 +690,22 @@ class DuckDBCatalog implements Catalog {
           ORDER BY level, rank`,
         [query.quotas['self-contained'], query.quotas['file-level'], query.quotas['repo-level']],
       );
-      return rows.map((row) => ({ ...pickFromRow(row), repository: text(row, 'repository'), solutionTokens: integer(row, 'solution_tokens'), available: integer(row, 'available'), quota: integer(row, 'quota'), picked: row['picked'] === true }));
+      return rows.map((row) => ({
+        ...pickFromRow(row),
+        repository: text(row, 'repository'),
+        solutionTokens: integer(row, 'solution_tokens'),
+        available: integer(row, 'available'),
+        quota: integer(row, 'quota'),
+        picked: row.picked === true,
+      }));
     });
   }
 
-  scoreProspectiveTasks(repository: string, query: Pick<RankQuery, 'score' | 'filter'>, tasks: readonly ProspectiveTask[]): Promise<ScoredProspectiveTask[]> {
+  scoreProspectiveTasks(
+    repository: string,
+    query: Pick<RankQuery, 'score' | 'filter'>,
+    tasks: readonly ProspectiveTask[],
+  ): Promise<ScoredProspectiveTask[]> {
     return this.exclusive(`scoring the candidates of ${repository}`, async (connection) => {
       // A CTE named tasks hides the table of that name, so the spec's SQL reads these rows as they are.
       const reader = await connection.runAndReadAll(
@@ -640,10 +717,20 @@ class DuckDBCatalog implements Catalog {
              FROM functions f JOIN given USING (function_id) WHERE f.repository = $1
          )
          SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS kept, solution_tokens FROM tasks`,
-        [repository, listValue(tasks.map((task) => task.functionId)), listValue(tasks.map((task) => task.instanceId)), listValue(tasks.map((task) => task.level))],
+        [
+          repository,
+          listValue(tasks.map((task) => task.functionId)),
+          listValue(tasks.map((task) => task.instanceId)),
+          listValue(tasks.map((task) => task.level)),
+        ],
       );
       const rows: Row[] = reader.getRowObjects();
-      return rows.map((row) => ({ functionId: text(row, 'function_id'), score: row['score'] === null ? null : Number(row['score']), kept: row['kept'] === true, solutionTokens: integer(row, 'solution_tokens') }));
+      return rows.map((row) => ({
+        functionId: text(row, 'function_id'),
+        score: row.score === null ? null : Number(row.score),
+        kept: row.kept === true,
+        solutionTokens: integer(row, 'solution_tokens'),
+      }));
     });
   }
 
@@ -652,15 +739,27 @@ class DuckDBCatalog implements Catalog {
       inTransaction(connection, async () => {
         await connection.run('DELETE FROM selection_picks WHERE selection_id = $1', [selectionId]);
         await connection.run('DELETE FROM selections WHERE selection_id = $1', [selectionId]);
-        await connection.run('INSERT INTO selections VALUES ($1, $2, $3)', [selectionId, spec, timestampValueOf(new Date())]);
+        await connection.run('INSERT INTO selections VALUES ($1, $2, $3)', [
+          selectionId,
+          spec,
+          timestampValueOf(new Date()),
+        ]);
         for (const pick of picks) {
-          await connection.run('INSERT INTO selection_picks VALUES ($1, $2, $3, $4, $5)', [selectionId, pick.instanceId, pick.level, pick.score, pick.rank]);
+          await connection.run('INSERT INTO selection_picks VALUES ($1, $2, $3, $4, $5)', [
+            selectionId,
+            pick.instanceId,
+            pick.level,
+            pick.score,
+            pick.rank,
+          ]);
         }
       }),
     );
   }
 
-  selection(selectionId?: string): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null> {
+  selection(
+    selectionId?: string,
+  ): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null> {
     return this.exclusive('reading a selection', async (connection) => {
       const [found] =
         selectionId === undefined
@@ -668,15 +767,27 @@ class DuckDBCatalog implements Catalog {
           : await readRows(connection, 'SELECT * FROM selections WHERE selection_id = $1', [selectionId]);
       if (found === undefined) return null;
       const id = text(found, 'selection_id');
-      const picks = await readRows(connection, 'SELECT * FROM selection_picks WHERE selection_id = $1 ORDER BY level, rank', [id]);
-      return { selectionId: id, spec: text(found, 'spec'), createdAt: timestamp(found, 'created_at'), picks: picks.map(pickFromRow) };
+      const picks = await readRows(
+        connection,
+        'SELECT * FROM selection_picks WHERE selection_id = $1 ORDER BY level, rank',
+        [id],
+      );
+      return {
+        selectionId: id,
+        spec: text(found, 'spec'),
+        createdAt: timestamp(found, 'created_at'),
+        picks: picks.map(pickFromRow),
+      };
     });
   }
 
   saveValidation(row: StoredValidation): Promise<void> {
     return this.exclusive(`storing the validation of ${row.instanceId}`, (connection) =>
       inTransaction(connection, async () => {
-        await connection.run('DELETE FROM validations WHERE instance_id = $1 AND validation_key = $2', [row.instanceId, row.validationKey]);
+        await connection.run('DELETE FROM validations WHERE instance_id = $1 AND validation_key = $2', [
+          row.instanceId,
+          row.validationKey,
+        ]);
         await withAppender(connection, 'validations', (appender) => appendValidation(appender, row));
       }),
     );
@@ -719,7 +830,9 @@ class DuckDBCatalog implements Catalog {
 
   stageTimes(repository: string): Promise<StageTime[]> {
     return this.exclusive(`reading the stage times of ${repository}`, async (connection) => {
-      const rows = await readRows(connection, 'SELECT * FROM stage_times WHERE repository = $1 ORDER BY stage', [repository]);
+      const rows = await readRows(connection, 'SELECT * FROM stage_times WHERE repository = $1 ORDER BY stage', [
+        repository,
+      ]);
       return rows.map(stageTimeFromRow);
     });
   }
@@ -764,11 +877,7 @@ class DuckDBCatalog implements Catalog {
   }
 }
 
-async function readRows(
-  connection: DuckDBConnection,
-  sql: string,
-  values: (string | number)[] = [],
-): Promise<Row[]> {
+async function readRows(connection: DuckDBConnection, sql: string, values: (string | number)[] = []): Promise<Row[]> {
   const reader = await connection.runAndReadAll(sql, values);
   return reader.getRowObjects();
 }
@@ -811,7 +920,11 @@ async function withAppender(
 }
 
 /** Deletes the `functions` and `files` rows of the given files (a semi-join, fast for long lists). */
-async function deleteFileRows(connection: DuckDBConnection, repository: string, files: readonly string[]): Promise<void> {
+async function deleteFileRows(
+  connection: DuckDBConnection,
+  repository: string,
+  files: readonly string[],
+): Promise<void> {
   const list = listValue([...files]);
   for (const table of ['functions', 'files']) {
     await connection.run(

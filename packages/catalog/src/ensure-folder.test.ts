@@ -25,6 +25,8 @@ describe('ensureFolder', () => {
   });
 
   it('fails, rather than hanging, where the kernel refuses new folders', async () => {
-    await expect(ensureFolder('/proc/repocod-test/sub')).rejects.toMatchObject({ code: expect.stringMatching(/ENOENT|EACCES|EPERM|EROFS/) });
+    await expect(ensureFolder('/proc/repocod-test/sub')).rejects.toMatchObject({
+      code: expect.stringMatching(/ENOENT|EACCES|EPERM|EROFS/),
+    });
   });
 });

@@ -21,7 +21,9 @@ describe('extractionProblem', () => {
   it('rejects a status that disagrees with the issue', () => {
     expect(extractionProblem([{ ...broken('b.py'), status: 'ok' }])).toMatch(/status is ok but an issue/);
     expect(extractionProblem([{ ...okExtraction('a.py', 0), status: 'binary' }])).toMatch(/no issue is given/);
-    expect(extractionProblem([{ ...broken('b.py'), status: 'binary' }])).toMatch(/status is binary but the issue is syntax-error/);
+    expect(extractionProblem([{ ...broken('b.py'), status: 'binary' }])).toMatch(
+      /status is binary but the issue is syntax-error/,
+    );
   });
 
   it('rejects an issue or a function that names another file', () => {

@@ -3,7 +3,14 @@ import type { AnalysedFunction, FileIssue } from '@repocod/core';
 /** What happened to a file: `ok`, or the kind of issue that kept some or all of its functions out. */
 export type FileStatus = 'ok' | FileIssue['kind'];
 
-export const FILE_STATUSES: readonly FileStatus[] = ['ok', 'syntax-error', 'not-utf8', 'binary', 'unreadable', 'analysis-error'];
+export const FILE_STATUSES: readonly FileStatus[] = [
+  'ok',
+  'syntax-error',
+  'not-utf8',
+  'binary',
+  'unreadable',
+  'analysis-error',
+];
 
 /** The extract stage's result for one file, as the catalog stores it. */
 export interface FileExtraction {

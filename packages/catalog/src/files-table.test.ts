@@ -6,7 +6,9 @@ describe('files table', () => {
   const connection = useMigratedDatabase();
 
   it('writes the columns in the order the migrations created them', async () => {
-    const reader = await connection().runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'files' ORDER BY column_index");
+    const reader = await connection().runAndReadAll(
+      "SELECT column_name FROM duckdb_columns() WHERE table_name = 'files' ORDER BY column_index",
+    );
     expect(reader.getRows().map((row) => row[0])).toEqual([...FILE_COLUMNS]);
   });
 
@@ -27,7 +29,11 @@ describe('files table', () => {
     appendFile(
       appender,
       'repo',
-      { ...okExtraction('blob.py', 0), status: 'binary', issue: { file: 'blob.py', kind: 'binary', lines: [], message: 'NUL byte' } },
+      {
+        ...okExtraction('blob.py', 0),
+        status: 'binary',
+        issue: { file: 'blob.py', kind: 'binary', lines: [], message: 'NUL byte' },
+      },
       when,
     );
     appender.closeSync();

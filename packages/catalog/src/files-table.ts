@@ -2,7 +2,15 @@ import { type DuckDBAppender, INTEGER, LIST, listValue } from '@duckdb/node-api'
 import { type FileIssue, RepocodError } from '@repocod/core';
 import { FILE_STATUSES, type FileExtraction, type FileStatus } from './file-extraction.js';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { integer, nullableIntegerList, nullableText, type Row, text, timestamp, timestampValueOf } from './typed-cells.js';
+import {
+  integer,
+  nullableIntegerList,
+  nullableText,
+  type Row,
+  text,
+  timestamp,
+  timestampValueOf,
+} from './typed-cells.js';
 
 /** A row of `files`: the bookkeeping of one scanned file. */
 export interface CatalogFile {

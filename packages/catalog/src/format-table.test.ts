@@ -23,7 +23,9 @@ describe('formatTable', () => {
   });
 
   it('shows NULL, keeps numeric alignment across NULLs and says "1 row"', () => {
-    expect(formatTable({ columns: ['n', 's'], rows: [[null, null]] })).toBe('n    | s\n-----+-----\nNULL | NULL\n(1 row)\n');
+    expect(formatTable({ columns: ['n', 's'], rows: [[null, null]] })).toBe(
+      'n    | s\n-----+-----\nNULL | NULL\n(1 row)\n',
+    );
     expect(formatTable({ columns: ['cc'], rows: [[12], [null], [3]] })).toBe(
       '  cc\n----\n  12\nNULL\n   3\n(3 rows)\n',
     );

@@ -35,7 +35,7 @@ export function formatTable(result: QueryResult, options: FormatTableOptions = {
       .join(' | ')
       .trimEnd();
   const separator = widths.map((width) => '-'.repeat(width)).join('-+-');
-  return [line(header), separator, ...body.map(line), footer].join('\n') + '\n';
+  return `${[line(header), separator, ...body.map(line), footer].join('\n')}\n`;
 }
 
 function rowCountLine(count: number): string {

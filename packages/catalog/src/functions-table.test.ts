@@ -6,7 +6,9 @@ describe('functions table', () => {
   const connection = useMigratedDatabase();
 
   it('writes the columns in the order the migrations created them', async () => {
-    const reader = await connection().runAndReadAll("SELECT column_name FROM duckdb_columns() WHERE table_name = 'functions' ORDER BY column_index");
+    const reader = await connection().runAndReadAll(
+      "SELECT column_name FROM duckdb_columns() WHERE table_name = 'functions' ORDER BY column_index",
+    );
     expect(reader.getRows().map((row) => row[0])).toEqual([...FUNCTION_COLUMNS]);
   });
 
@@ -32,14 +34,17 @@ describe('functions table', () => {
       { ...decorated, repository: 'repo', contentHash: 'h1', functionId: 'repo:pkg/mod.py:outer.<locals>.method_0:3' },
       { ...plain, repository: 'repo', contentHash: 'h1', functionId: 'repo:pkg/mod.py:Widget.method_1:21' },
     ]);
-    expect(rows.map((row) => row['docstring_lines'])).toEqual([13, 0]);
+    expect(rows.map((row) => row.docstring_lines)).toEqual([13, 0]);
   });
 
   it('names the function and field when a number does not fit the schema', async () => {
     const appender = await connection().createAppender('functions');
     const bad = syntheticFunction('a.py', 0, { parameterCount: 2.5 });
     expect(() => appendFunction(appender, 'repo', 'h', bad)).toThrow(
-      expect.objectContaining({ code: 'catalog-error', message: 'a.py: Widget.method_0: parameterCount is 2.5, but the catalog stores it as a 32-bit whole number' }),
+      expect.objectContaining({
+        code: 'catalog-error',
+        message: 'a.py: Widget.method_0: parameterCount is 2.5, but the catalog stores it as a 32-bit whole number',
+      }),
     );
     appender.clear();
     appender.closeSync();

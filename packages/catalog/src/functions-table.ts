@@ -55,7 +55,14 @@ export const FUNCTION_COLUMNS = [
   'content_hash',
 ] as const;
 
-const FUNCTION_KINDS: readonly FunctionKind[] = ['function', 'method', 'staticmethod', 'classmethod', 'property', 'async'];
+const FUNCTION_KINDS: readonly FunctionKind[] = [
+  'function',
+  'method',
+  'staticmethod',
+  'classmethod',
+  'property',
+  'async',
+];
 const TEXT_LIST = LIST(VARCHAR);
 
 /** Appends one `functions` row; the caller owns the appender and the transaction around it. */

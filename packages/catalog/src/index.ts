@@ -42,7 +42,7 @@ export {
   MINING_COVERAGE_COLUMNS,
   RELEVANT_TESTS_COLUMNS,
 } from './mining-tables.js';
-export { type StageTime } from './stage-times-table.js';
+export type { StageTime } from './stage-times-table.js';
 export { type SelectionPick, type TaskLevel, type TaskRow, TASK_COLUMNS } from './tasks-tables.js';
 export {
   type StoredValidation,

@@ -67,7 +67,10 @@ describe('migrate', () => {
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
     expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7]);
-    const later: Migration[] = [...MIGRATIONS, { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' }];
+    const later: Migration[] = [
+      ...MIGRATIONS,
+      { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' },
+    ];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
     expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, NEXT]);
@@ -75,15 +78,36 @@ describe('migrate', () => {
 
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 5))).toEqual([1, 2, 3, 4, 5]);
-    const row = (id: string): string => `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
+    const row = (id: string): string =>
+      `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
     expect(await migrate(connection, 'test')).toEqual([6, 7]);
-    const reader = await connection.runAndReadAll('SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, gold_baseline_key FROM validations ORDER BY instance_id');
+    const reader = await connection.runAndReadAll(
+      'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, gold_baseline_key FROM validations ORDER BY instance_id',
+    );
     expect(reader.getRowObjectsJson()).toEqual([
-      { instance_id: 'a', status: 'failed', fail_to_pass: ['t.py::a'], passing_without_body: [], without_body_complete: null, gold_from: 'runs', gold_baseline_key: null },
-      { instance_id: 'b', status: 'failed', fail_to_pass: ['t.py::a'], passing_without_body: [], without_body_complete: null, gold_from: 'runs', gold_baseline_key: null },
+      {
+        instance_id: 'a',
+        status: 'failed',
+        fail_to_pass: ['t.py::a'],
+        passing_without_body: [],
+        without_body_complete: null,
+        gold_from: 'runs',
+        gold_baseline_key: null,
+      },
+      {
+        instance_id: 'b',
+        status: 'failed',
+        fail_to_pass: ['t.py::a'],
+        passing_without_body: [],
+        without_body_complete: null,
+        gold_from: 'runs',
+        gold_baseline_key: null,
+      },
     ]);
-    await expect(connection.run(`INSERT INTO validations VALUES (${row('a')}, [], NULL, 'runs', NULL)`)).rejects.toThrow(/PRIMARY KEY|constraint/i);
+    await expect(
+      connection.run(`INSERT INTO validations VALUES (${row('a')}, [], NULL, 'runs', NULL)`),
+    ).rejects.toThrow(/PRIMARY KEY|constraint/i);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
@@ -94,7 +118,9 @@ describe('migrate', () => {
     await expect(migrate(connection, 'cat.duckdb', broken)).rejects.toMatchObject({
       code: 'catalog-error',
       message: expect.stringMatching(
-        new RegExp(`cat\\.duckdb: migration ${NEXT} \\("half done"\\) failed, the catalog was left at version ${LATEST}: .*no_such_table`),
+        new RegExp(
+          `cat\\.duckdb: migration ${NEXT} \\("half done"\\) failed, the catalog was left at version ${LATEST}: .*no_such_table`,
+        ),
       ),
     });
     expect(await tables(connection)).not.toContain('half');
@@ -127,7 +153,11 @@ describe('opening a catalog made by an older repocod-kit', () => {
   afterEach(() => cleanup());
 
   /** Makes a catalog file the way a build that knew only the first `known` migrations left it. */
-  async function olderCatalog(path: string, known: number, fill?: (connection: DuckDBConnection) => Promise<void>): Promise<void> {
+  async function olderCatalog(
+    path: string,
+    known: number,
+    fill?: (connection: DuckDBConnection) => Promise<void>,
+  ): Promise<void> {
     const instance = await DuckDBInstance.create(path);
     const connection = await instance.connect();
     try {
@@ -167,7 +197,9 @@ describe('opening a catalog made by an older repocod-kit', () => {
       expect(await catalog.knownFiles('r')).toEqual(
         new Map([['pkg/a.py', { contentHash: 'hash-of-pkg/a.py', extractorFingerprint: 'extractor-v1' }]]),
       );
-      expect((await catalog.functions('r')).map(({ repository, functionId, contentHash, ...fn }) => fn)).toEqual(extraction.functions);
+      expect((await catalog.functions('r')).map(({ repository, functionId, contentHash, ...fn }) => fn)).toEqual(
+        extraction.functions,
+      );
 
       const results = syntheticResults(10);
       await catalog.recordRun(syntheticRun('job', 1), results);

@@ -14,7 +14,8 @@ export async function migrate(
   migrations: readonly Migration[] = MIGRATIONS,
 ): Promise<number[]> {
   const orderProblem = checkMigrationOrder(migrations);
-  if (orderProblem !== null) throw new RepocodError('catalog-error', `catalog migrations are misnumbered: ${orderProblem}`);
+  if (orderProblem !== null)
+    throw new RepocodError('catalog-error', `catalog migrations are misnumbered: ${orderProblem}`);
 
   await connection.run(`
     CREATE TABLE IF NOT EXISTS schema_migrations (

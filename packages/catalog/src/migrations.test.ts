@@ -8,10 +8,18 @@ describe('MIGRATIONS', () => {
   });
 
   it('reports a gap or a repeat by name', () => {
-    expect(checkMigrationOrder([{ version: 1, name: 'a', sql: '' }, { version: 3, name: 'b', sql: '' }])).toBe(
-      'migration "b" has version 3, expected 2',
-    );
-    expect(checkMigrationOrder([{ version: 1, name: 'a', sql: '' }, { version: 1, name: 'b', sql: '' }])).toMatch(/"b"/);
+    expect(
+      checkMigrationOrder([
+        { version: 1, name: 'a', sql: '' },
+        { version: 3, name: 'b', sql: '' },
+      ]),
+    ).toBe('migration "b" has version 3, expected 2');
+    expect(
+      checkMigrationOrder([
+        { version: 1, name: 'a', sql: '' },
+        { version: 1, name: 'b', sql: '' },
+      ]),
+    ).toMatch(/"b"/);
   });
 
   it('gives version 0 for an empty list', () => {

@@ -291,8 +291,8 @@ export const MIGRATIONS: readonly Migration[] = [
       DROP TABLE validations;
       ALTER TABLE validations_6 RENAME TO validations;
       `,
-    },
-    {
+  },
+  {
     version: 7,
     name: 'stage times',
     sql: `

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { IN_MEMORY, openCatalog } from './catalog.js';
-import { MINING_BASELINE_COLUMNS, MINING_COVERAGE_COLUMNS, RELEVANT_TESTS_COLUMNS, type RelevantTestsRow } from './mining-tables.js';
+import {
+  MINING_BASELINE_COLUMNS,
+  MINING_COVERAGE_COLUMNS,
+  RELEVANT_TESTS_COLUMNS,
+  type RelevantTestsRow,
+} from './mining-tables.js';
 import { useMigratedDatabase } from './test-support.js';
 
 describe('mining tables', () => {
@@ -12,14 +17,25 @@ describe('mining tables', () => {
       ['mining_coverage', MINING_COVERAGE_COLUMNS],
       ['relevant_tests', RELEVANT_TESTS_COLUMNS],
     ] as const) {
-      const reader = await connection().runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`);
+      const reader = await connection().runAndReadAll(
+        `SELECT column_name FROM duckdb_columns() WHERE table_name = '${table}' ORDER BY column_index`,
+      );
       expect(reader.getRows().map((row) => row[0])).toEqual([...expected]);
     }
   });
 });
 
 describe('the catalog mining store methods', () => {
-  const found: RelevantTestsRow = { functionId: 'r:a.py:f:3', qualname: 'f', status: 'tests', tests: ['t.py::a', 't.py::b[naïve]'], reason: null, method: 'in-process', candidates: 4, seconds: 0.25 };
+  const found: RelevantTestsRow = {
+    functionId: 'r:a.py:f:3',
+    qualname: 'f',
+    status: 'tests',
+    tests: ['t.py::a', 't.py::b[naïve]'],
+    reason: null,
+    method: 'in-process',
+    candidates: 4,
+    seconds: 0.25,
+  };
 
   it('store and give back baselines, coverage rows and results per key and mode', async () => {
     const catalog = await openCatalog(IN_MEMORY);
@@ -27,14 +43,22 @@ describe('the catalog mining store methods', () => {
       expect(await catalog.miningBaseline('r', 'k1')).toBeNull();
       const tests = [
         { nodeId: 't.py::a', status: 'passing' as const, outcomes: ['passed', 'passed'], reason: null, seconds: 0.5 },
-        { nodeId: 't.py::b', status: 'flaky' as const, outcomes: ['passed', 'failed'], reason: 'passed in 1 of 2 runs', seconds: 1 },
+        {
+          nodeId: 't.py::b',
+          status: 'flaky' as const,
+          outcomes: ['passed', 'failed'],
+          reason: 'passed in 1 of 2 runs',
+          seconds: 1,
+        },
       ];
       await catalog.saveMiningBaseline('r', 'k1', tests);
       await catalog.saveMiningBaseline('r', 'k1', tests);
       expect(await catalog.miningBaseline('r', 'k1')).toEqual(tests);
       expect(await catalog.miningBaseline('r', 'k2')).toBeNull();
 
-      await catalog.saveMiningCoverage('r', 'k1', [{ functionId: 'f', tests: ['t.py::a'], subprocessTests: [], importTime: false }]);
+      await catalog.saveMiningCoverage('r', 'k1', [
+        { functionId: 'f', tests: ['t.py::a'], subprocessTests: [], importTime: false },
+      ]);
       await catalog.saveMiningCoverage('r', 'k1', [
         { functionId: 'f', tests: ['t.py::b'], subprocessTests: ['t.py::c'], importTime: true },
         { functionId: 'g', tests: [], subprocessTests: [], importTime: false },
@@ -59,7 +83,9 @@ describe('the catalog mining store methods', () => {
   it('refuses a status the schema does not know, naming what was being stored', async () => {
     const catalog = await openCatalog(IN_MEMORY);
     try {
-      await expect(catalog.saveRelevantTests('r', 'k', 'fast', { ...found, status: 'maybe' as 'tests' })).rejects.toThrow(/storing the relevant tests of f failed/);
+      await expect(
+        catalog.saveRelevantTests('r', 'k', 'fast', { ...found, status: 'maybe' as 'tests' }),
+      ).rejects.toThrow(/storing the relevant tests of f failed/);
     } finally {
       await catalog.close();
     }

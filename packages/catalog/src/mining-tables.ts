@@ -1,6 +1,16 @@
 import { type DuckDBAppender, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { boolean, double, integer, nullableText, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+import {
+  boolean,
+  double,
+  integer,
+  nullableText,
+  type Row,
+  text,
+  textList,
+  timestamp,
+  timestampValueOf,
+} from './typed-cells.js';
 
 /*
  * The shapes @repocod/mining hands over, declared here again (the catalog does not depend on mining):
@@ -39,12 +49,32 @@ export interface RelevantTestsRow {
   readonly seconds: number;
 }
 
-export type StoredRelevantTests = RelevantTestsRow & { readonly repository: string; readonly miningKey: string; readonly mode: MiningMode; readonly minedAt: Date };
+export type StoredRelevantTests = RelevantTestsRow & {
+  readonly repository: string;
+  readonly miningKey: string;
+  readonly mode: MiningMode;
+  readonly minedAt: Date;
+};
 
 const TEXT_LIST = LIST(VARCHAR);
 
-export const MINING_BASELINE_COLUMNS = ['repository', 'mining_key', 'node_id', 'status', 'outcomes', 'reason', 'seconds'] as const;
-export const MINING_COVERAGE_COLUMNS = ['repository', 'mining_key', 'function_id', 'tests', 'subprocess_tests', 'import_time'] as const;
+export const MINING_BASELINE_COLUMNS = [
+  'repository',
+  'mining_key',
+  'node_id',
+  'status',
+  'outcomes',
+  'reason',
+  'seconds',
+] as const;
+export const MINING_COVERAGE_COLUMNS = [
+  'repository',
+  'mining_key',
+  'function_id',
+  'tests',
+  'subprocess_tests',
+  'import_time',
+] as const;
 export const RELEVANT_TESTS_COLUMNS = [
   'repository',
   'mining_key',
@@ -60,7 +90,12 @@ export const RELEVANT_TESTS_COLUMNS = [
   'mined_at',
 ] as const;
 
-export function appendBaselineRow(appender: DuckDBAppender, repository: string, miningKey: string, row: MiningBaselineRow): void {
+export function appendBaselineRow(
+  appender: DuckDBAppender,
+  repository: string,
+  miningKey: string,
+  row: MiningBaselineRow,
+): void {
   appender.appendVarchar(repository);
   appender.appendVarchar(miningKey);
   appender.appendVarchar(row.nodeId);
@@ -83,7 +118,12 @@ export function baselineRowFrom(row: Row): MiningBaselineRow {
   };
 }
 
-export function appendCoverageRow(appender: DuckDBAppender, repository: string, miningKey: string, row: MiningCoverageRow): void {
+export function appendCoverageRow(
+  appender: DuckDBAppender,
+  repository: string,
+  miningKey: string,
+  row: MiningCoverageRow,
+): void {
   appender.appendVarchar(repository);
   appender.appendVarchar(miningKey);
   appender.appendVarchar(row.functionId);
@@ -103,7 +143,14 @@ export function coverageRowFrom(row: Row): MiningCoverageRow {
   };
 }
 
-export function appendRelevantTestsRow(appender: DuckDBAppender, repository: string, miningKey: string, mode: MiningMode, row: RelevantTestsRow, minedAt: Date): void {
+export function appendRelevantTestsRow(
+  appender: DuckDBAppender,
+  repository: string,
+  miningKey: string,
+  mode: MiningMode,
+  row: RelevantTestsRow,
+  minedAt: Date,
+): void {
   appender.appendVarchar(repository);
   appender.appendVarchar(miningKey);
   appender.appendVarchar(mode);

@@ -24,13 +24,11 @@ describe('toCell', () => {
   });
 
   it('turns integers into numbers while exact and into strings beyond', async () => {
-    expect(await cells('SELECT 42::BIGINT, count(*), 9007199254740991::BIGINT, 9007199254740993::BIGINT, 170141183460469231731687303715884105727::HUGEINT')).toEqual([
-      42,
-      1,
-      9007199254740991,
-      '9007199254740993',
-      '170141183460469231731687303715884105727',
-    ]);
+    expect(
+      await cells(
+        'SELECT 42::BIGINT, count(*), 9007199254740991::BIGINT, 9007199254740993::BIGINT, 170141183460469231731687303715884105727::HUGEINT',
+      ),
+    ).toEqual([42, 1, 9007199254740991, '9007199254740993', '170141183460469231731687303715884105727']);
     expect(await cells('SELECT -9007199254740993::BIGINT')).toEqual(['-9007199254740993']);
   });
 
@@ -39,14 +37,9 @@ describe('toCell', () => {
   });
 
   it('writes lists, structs and maps as JSON text', async () => {
-    expect(await cells("SELECT [1, 2], ['a', 'b\"c'], [], {'x': 1, 'y': [true]}, MAP {'k': 2}, [NULL]::INTEGER[]")).toEqual([
-      '[1,2]',
-      '["a","b\\"c"]',
-      '[]',
-      '{"x":1,"y":[true]}',
-      '{"k":2}',
-      '[null]',
-    ]);
+    expect(
+      await cells("SELECT [1, 2], ['a', 'b\"c'], [], {'x': 1, 'y': [true]}, MAP {'k': 2}, [NULL]::INTEGER[]"),
+    ).toEqual(['[1,2]', '["a","b\\"c"]', '[]', '{"x":1,"y":[true]}', '{"k":2}', '[null]']);
   });
 
   it('writes timestamps as ISO 8601 in UTC with the precision they carry', async () => {
@@ -69,10 +62,8 @@ describe('toCell', () => {
   });
 
   it("uses DuckDB's text for other types", async () => {
-    expect(await cells("SELECT DATE '2024-03-05', INTERVAL 3 DAY, '00000000-0000-0000-0000-000000000001'::UUID")).toEqual([
-      '2024-03-05',
-      '3 days',
-      '00000000-0000-0000-0000-000000000001',
-    ]);
+    expect(
+      await cells("SELECT DATE '2024-03-05', INTERVAL 3 DAY, '00000000-0000-0000-0000-000000000001'::UUID"),
+    ).toEqual(['2024-03-05', '3 days', '00000000-0000-0000-0000-000000000001']);
   });
 });

@@ -54,8 +54,10 @@ function toJsonish(value: DuckDBValue): Jsonish {
   if (value instanceof DuckDBTimestampValue || value instanceof DuckDBTimestampTZValue) {
     return isoTimestamp(value.micros * 1000n, value.toString());
   }
-  if (value instanceof DuckDBTimestampSecondsValue) return isoTimestamp(value.seconds * 1_000_000_000n, value.toString());
-  if (value instanceof DuckDBTimestampMillisecondsValue) return isoTimestamp(value.millis * 1_000_000n, value.toString());
+  if (value instanceof DuckDBTimestampSecondsValue)
+    return isoTimestamp(value.seconds * 1_000_000_000n, value.toString());
+  if (value instanceof DuckDBTimestampMillisecondsValue)
+    return isoTimestamp(value.millis * 1_000_000n, value.toString());
   if (value instanceof DuckDBTimestampNanosecondsValue) return isoTimestamp(value.nanos, value.toString());
   return value.toString();
 }

@@ -29,7 +29,10 @@ describe('runs and test_results tables', () => {
   });
 
   it('read back what the appenders wrote, nulls included', async () => {
-    const runs = [syntheticRun('job', 1), syntheticRun('job', 2, { status: 'timeout', exitCode: null, worker: null, log: '' })];
+    const runs = [
+      syntheticRun('job', 1),
+      syntheticRun('job', 2, { status: 'timeout', exitCode: null, worker: null, log: '' }),
+    ];
     const results = syntheticResults(7);
     const runAppender = await connection().createAppender('runs');
     for (const run of runs) appendRun(runAppender, run);
@@ -40,18 +43,27 @@ describe('runs and test_results tables', () => {
 
     const runRows = (await connection().runAndReadAll('SELECT * FROM runs ORDER BY attempt')).getRowObjects();
     expect(runRows.map(runFromRow)).toEqual(runs);
-    const resultRows = (await connection().runAndReadAll('SELECT * FROM test_results ORDER BY node_id DESC')).getRowObjects();
+    const resultRows = (
+      await connection().runAndReadAll('SELECT * FROM test_results ORDER BY node_id DESC')
+    ).getRowObjects();
     expect(resultRows.map(testResultFromRow)).toEqual(results);
-    expect(resultRows.every((row) => row['run_id'] === 'job#1')).toBe(true);
+    expect(resultRows.every((row) => row.run_id === 'job#1')).toBe(true);
   });
 
   it('refuse an unknown status or outcome at the database', async () => {
-    await expect(connection().run("INSERT INTO runs (run_id, job_hash, repository, status) VALUES ('r', 'j', 'repo', 'flaky')")).rejects.toThrow(
+    await expect(
+      connection().run("INSERT INTO runs (run_id, job_hash, repository, status) VALUES ('r', 'j', 'repo', 'flaky')"),
+    ).rejects.toThrow(/CHECK constraint/);
+    await expect(connection().run("INSERT INTO test_results VALUES ('r', 'n', 'passed-ish', 0, NULL)")).rejects.toThrow(
       /CHECK constraint/,
     );
-    await expect(connection().run("INSERT INTO test_results VALUES ('r', 'n', 'passed-ish', 0, NULL)")).rejects.toThrow(/CHECK constraint/);
     for (const status of RUN_STATUSES) {
-      await connection().run('INSERT INTO runs (run_id, job_hash, repository, status) VALUES ($1, $2, $3, $4)', [status, 'j', 'repo', status]);
+      await connection().run('INSERT INTO runs (run_id, job_hash, repository, status) VALUES ($1, $2, $3, $4)', [
+        status,
+        'j',
+        'repo',
+        status,
+      ]);
     }
     for (const outcome of TEST_OUTCOMES) {
       await connection().run("INSERT INTO test_results VALUES ('r', $1, $1, 0, NULL)", [outcome]);
@@ -61,14 +73,19 @@ describe('runs and test_results tables', () => {
   it('refuse a repeated node id within one run, and allow it across runs', async () => {
     await connection().run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'passed', 0, NULL)");
     await connection().run("INSERT INTO test_results VALUES ('r2', 'a.py::t', 'failed', 0, 'boom')");
-    await expect(connection().run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'failed', 0, NULL)")).rejects.toThrow(/primary key/i);
+    await expect(
+      connection().run("INSERT INTO test_results VALUES ('r1', 'a.py::t', 'failed', 0, NULL)"),
+    ).rejects.toThrow(/primary key/i);
   });
 });
 
 describe('reading run rows', () => {
   it('reports a value outside the vocabulary as a catalog error naming the column', () => {
     expect(() => testResultFromRow({ node_id: 'n', outcome: 'weird', duration_seconds: 0, message: null })).toThrow(
-      expect.objectContaining({ code: 'catalog-error', message: 'catalog column "outcome" holds unknown test outcome "weird"' }),
+      expect.objectContaining({
+        code: 'catalog-error',
+        message: 'catalog column "outcome" holds unknown test outcome "weird"',
+      }),
     );
   });
 
@@ -119,6 +136,8 @@ describe('runProblem', () => {
     expect(runProblem(run, [{ nodeId: 'a.py::t', outcome: 'passed', durationSeconds: Infinity, message: null }])).toBe(
       'a.py::t: durationSeconds is Infinity, expected a finite number ≥ 0',
     );
-    expect(runProblem(run, [{ nodeId: '', outcome: 'passed', durationSeconds: 0, message: null }])).toBe('a test result has an empty node id');
+    expect(runProblem(run, [{ nodeId: '', outcome: 'passed', durationSeconds: 0, message: null }])).toBe(
+      'a test result has an empty node id',
+    );
   });
 });

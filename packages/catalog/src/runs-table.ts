@@ -1,7 +1,16 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { RepocodError } from '@repocod/core';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { double, integer, nullableInteger, nullableText, type Row, text, timestamp, timestampValueOf } from './typed-cells.js';
+import {
+  double,
+  integer,
+  nullableInteger,
+  nullableText,
+  type Row,
+  text,
+  timestamp,
+  timestampValueOf,
+} from './typed-cells.js';
 
 /*
  * The catalog must not depend on @repocod/runner (core ← catalog and core ← runner are separate
@@ -12,12 +21,27 @@ import { double, integer, nullableInteger, nullableText, type Row, text, timesta
 /** How one pytest run ended; anything but `ok` and `collection-error` is an infrastructure failure. */
 export type RunStatus = 'ok' | 'collection-error' | 'timeout' | 'crashed' | 'infra-error' | 'patch-error';
 
-export const RUN_STATUSES: readonly RunStatus[] = ['ok', 'collection-error', 'timeout', 'crashed', 'infra-error', 'patch-error'];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'ok',
+  'collection-error',
+  'timeout',
+  'crashed',
+  'infra-error',
+  'patch-error',
+];
 
 /** What happened to one requested test; `missing` (listed but absent from the report) is not a pass. */
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed' | 'missing';
 
-export const TEST_OUTCOMES: readonly TestOutcome[] = ['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed', 'missing'];
+export const TEST_OUTCOMES: readonly TestOutcome[] = [
+  'passed',
+  'failed',
+  'error',
+  'skipped',
+  'xfailed',
+  'xpassed',
+  'missing',
+];
 
 /** One finished attempt of a runner job, a row of `runs`. */
 export interface RunRecord {
@@ -107,9 +131,12 @@ export function runProblem(run: RunRecord, results: readonly TestResultRecord[])
     if (run[field] === '') return `${field} is empty`;
   }
   if (!isInt32(run.attempt) || run.attempt < 1) return `attempt is ${run.attempt}, expected a whole number from 1`;
-  if (run.exitCode !== null && !isInt32(run.exitCode)) return `exitCode is ${run.exitCode}, expected a 32-bit whole number or null`;
-  if (run.worker !== null && !isInt32(run.worker)) return `worker is ${run.worker}, expected a 32-bit whole number or null`;
-  if (!isDuration(run.durationSeconds)) return `durationSeconds is ${run.durationSeconds}, expected a finite number ≥ 0`;
+  if (run.exitCode !== null && !isInt32(run.exitCode))
+    return `exitCode is ${run.exitCode}, expected a 32-bit whole number or null`;
+  if (run.worker !== null && !isInt32(run.worker))
+    return `worker is ${run.worker}, expected a 32-bit whole number or null`;
+  if (!isDuration(run.durationSeconds))
+    return `durationSeconds is ${run.durationSeconds}, expected a finite number ≥ 0`;
   if (!isValidDate(run.startedAt)) return 'startedAt is not a valid date';
   if (!isValidDate(run.finishedAt)) return 'finishedAt is not a valid date';
   for (const result of results) {

@@ -3,7 +3,12 @@ import { IN_MEMORY, openCatalog } from './catalog.js';
 import { TASK_COLUMNS, type TaskRow } from './tasks-tables.js';
 import { useMigratedDatabase } from './test-support.js';
 
-function task(instanceId: string, level: TaskRow['level'], lines: [number, number], overrides: Partial<TaskRow> = {}): TaskRow {
+function task(
+  instanceId: string,
+  level: TaskRow['level'],
+  lines: [number, number],
+  overrides: Partial<TaskRow> = {},
+): TaskRow {
   return {
     instanceId,
     repository: 'r',
@@ -39,7 +44,9 @@ describe('tasks table', () => {
   const connection = useMigratedDatabase();
 
   it('is written in the column order the migration created', async () => {
-    const reader = await connection().runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = 'tasks' ORDER BY column_index`);
+    const reader = await connection().runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE table_name = 'tasks' ORDER BY column_index`,
+    );
     expect(reader.getRows().map((row) => row[0])).toEqual([...TASK_COLUMNS]);
   });
 });
@@ -55,18 +62,32 @@ describe('ranking and selections', () => {
         task('d', 'file-level', [5, 5]),
         task('e', 'repo-level', [50, 50], { checksPassed: false }),
       ]);
-      const ranked = await catalog.rankTasks({ score: 'prompt_lines * solution_lines', filter: 'true', quotas: { 'self-contained': 2, 'file-level': 5, 'repo-level': 1 } });
+      const ranked = await catalog.rankTasks({
+        score: 'prompt_lines * solution_lines',
+        filter: 'true',
+        quotas: { 'self-contained': 2, 'file-level': 5, 'repo-level': 1 },
+      });
       expect(ranked.map((row) => [row.instanceId, row.level, row.score, row.rank, row.picked])).toEqual([
         ['d', 'file-level', 25, 1, true],
         ['b', 'self-contained', 200, 1, true],
         ['c', 'self-contained', 100, 2, true],
         ['a', 'self-contained', 100, 3, false],
       ]);
-      await catalog.saveSelection('s1', '{"quotas":{}}', ranked.filter((row) => row.picked));
+      await catalog.saveSelection(
+        's1',
+        '{"quotas":{}}',
+        ranked.filter((row) => row.picked),
+      );
       const stored = await catalog.selection();
       expect(stored?.picks.map((pick) => pick.instanceId)).toEqual(['d', 'b', 'c']);
       expect((await catalog.task('b'))?.failToPass).toEqual(['t.py::test_f']);
-      await expect(catalog.rankTasks({ score: 'no_such_column', filter: 'true', quotas: { 'self-contained': 1, 'file-level': 1, 'repo-level': 1 } })).rejects.toThrow(/ranking the tasks failed/);
+      await expect(
+        catalog.rankTasks({
+          score: 'no_such_column',
+          filter: 'true',
+          quotas: { 'self-contained': 1, 'file-level': 1, 'repo-level': 1 },
+        }),
+      ).rejects.toThrow(/ranking the tasks failed/);
     } finally {
       await catalog.close();
     }

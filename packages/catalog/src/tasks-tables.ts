@@ -77,12 +77,34 @@ export const TASK_COLUMNS = [
 const TEXT_LIST = LIST(VARCHAR);
 
 export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Date): void {
-  for (const value of [task.instanceId, task.repository, task.functionId, task.file, task.qualname, task.repo, task.baseCommit, task.baseCommitTimestamp, task.prompt, task.solution]) appender.appendVarchar(value);
-  for (const value of [task.promptLines, task.solutionLines, task.promptTokens, task.solutionTokens, task.complexity]) appender.appendInteger(value);
+  for (const value of [
+    task.instanceId,
+    task.repository,
+    task.functionId,
+    task.file,
+    task.qualname,
+    task.repo,
+    task.baseCommit,
+    task.baseCommitTimestamp,
+    task.prompt,
+    task.solution,
+  ])
+    appender.appendVarchar(value);
+  for (const value of [task.promptLines, task.solutionLines, task.promptTokens, task.solutionTokens, task.complexity])
+    appender.appendInteger(value);
   appender.appendVarchar(task.level);
   appender.appendVarchar(task.dependencies);
   appender.appendList(listValue([...task.failToPass]), TEXT_LIST);
-  for (const value of [task.problemCode, task.problemTest, task.preCode, task.goldCode, task.preTest, task.goldTest, task.checks]) appender.appendVarchar(value);
+  for (const value of [
+    task.problemCode,
+    task.problemTest,
+    task.preCode,
+    task.goldCode,
+    task.preTest,
+    task.goldTest,
+    task.checks,
+  ])
+    appender.appendVarchar(value);
   appender.appendBoolean(task.checksPassed);
   appender.appendTimestamp(timestampValueOf(builtAt));
   appendTrailingDefaults(appender, TASK_COLUMNS.length);
@@ -116,7 +138,7 @@ export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
     preTest: text(row, 'pre_test'),
     goldTest: text(row, 'gold_test'),
     checks: text(row, 'checks'),
-    checksPassed: row['checks_passed'] === true,
+    checksPassed: row.checks_passed === true,
     builtAt: timestamp(row, 'built_at'),
   };
 }
@@ -131,7 +153,11 @@ export interface SelectionPick {
 }
 
 export function pickFromRow(row: Row): SelectionPick {
-  const score = row['score'];
-  return { instanceId: text(row, 'instance_id'), level: text(row, 'level') as TaskLevel, score: typeof score === 'number' ? score : Number(score), rank: integer(row, 'rank') };
+  const score = row.score;
+  return {
+    instanceId: text(row, 'instance_id'),
+    level: text(row, 'level') as TaskLevel,
+    score: typeof score === 'number' ? score : Number(score),
+    rank: integer(row, 'rank'),
+  };
 }
-

@@ -16,7 +16,11 @@ export async function makeTempDir(): Promise<{ dir: string; cleanup: () => Promi
 }
 
 /** A plausible method: the `index`-th definition of `file`, each 20 lines long. */
-export function syntheticFunction(file: string, index: number, overrides: Partial<AnalysedFunction> = {}): AnalysedFunction {
+export function syntheticFunction(
+  file: string,
+  index: number,
+  overrides: Partial<AnalysedFunction> = {},
+): AnalysedFunction {
   const start = 1 + index * 20;
   const prompt = `    def method_${index}(self, a, b):\n        """Doc\n\n        more\n        """\n`;
   const solution = `        return a + b  # ${index}\n`;
@@ -99,7 +103,10 @@ export function syntheticResults(count: number, prefix = 'tests/test_app.py::Tes
       nodeId: `${prefix}_${String(index).padStart(5, '0')}[naïve-${index % 3}]`,
       outcome,
       durationSeconds: outcome === 'missing' ? 0 : index / 1000 + 0.0001,
-      message: outcome === 'failed' || outcome === 'error' ? `AssertionError: ${index} != ${index + 1}\n  at line ${index}` : null,
+      message:
+        outcome === 'failed' || outcome === 'error'
+          ? `AssertionError: ${index} != ${index + 1}\n  at line ${index}`
+          : null,
     };
   });
 }

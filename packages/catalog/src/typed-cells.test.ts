@@ -45,7 +45,9 @@ describe('typed cells', () => {
   });
 
   it('report a value of the wrong type as a schema mismatch naming the column', () => {
-    expect(() => text({ kind: 3 }, 'kind')).toThrow(expect.objectContaining({ code: 'catalog-error', message: expect.stringContaining('"kind" holds number') }));
+    expect(() => text({ kind: 3 }, 'kind')).toThrow(
+      expect.objectContaining({ code: 'catalog-error', message: expect.stringContaining('"kind" holds number') }),
+    );
     expect(() => integer({ cc: 1.5 }, 'cc')).toThrow(/"cc"/);
     expect(() => textList({ decorators: listValue([1]) }, 'decorators')).toThrow(/decorators\[\]/);
     expect(() => text({}, 'missing')).toThrow(/did not return column "missing"/);

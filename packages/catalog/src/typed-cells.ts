@@ -20,7 +20,10 @@ function mismatch(column: string, expected: string, value: DuckDBValue): Repocod
 function cell(row: Row, column: string): DuckDBValue {
   const value = row[column];
   if (value === undefined) {
-    throw new RepocodError('catalog-error', `catalog query did not return column "${column}"; the catalog's schema does not match`);
+    throw new RepocodError(
+      'catalog-error',
+      `catalog query did not return column "${column}"; the catalog's schema does not match`,
+    );
   }
   return value;
 }
@@ -37,7 +40,11 @@ export function nullableText(row: Row, column: string): string | null {
 
 export function integer(row: Row, column: string): number {
   const value = cell(row, column);
-  if (typeof value === 'bigint' && value <= BigInt(Number.MAX_SAFE_INTEGER) && value >= BigInt(Number.MIN_SAFE_INTEGER)) {
+  if (
+    typeof value === 'bigint' &&
+    value <= BigInt(Number.MAX_SAFE_INTEGER) &&
+    value >= BigInt(Number.MIN_SAFE_INTEGER)
+  ) {
     return Number(value);
   }
   if (typeof value !== 'number' || !Number.isInteger(value)) throw mismatch(column, 'an integer', value);

@@ -3,7 +3,11 @@ import { IN_MEMORY, openCatalog } from './catalog.js';
 import { useMigratedDatabase } from './test-support.js';
 import { type StoredValidation, VALIDATION_COLUMNS } from './validations-table.js';
 
-function validation(instanceId: string, validationKey: string, overrides: Partial<StoredValidation> = {}): StoredValidation {
+function validation(
+  instanceId: string,
+  validationKey: string,
+  overrides: Partial<StoredValidation> = {},
+): StoredValidation {
   return {
     instanceId,
     taskHash: `task-${instanceId}`,
@@ -34,7 +38,9 @@ describe('validations table', () => {
   const connection = useMigratedDatabase();
 
   it('is written in the column order the migration created', async () => {
-    const reader = await connection().runAndReadAll(`SELECT column_name FROM duckdb_columns() WHERE table_name = 'validations' ORDER BY column_index`);
+    const reader = await connection().runAndReadAll(
+      `SELECT column_name FROM duckdb_columns() WHERE table_name = 'validations' ORDER BY column_index`,
+    );
     expect(reader.getRows().map((row) => row[0])).toEqual([...VALIDATION_COLUMNS]);
   });
 
@@ -43,9 +49,16 @@ describe('validations table', () => {
     try {
       await catalog.saveValidation(validation('a', 'k1', { status: 'failed', checks: '[{"check":"collects"}]' }));
       await catalog.saveValidation(validation('a', 'k1', { status: 'passed', flakyTests: ['t.py::test_c'] }));
-      await catalog.saveValidation(validation('a', 'k2', { status: 'infra-error', validatedAt: new Date(Date.UTC(2026, 11, 2, 13, 0)) }));
+      await catalog.saveValidation(
+        validation('a', 'k2', { status: 'infra-error', validatedAt: new Date(Date.UTC(2026, 11, 2, 13, 0)) }),
+      );
       await catalog.saveValidation(validation('b', 'k1', { droppedTests: ['t.py::test_d'], failToPass: [] }));
-      const fromBaseline = { passingWithoutBody: ['t.py::test_b[x-y]'], withoutBodyComplete: false, goldFrom: 'baseline', goldBaselineKey: 'm'.repeat(64) } as const;
+      const fromBaseline = {
+        passingWithoutBody: ['t.py::test_b[x-y]'],
+        withoutBodyComplete: false,
+        goldFrom: 'baseline',
+        goldBaselineKey: 'm'.repeat(64),
+      } as const;
       await catalog.saveValidation(validation('d', 'k1', fromBaseline));
       expect((await catalog.validations({ instanceIds: ['d'] }))[0]).toEqual(validation('d', 'k1', fromBaseline));
       await catalog.query(`DELETE FROM validations WHERE instance_id = 'd'`);
@@ -56,10 +69,18 @@ describe('validations table', () => {
         ['b', 'k1', 'passed'],
       ]);
       expect(all[1]).toEqual(validation('a', 'k1', { flakyTests: ['t.py::test_c'] }));
-      expect((await catalog.validations({ repository: 'other' })).map((row) => [row.instanceId, row.failToPass, row.droppedTests])).toEqual([['b', [], ['t.py::test_d']]]);
+      expect(
+        (await catalog.validations({ repository: 'other' })).map((row) => [
+          row.instanceId,
+          row.failToPass,
+          row.droppedTests,
+        ]),
+      ).toEqual([['b', [], ['t.py::test_d']]]);
       expect((await catalog.validations({ instanceIds: ['b', 'zz'] })).map((row) => row.instanceId)).toEqual(['b']);
       expect(await catalog.validations({ instanceIds: [] })).toEqual([]);
-      await expect(catalog.saveValidation(validation('c', 'k1', { status: 'unknown' as StoredValidation['status'] }))).rejects.toThrow(/storing the validation of c failed/);
+      await expect(
+        catalog.saveValidation(validation('c', 'k1', { status: 'unknown' as StoredValidation['status'] })),
+      ).rejects.toThrow(/storing the validation of c failed/);
       expect((await catalog.validations()).map((row) => row.instanceId)).not.toContain('c');
     } finally {
       await catalog.close();

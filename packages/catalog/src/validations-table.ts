@@ -1,6 +1,16 @@
 import { type DuckDBAppender, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { boolean, double, integer, nullableText, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+import {
+  boolean,
+  double,
+  integer,
+  nullableText,
+  type Row,
+  text,
+  textList,
+  timestamp,
+  timestampValueOf,
+} from './typed-cells.js';
 
 /*
  * The shape the pipeline's validation hands over, declared here (the catalog depends on core only).
@@ -82,9 +92,12 @@ export const VALIDATION_COLUMNS = [
 const TEXT_LIST = LIST(VARCHAR);
 
 export function appendValidation(appender: DuckDBAppender, row: StoredValidation): void {
-  for (const value of [row.instanceId, row.taskHash, row.validationKey, row.repository, row.status, row.checks]) appender.appendVarchar(value);
-  for (const list of [row.failToPass, row.flakyTests, row.droppedTests]) appender.appendList(listValue([...list]), TEXT_LIST);
-  for (const value of [row.toolVersion, row.pythonVersion, row.packagesHash, row.environmentKey]) appender.appendVarchar(value);
+  for (const value of [row.instanceId, row.taskHash, row.validationKey, row.repository, row.status, row.checks])
+    appender.appendVarchar(value);
+  for (const list of [row.failToPass, row.flakyTests, row.droppedTests])
+    appender.appendList(listValue([...list]), TEXT_LIST);
+  for (const value of [row.toolVersion, row.pythonVersion, row.packagesHash, row.environmentKey])
+    appender.appendVarchar(value);
   appender.appendList(listValue([...row.runIds]), TEXT_LIST);
   appender.appendInteger(row.repeat);
   appender.appendDouble(row.seconds);
@@ -119,7 +132,7 @@ export function validationFromRow(row: Row): StoredValidation {
     seconds: double(row, 'seconds'),
     validatedAt: timestamp(row, 'validated_at'),
     passingWithoutBody: textList(row, 'passing_without_body'),
-    withoutBodyComplete: row['without_body_complete'] === null ? null : boolean(row, 'without_body_complete'),
+    withoutBodyComplete: row.without_body_complete === null ? null : boolean(row, 'without_body_complete'),
     goldFrom: text(row, 'gold_from') as GoldSource,
     goldBaselineKey: nullableText(row, 'gold_baseline_key'),
   };

@@ -45,11 +45,17 @@ describe('parseCandidateFilter', () => {
   it('fills defaults and names a wrong field', () => {
     expect(parseCandidateFilter({}, 'cfg.json')).toEqual(REPOCOD_CANDIDATE_FILTER);
     expect(parseCandidateFilter({ minDocstringLinesExclusive: 5 }, 'cfg.json').minDocstringLinesExclusive).toBe(5);
-    expect(() => parseCandidateFilter({ minDocstringLinesExclusive: 'ten' }, 'cfg.json')).toThrow(/cfg.json: field "minDocstringLinesExclusive"/);
+    expect(() => parseCandidateFilter({ minDocstringLinesExclusive: 'ten' }, 'cfg.json')).toThrow(
+      /cfg.json: field "minDocstringLinesExclusive"/,
+    );
     expect(() => parseCandidateFilter({ includeNested: 1 }, 'cfg.json')).toThrow(/field "includeNested"/);
     expect(() => parseCandidateFilter(null, 'cfg.json')).toThrow(/must be an object/);
     expect(() => parseCandidateFilter([], 'cfg.json')).toThrow(/must be an object/);
-    expect(() => parseCandidateFilter({ minDocstringLines: 20 }, 'cfg.json')).toThrow(/unknown field "minDocstringLines"/);
-    expect(() => parseCandidateFilter({ includeNested: null }, 'cfg.json')).toThrow(/field "includeNested" must be true or false \(got null\)/);
+    expect(() => parseCandidateFilter({ minDocstringLines: 20 }, 'cfg.json')).toThrow(
+      /unknown field "minDocstringLines"/,
+    );
+    expect(() => parseCandidateFilter({ includeNested: null }, 'cfg.json')).toThrow(
+      /field "includeNested" must be true or false \(got null\)/,
+    );
   });
 });

@@ -37,11 +37,17 @@ export function parseCandidateFilter(value: unknown, source: string): CandidateF
   }
   const unknownField = Object.keys(value).find((key) => !(FILTER_FIELDS as readonly string[]).includes(key));
   if (unknownField !== undefined) {
-    throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: ${FILTER_FIELDS.join(', ')})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: unknown field "${unknownField}" (known: ${FILTER_FIELDS.join(', ')})`,
+    );
   }
   const record = value as Record<string, unknown>;
-  const lines = 'minDocstringLinesExclusive' in record ? record['minDocstringLinesExclusive'] : REPOCOD_CANDIDATE_FILTER.minDocstringLinesExclusive;
-  const nested = 'includeNested' in record ? record['includeNested'] : REPOCOD_CANDIDATE_FILTER.includeNested;
+  const lines =
+    'minDocstringLinesExclusive' in record
+      ? record.minDocstringLinesExclusive
+      : REPOCOD_CANDIDATE_FILTER.minDocstringLinesExclusive;
+  const nested = 'includeNested' in record ? record.includeNested : REPOCOD_CANDIDATE_FILTER.includeNested;
   if (typeof lines !== 'number' || !Number.isInteger(lines) || lines < 0) {
     throw new RepocodError(
       'config-invalid',
@@ -49,7 +55,10 @@ export function parseCandidateFilter(value: unknown, source: string): CandidateF
     );
   }
   if (typeof nested !== 'boolean') {
-    throw new RepocodError('config-invalid', `${source}: field "includeNested" must be true or false (got ${JSON.stringify(nested)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: field "includeNested" must be true or false (got ${JSON.stringify(nested)})`,
+    );
   }
   return { minDocstringLinesExclusive: lines, includeNested: nested };
 }

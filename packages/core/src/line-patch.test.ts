@@ -3,7 +3,15 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { invertReplacements, lineEnding, lineReplacementPatch, linesPatch, replaceAllLines, replaceLines, splitLinesKeepingEnds } from './line-patch.js';
+import {
+  invertReplacements,
+  lineEnding,
+  lineReplacementPatch,
+  linesPatch,
+  replaceAllLines,
+  replaceLines,
+  splitLinesKeepingEnds,
+} from './line-patch.js';
 
 const folders: string[] = [];
 afterEach(() => {
@@ -22,11 +30,23 @@ function gitApply(original: string, patch: string): string {
   return readFileSync(join(folder, 'm.py'), 'utf8');
 }
 
-const SOURCE = ['def f():', '    """Doc."""', '    a = 1', '    b = 2', '    return a + b', '', '', 'def g():', '    return 3', ''].join('\n');
+const SOURCE = [
+  'def f():',
+  '    """Doc."""',
+  '    a = 1',
+  '    b = 2',
+  '    return a + b',
+  '',
+  '',
+  'def g():',
+  '    return 3',
+  '',
+].join('\n');
 
 describe('splitLinesKeepingEnds', () => {
   it('keeps every ending, so that joining gives the text back', () => {
-    for (const text of ['', 'a', 'a\n', 'a\r\nb\r\n', 'a\nb', '\n\n']) expect(splitLinesKeepingEnds(text).join('')).toBe(text);
+    for (const text of ['', 'a', 'a\n', 'a\r\nb\r\n', 'a\nb', '\n\n'])
+      expect(splitLinesKeepingEnds(text).join('')).toBe(text);
     expect(splitLinesKeepingEnds('a\r\nb').map(lineEnding)).toEqual(['\r\n', '']);
   });
 });
@@ -60,7 +80,9 @@ describe('lineReplacementPatch', () => {
   });
 
   it('refuses a range outside the file', () => {
-    expect(() => lineReplacementPatch('m.py', SOURCE, { start: 9, end: 12, lines: [] })).toThrow(/m\.py: cannot replace lines 9\.\.12 of a file of 9 lines/);
+    expect(() => lineReplacementPatch('m.py', SOURCE, { start: 9, end: 12, lines: [] })).toThrow(
+      /m\.py: cannot replace lines 9\.\.12 of a file of 9 lines/,
+    );
   });
 });
 
@@ -86,6 +108,11 @@ describe('linesPatch, replaceAllLines and invertReplacements', () => {
   });
 
   it('refuses overlapping ranges', () => {
-    expect(() => linesPatch('m.py', text, [{ start: 3, end: 5, lines: [] }, { start: 5, end: 6, lines: [] }])).toThrow(/overlap/);
+    expect(() =>
+      linesPatch('m.py', text, [
+        { start: 3, end: 5, lines: [] },
+        { start: 5, end: 6, lines: [] },
+      ]),
+    ).toThrow(/overlap/);
   });
 });

@@ -80,10 +80,15 @@ export function linesPatch(path: string, text: string, replacements: readonly Li
   const edits = [...replacements].sort((a, b) => a.start - b.start);
   for (const [index, edit] of edits.entries()) {
     if (edit.start < 1 || edit.end < edit.start - 1 || edit.end > lines.length) {
-      throw new RangeError(`${path}: cannot replace lines ${edit.start}..${edit.end} of a file of ${lines.length} lines`);
+      throw new RangeError(
+        `${path}: cannot replace lines ${edit.start}..${edit.end} of a file of ${lines.length} lines`,
+      );
     }
     const previous = edits[index - 1];
-    if (previous !== undefined && edit.start <= previous.end) throw new RangeError(`${path}: replacements ${previous.start}..${previous.end} and ${edit.start}..${edit.end} overlap`);
+    if (previous !== undefined && edit.start <= previous.end)
+      throw new RangeError(
+        `${path}: replacements ${previous.start}..${previous.end} and ${edit.start}..${edit.end} overlap`,
+      );
   }
   // Group edits whose context windows meet into hunks.
   const groups: LineReplacement[][] = [];

@@ -27,13 +27,20 @@ export function isTestCodePath(relativePath: string, patterns: TestCodePatterns 
 /** Reads `testCode` from a curator's config file: `{ "folderNames": ["tests", "testing"] }`. */
 export function parseTestCodePatterns(value: unknown, source: string): TestCodePatterns {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new RepocodError('config-invalid', `${source}: testCode must be an object like { "folderNames": ["tests", "testing"] }`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: testCode must be an object like { "folderNames": ["tests", "testing"] }`,
+    );
   }
   const unknownField = Object.keys(value).find((key) => key !== 'folderNames');
-  if (unknownField !== undefined) throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: folderNames)`);
-  const folders = (value as Record<string, unknown>)['folderNames'] ?? PYTEST_TEST_CODE.folderNames;
+  if (unknownField !== undefined)
+    throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: folderNames)`);
+  const folders = (value as Record<string, unknown>).folderNames ?? PYTEST_TEST_CODE.folderNames;
   if (!Array.isArray(folders) || !folders.every((folder) => typeof folder === 'string' && /^[^/]+$/.test(folder))) {
-    throw new RepocodError('config-invalid', `${source}: field "folderNames" must be a list of folder names without "/" (got ${JSON.stringify(folders)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: field "folderNames" must be a list of folder names without "/" (got ${JSON.stringify(folders)})`,
+    );
   }
   return { ...PYTEST_TEST_CODE, folderNames: folders as string[] };
 }

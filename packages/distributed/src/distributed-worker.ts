@@ -64,12 +64,18 @@ export class DistributedWorker {
 
   static async start(options: DistributedWorkerOptions): Promise<DistributedWorker> {
     const concurrency = options.concurrency ?? 1;
-    if (!Number.isInteger(concurrency) || concurrency < 1) throw new RepocodError('usage', `--concurrency must be a whole number of at least 1, not ${concurrency}`);
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new RepocodError('usage', `--concurrency must be a whole number of at least 1, not ${concurrency}`);
     const redis = await connectRedis(options.address, 'repocod worker');
     const state = claimStateSlot(options.stateRoot, options.state);
     try {
       const log = options.onLog ?? (() => undefined);
-      const identity: WorkerIdentity = { id: `${hostname()}:${process.pid}:${state.slot}`, host: hostname(), pid: process.pid, concurrency };
+      const identity: WorkerIdentity = {
+        id: `${hostname()}:${process.pid}:${state.slot}`,
+        host: hostname(),
+        pid: process.pid,
+        concurrency,
+      };
       const repositories = new RepositoryPool((entry) => {
         log(`${entry.name}: preparing the checkout and environment in ${state.path}`);
         // The install's own output goes to the environment's log file (a failure names it), not to the worker's log.
@@ -78,7 +84,9 @@ export class DistributedWorker {
       const entryFor = options.entryFor ?? ((entry: ManifestEntry) => entry);
       for (const entry of options.prepare ?? []) {
         const prepared = await repositories.repository(entryFor(entry));
-        log(`${entry.name}: ready at ${prepared.checkout.baseCommit.slice(0, 12)}, environment ${prepared.environment.key.slice(0, 12)}`);
+        log(
+          `${entry.name}: ready at ${prepared.checkout.baseCommit.slice(0, 12)}, environment ${prepared.environment.key.slice(0, 12)}`,
+        );
       }
       const lockDuration = (options.lockSeconds ?? 30) * 1000;
       const worker = new Worker(JOB_QUEUE, (job: Job) => runQueueJob(job, repositories, identity, entryFor, log), {
@@ -96,7 +104,9 @@ export class DistributedWorker {
       await heartbeat.start();
       void worker.run();
       await worker.waitUntilReady();
-      log(`worker ${identity.id} takes jobs from ${options.address.display} (concurrency ${concurrency}, state ${state.path})`);
+      log(
+        `worker ${identity.id} takes jobs from ${options.address.display} (concurrency ${concurrency}, state ${state.path})`,
+      );
       return new DistributedWorker(identity, state, worker, redis, heartbeat);
     } catch (error) {
       state.release();
@@ -114,7 +124,13 @@ export class DistributedWorker {
   }
 }
 
-async function runQueueJob(job: Job, repositories: RepositoryPool, identity: WorkerIdentity, entryFor: (entry: ManifestEntry) => ManifestEntry, log: (line: string) => void): Promise<ResultMessage> {
+async function runQueueJob(
+  job: Job,
+  repositories: RepositoryPool,
+  identity: WorkerIdentity,
+  entryFor: (entry: ManifestEntry) => ManifestEntry,
+  log: (line: string) => void,
+): Promise<ResultMessage> {
   const jobId = job.id ?? '(no id)';
   let message: JobMessage;
   try {
@@ -134,15 +150,28 @@ async function runQueueJob(job: Job, repositories: RepositoryPool, identity: Wor
   try {
     const prepared = await matchingRepository(message, repositories);
     result = await repositories.withWorktree(prepared, (worktree) => runJob(message.job, prepared, worktree));
-    if (result.jobHash !== message.jobHash) throw new Error(`${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the same repocod version on the coordinator and the workers`);
+    if (result.jobHash !== message.jobHash)
+      throw new Error(
+        `${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the same repocod version on the coordinator and the workers`,
+      );
   } catch (error) {
     // BullMQ retries it (perhaps elsewhere) and gives the coordinator the reason once the attempts are spent.
     log(`${name}: job ${jobId.slice(0, 12)} failed: ${error instanceof Error ? error.message : String(error)}`);
     throw error;
   }
-  const outcomes = result.runs.flatMap((run) => run.results).reduce<Record<string, number>>((counts, test) => ({ ...counts, [test.outcome]: (counts[test.outcome] ?? 0) + 1 }), {});
+  const outcomes = result.runs
+    .flatMap((run) => run.results)
+    .reduce<Record<string, number>>((counts, test) => {
+      counts[test.outcome] = (counts[test.outcome] ?? 0) + 1;
+      return counts;
+    }, {});
   const statuses = [...new Set(result.runs.map((run) => run.status))].join('/');
-  const summary = result.patchError !== null ? 'patch did not apply' : Object.entries(outcomes).map(([outcome, count]) => `${count} ${outcome}`).join(', ') || `no test results (run ${statuses})`;
+  const summary =
+    result.patchError !== null
+      ? 'patch did not apply'
+      : Object.entries(outcomes)
+          .map(([outcome, count]) => `${count} ${outcome}`)
+          .join(', ') || `no test results (run ${statuses})`;
   log(`${name}: job ${jobId.slice(0, 12)} done: ${summary} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return { format: RESULT_FORMAT, jobHash: message.jobHash, worker: identity, result };
 }

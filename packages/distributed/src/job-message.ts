@@ -41,11 +41,22 @@ const PLUGINS: readonly HarnessPlugin[] = ['repocod_coverage', 'repocod_mutate',
 /** A queue job's data as a JobMessage; anything else is a `job-malformed` error naming the field. */
 export function readJobMessage(data: unknown, queueJobId: string): JobMessage {
   const fields = new WireFields(`job ${queueJobId}`, data);
-  fields.exactly('format', JOB_FORMAT, 'another format was made by another repocod version: run the same version on the coordinator and the workers');
+  fields.exactly(
+    'format',
+    JOB_FORMAT,
+    'another format was made by another repocod version: run the same version on the coordinator and the workers',
+  );
   const entry = readEntry(fields.object('entry'));
   const jobFields = fields.object('job');
   jobFields.exactly('repository', entry.name, "the job's repository is the entry's name");
-  return { format: JOB_FORMAT, entry, job: readJob(jobFields), jobHash: fields.string('jobHash'), baseCommit: fields.string('baseCommit'), environmentKey: fields.string('environmentKey') };
+  return {
+    format: JOB_FORMAT,
+    entry,
+    job: readJob(jobFields),
+    jobHash: fields.string('jobHash'),
+    baseCommit: fields.string('baseCommit'),
+    environmentKey: fields.string('environmentKey'),
+  };
 }
 
 function readEntry(fields: WireFields): ManifestEntry {
@@ -66,7 +77,12 @@ function readEntry(fields: WireFields): ManifestEntry {
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
-  const local = { ...common, url: null, source: fields.string('source'), baseCommit: fields.stringOrNull('baseCommit') };
+  const local = {
+    ...common,
+    url: null,
+    source: fields.string('source'),
+    baseCommit: fields.stringOrNull('baseCommit'),
+  };
   const upstream = optional('upstream', fields.optionalString('upstream'));
   return { ...local, ...upstream, ...optional('standInFor', fields.optionalString('standInFor')) };
 }

@@ -64,8 +64,10 @@ export class JobQueue {
   /** Calls `listener` for every event of the queue from now on; returns the unsubscribe. */
   watch(listener: (arrival: QueueArrival) => void): () => void {
     const active = ({ jobId }: { jobId: string }): void => listener({ kind: 'active', jobId });
-    const completed = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): void => listener({ kind: 'completed', jobId, value: returnvalue });
-    const failed = ({ jobId, failedReason }: { jobId: string; failedReason: string }): void => listener({ kind: 'failed', jobId, reason: failedReason });
+    const completed = ({ jobId, returnvalue }: { jobId: string; returnvalue: unknown }): void =>
+      listener({ kind: 'completed', jobId, value: returnvalue });
+    const failed = ({ jobId, failedReason }: { jobId: string; failedReason: string }): void =>
+      listener({ kind: 'failed', jobId, reason: failedReason });
     this.events.on('active', active);
     this.events.on('completed', completed);
     this.events.on('failed', failed);
@@ -86,28 +88,40 @@ export class JobQueue {
       const chunk = messages.slice(start, start + 500);
       // Asked together, the states travel in one pipeline rather than a round trip each.
       const states = await Promise.all(chunk.map((message) => this.queue.getJobState(message.jobHash)));
-      await Promise.all(chunk.filter((_, index) => states[index] === 'failed').map((message) => this.queue.remove(message.jobHash)));
+      await Promise.all(
+        chunk.filter((_, index) => states[index] === 'failed').map((message) => this.queue.remove(message.jobHash)),
+      );
     }
     for (let start = 0; start < messages.length; start += 500) {
       await this.queue.addBulk(
         messages.slice(start, start + 500).map((message) => ({
           name: message.entry.name,
           data: message,
-          opts: { jobId: message.jobHash, attempts: ATTEMPTS, backoff: { type: 'fixed', delay: 2000 }, removeOnComplete: KEPT, removeOnFail: KEPT },
+          opts: {
+            jobId: message.jobHash,
+            attempts: ATTEMPTS,
+            backoff: { type: 'fixed', delay: 2000 },
+            removeOnComplete: KEPT,
+            removeOnFail: KEPT,
+          },
         })),
       );
     }
   }
 
   /** Where a job is now, read from Redis (for events the coordinator may have missed). */
-  async lookup(jobId: string): Promise<QueueArrival | { readonly kind: 'waiting' | 'missing'; readonly jobId: string }> {
+  async lookup(
+    jobId: string,
+  ): Promise<QueueArrival | { readonly kind: 'waiting' | 'missing'; readonly jobId: string }> {
     // The state first, then the job: a job read first may finish in between, and its result be missed.
     const state = await this.queue.getJobState(jobId);
     if (state === 'unknown') return { kind: 'missing', jobId };
     if (state !== 'completed' && state !== 'failed') return { kind: state === 'active' ? 'active' : 'waiting', jobId };
     const job: Job | undefined = await this.queue.getJob(jobId);
     if (job === undefined) return { kind: 'missing', jobId };
-    return state === 'completed' ? { kind: 'completed', jobId, value: job.returnvalue } : { kind: 'failed', jobId, reason: job.failedReason };
+    return state === 'completed'
+      ? { kind: 'completed', jobId, value: job.returnvalue }
+      : { kind: 'failed', jobId, reason: job.failedReason };
   }
 
   /** Takes a job off once its result is stored by the coordinator: nothing is left to find again. */

@@ -21,7 +21,12 @@ export function redisOptions(address: RedisAddress): RedisOptions {
  * once (ioredis would otherwise retry forever and the command would seem to hang).
  */
 export async function connectRedis(address: RedisAddress, role: string): Promise<Redis> {
-  const client = new Redis({ ...redisOptions(address), lazyConnect: true, retryStrategy: () => null, connectTimeout: 5000 });
+  const client = new Redis({
+    ...redisOptions(address),
+    lazyConnect: true,
+    retryStrategy: () => null,
+    connectTimeout: 5000,
+  });
   // The socket's own error (ECONNREFUSED, ENOTFOUND …) says more than the "Connection is closed" that connect() rejects with.
   let cause: Error | undefined;
   client.on('error', (error: Error) => {
@@ -32,7 +37,10 @@ export async function connectRedis(address: RedisAddress, role: string): Promise
     await client.ping();
   } catch (error) {
     client.disconnect();
-    throw new RepocodError('executor-failed', unreachableMessage(role, address, (cause ?? (error instanceof Error ? error : new Error(String(error)))).message));
+    throw new RepocodError(
+      'executor-failed',
+      unreachableMessage(role, address, (cause ?? (error instanceof Error ? error : new Error(String(error)))).message),
+    );
   }
   // From here on a dropped connection is retried, as BullMQ's own are.
   client.options.retryStrategy = (times: number) => Math.min(times * 200, 5000);

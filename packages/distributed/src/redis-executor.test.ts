@@ -24,20 +24,40 @@ let address: RedisAddress;
 let prepared: PreparedRepository;
 let jobs: RunJob[];
 /** Two workers' state folders, kept from test to test (no two tests' workers run at once): prepared once. */
-const workerStates = [mkdtempSync(join(tmpdir(), 'repocod-worker-a-')), mkdtempSync(join(tmpdir(), 'repocod-worker-b-'))];
+const workerStates = [
+  mkdtempSync(join(tmpdir(), 'repocod-worker-a-')),
+  mkdtempSync(join(tmpdir(), 'repocod-worker-b-')),
+];
 
 beforeAll(async () => {
   redis = await redisForRun();
   address = parseRedisUrl(redis.url, 'test');
   const entry = loadManifest(resolve(PROJECT_ROOT, 'datasets/demo/manifest.yaml')).repositories[0];
   if (entry === undefined) throw new Error('no demo entry');
-  prepared = await prepareRepository(entry, runnerPaths(PROJECT_ROOT, mkdtempSync(join(tmpdir(), 'repocod-coordinator-'))), { workers: 2 });
-  const files = ['test_util.py', 'test_models.py', 'test_pricing.py', 'test_orders.py', 'test_errors.py', 'test_reports.py'];
+  prepared = await prepareRepository(
+    entry,
+    runnerPaths(PROJECT_ROOT, mkdtempSync(join(tmpdir(), 'repocod-coordinator-'))),
+    { workers: 2 },
+  );
+  const files = [
+    'test_util.py',
+    'test_models.py',
+    'test_pricing.py',
+    'test_orders.py',
+    'test_errors.py',
+    'test_reports.py',
+  ];
   jobs = [
     { repository: 'demo', patches: [], tests: 'all' },
     ...files.slice(1).map((file) => ({ repository: 'demo', patches: [], tests: [`tests/${file}`] })),
     { repository: 'demo', patches: [], tests: [SLUGIFY, 'tests/test_util.py::no_such_test'], repeat: 2 },
-    { repository: 'demo', patches: ['--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-this line is not there\n+nor this one\n'], tests: [SLUGIFY] },
+    {
+      repository: 'demo',
+      patches: [
+        '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-this line is not there\n+nor this one\n',
+      ],
+      tests: [SLUGIFY],
+    },
     { repository: 'demo', patches: [], tests: 'all' },
   ];
 }, 300_000);
@@ -63,7 +83,9 @@ async function startWorker(prefix: string, lines: string[] = [], which = 0): Pro
   });
 }
 
-async function collect(run: AsyncGenerator<{ readonly index: number; readonly result: JobResult }>): Promise<Map<number, JobResult>> {
+async function collect(
+  run: AsyncGenerator<{ readonly index: number; readonly result: JobResult }>,
+): Promise<Map<number, JobResult>> {
   const results = new Map<number, JobResult>();
   for await (const { index, result } of run) {
     expect(results.has(index)).toBe(false);
@@ -80,7 +102,12 @@ function meaning(result: JobResult | undefined): unknown {
     jobHash: result.jobHash,
     // git names its scratch file and the worktree, which differ from one worktree to the next.
     patchError: result.patchError?.replace(/\/\S*repocod-[^\s)]*/g, '<path>') ?? null,
-    runs: result.runs.map((run) => ({ status: run.status, exitCode: run.exitCode, network: run.network, tests: run.results.map((test) => [test.nodeId, test.outcome, test.message === null]) })),
+    runs: result.runs.map((run) => ({
+      status: run.status,
+      exitCode: run.exitCode,
+      network: run.network,
+      tests: run.results.map((test) => [test.nodeId, test.outcome, test.message === null]),
+    })),
   };
 }
 
@@ -97,7 +124,10 @@ describe('RedisExecutor with workers on the same Redis', () => {
       for (const index of jobs.keys()) expect(meaning(distributed.get(index))).toEqual(meaning(local.get(index)));
       // Real runs: the demo's tests ran on the workers, a patch error stayed a patch error.
       expect(distributed.get(0)?.runs[0]?.results.length).toBeGreaterThan(10);
-      expect(distributed.get(6)?.runs.map((run) => run.results.map((test) => test.outcome))).toEqual([['passed', 'missing'], ['passed', 'missing']]);
+      expect(distributed.get(6)?.runs.map((run) => run.results.map((test) => test.outcome))).toEqual([
+        ['passed', 'missing'],
+        ['passed', 'missing'],
+      ]);
       expect(distributed.get(7)?.patchError).toMatch(/does not apply/);
       // The last job is the first again: one job on the queue, its result handed to both.
       expect(distributed.get(8)?.jobHash).toBe(distributed.get(0)?.jobHash);
@@ -109,7 +139,9 @@ describe('RedisExecutor with workers on the same Redis', () => {
     }
   });
 
-  it('after a coordinator restart, hands over the results that came in while it was away, waits for the rest, and runs nothing twice', { timeout: 300_000 }, async () => {
+  it('after a coordinator restart, hands over the results that came in while it was away, waits for the rest, and runs nothing twice', {
+    timeout: 300_000,
+  }, async () => {
     const prefix = namespace();
     const lines: string[] = [];
     const worker = await startWorker(prefix, lines);
@@ -132,7 +164,9 @@ describe('RedisExecutor with workers on the same Redis', () => {
     try {
       expect(await second.pending()).toBeGreaterThan(0);
       const rest = jobs.map((job, index) => ({ job, index })).filter(({ index }) => !stored.has(index));
-      const results = await collect(new RedisExecutor(second, prepared, { parallelism: 1 }).run(rest.map(({ job }) => job)));
+      const results = await collect(
+        new RedisExecutor(second, prepared, { parallelism: 1 }).run(rest.map(({ job }) => job)),
+      );
       expect(results.size).toBe(rest.length);
       for (const [at, { job }] of rest.entries()) expect(results.get(at)?.job).toBe(job);
       // Every distinct job ran once on the worker: none was put on again or run again for the second coordinator.
@@ -155,7 +189,16 @@ describe('RedisExecutor with workers on the same Redis', () => {
     const client = new Redis({ host: address.host, port: address.port });
     await events.waitUntilReady();
     events.on('completed', ({ jobId }) => {
-      void client.xadd(`${prefix}:${JOB_QUEUE}:events`, '*', 'event', 'completed', 'jobId', jobId, 'returnvalue', JSON.stringify({ format: 'repocod-result/1', bogus: true }));
+      void client.xadd(
+        `${prefix}:${JOB_QUEUE}:events`,
+        '*',
+        'event',
+        'completed',
+        'jobId',
+        jobId,
+        'returnvalue',
+        JSON.stringify({ format: 'repocod-result/1', bogus: true }),
+      );
     });
     try {
       const executor = new RedisExecutor(queue, prepared, { parallelism: 1 });
@@ -172,7 +215,9 @@ describe('RedisExecutor with workers on the same Redis', () => {
     }
   });
 
-  it('rejects a malformed job at once with what is wrong with it, and goes on with the next', { timeout: 120_000 }, async () => {
+  it('rejects a malformed job at once with what is wrong with it, and goes on with the next', {
+    timeout: 120_000,
+  }, async () => {
     const prefix = namespace();
     const worker = await startWorker(prefix);
     const connection = { host: address.host, port: address.port };
@@ -190,9 +235,18 @@ describe('RedisExecutor with workers on the same Redis', () => {
         const job = await raw.getJob(id);
         return { reason: job?.failedReason ?? '', attempts: job?.attemptsMade ?? 0 };
       };
-      expect(await failed('no-python')).toEqual({ reason: expect.stringMatching(/^rejected by worker .*: job no-python: field entry\.python must be a string, found nothing$/), attempts: 1 });
-      expect((await failed('old-format')).reason).toMatch(/job old-format: field format must be "repocod-job\/1" \(another format was made by another repocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0"/);
-      expect((await failed('not-an-object')).reason).toMatch(/job not-an-object must be an object, found "run the tests please"/);
+      expect(await failed('no-python')).toEqual({
+        reason: expect.stringMatching(
+          /^rejected by worker .*: job no-python: field entry\.python must be a string, found nothing$/,
+        ),
+        attempts: 1,
+      });
+      expect((await failed('old-format')).reason).toMatch(
+        /job old-format: field format must be "repocod-job\/1" \(another format was made by another repocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0"/,
+      );
+      expect((await failed('not-an-object')).reason).toMatch(
+        /job not-an-object must be an object, found "run the tests please"/,
+      );
       // The worker is still there for real jobs.
       const results = await collect(new RedisExecutor(queue, prepared, { parallelism: 1 }).run(jobs.slice(0, 1)));
       expect(results.get(0)?.runs[0]?.status).toBe('ok');
@@ -205,24 +259,42 @@ describe('RedisExecutor with workers on the same Redis', () => {
 
   it('refuses a result that is not a result, naming the job and the field', { timeout: 60_000 }, async () => {
     const prefix = namespace();
-    const impostor = new Worker(JOB_QUEUE, async () => ({ format: 'repocod-result/1', jobHash: 'x', worker: { id: 'w', host: 'h', pid: 1, concurrency: 1 }, result: { runs: 'none' } }), { connection: { host: address.host, port: address.port, maxRetriesPerRequest: null }, prefix });
+    const impostor = new Worker(
+      JOB_QUEUE,
+      async () => ({
+        format: 'repocod-result/1',
+        jobHash: 'x',
+        worker: { id: 'w', host: 'h', pid: 1, concurrency: 1 },
+        result: { runs: 'none' },
+      }),
+      { connection: { host: address.host, port: address.port, maxRetriesPerRequest: null }, prefix },
+    );
     const queue = await JobQueue.connect(address, { prefix });
     try {
-      await expect(collect(new RedisExecutor(queue, prepared, { parallelism: 1 }).run(jobs.slice(0, 1)))).rejects.toThrow(/result of job [0-9a-f]{64}: field result\.jobHash must be a string, found nothing/);
+      await expect(
+        collect(new RedisExecutor(queue, prepared, { parallelism: 1 }).run(jobs.slice(0, 1))),
+      ).rejects.toThrow(/result of job [0-9a-f]{64}: field result\.jobHash must be a string, found nothing/);
     } finally {
       await impostor.close();
       await queue.close();
     }
   });
 
-  it("fails a job a worker cannot run as the coordinator's, with both checkouts named", { timeout: 120_000 }, async () => {
+  it("fails a job a worker cannot run as the coordinator's, with both checkouts named", {
+    timeout: 120_000,
+  }, async () => {
     const prefix = namespace();
     const worker = await startWorker(prefix);
     const queue = await JobQueue.connect(address, { prefix });
     // A coordinator whose checkout of the demo is at another commit than the worker's.
-    const elsewhere: PreparedRepository = { ...prepared, checkout: { ...prepared.checkout, baseCommit: 'f'.repeat(40) } };
+    const elsewhere: PreparedRepository = {
+      ...prepared,
+      checkout: { ...prepared.checkout, baseCommit: 'f'.repeat(40) },
+    };
     try {
-      await expect(collect(new RedisExecutor(queue, elsewhere, { parallelism: 1 }).run(jobs.slice(0, 1)))).rejects.toThrow(
+      await expect(
+        collect(new RedisExecutor(queue, elsewhere, { parallelism: 1 }).run(jobs.slice(0, 1))),
+      ).rejects.toThrow(
         /demo: job [0-9a-f]{12} \(the whole suite\) failed on the workers: demo: this worker's checkout is at [0-9a-f]{12} with environment [0-9a-f]{12}, the coordinator's at ffffffffffff .*the source folders or manifests differ/,
       );
     } finally {
@@ -247,7 +319,9 @@ describe('RedisExecutor with workers on the same Redis', () => {
         }).run(jobs.slice(0, 1)),
       );
       expect((await run).size).toBe(1);
-      expect(notices[0]).toBe(`no worker is connected to ${address.display} --namespace ${prefix}: the jobs wait on the queue; start \`repocod worker --redis ${address.display} --namespace ${prefix}\` on each machine`);
+      expect(notices[0]).toBe(
+        `no worker is connected to ${address.display} --namespace ${prefix}: the jobs wait on the queue; start \`repocod worker --redis ${address.display} --namespace ${prefix}\` on each machine`,
+      );
     } finally {
       await queue.close();
       await worker?.close();

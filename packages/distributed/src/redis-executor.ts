@@ -41,7 +41,10 @@ export class RedisExecutor implements Executor {
     this.parallelism = Math.max(1, options.parallelism ?? queue.knownSlots);
   }
 
-  async *run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {
+  async *run(
+    jobs: readonly RunJob[],
+    onEvent?: (event: ExecutorEvent) => void,
+  ): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {
     if (jobs.length === 0) return;
     const messages = new Map<string, { message: JobMessage; indices: number[] }>();
     jobs.forEach((job, index) => {
@@ -108,7 +111,11 @@ export class RedisExecutor implements Executor {
   }
 
   /** The state of every job still out, for events missed (a dropped connection, a trimmed stream). */
-  private async sweep(outstanding: ReadonlySet<string>, inbox: QueueArrival[], messages: ReadonlyMap<string, { message: JobMessage }>): Promise<void> {
+  private async sweep(
+    outstanding: ReadonlySet<string>,
+    inbox: QueueArrival[],
+    messages: ReadonlyMap<string, { message: JobMessage }>,
+  ): Promise<void> {
     const missing: string[] = [];
     const ids = [...outstanding];
     for (let start = 0; start < ids.length; start += 200) {
@@ -118,7 +125,8 @@ export class RedisExecutor implements Executor {
       }
     }
     // Taken off by hand (or by a second coordinator that stored it): asked for again.
-    if (missing.length > 0) await this.queue.submit(missing.map((jobId) => (messages.get(jobId) as { message: JobMessage }).message));
+    if (missing.length > 0)
+      await this.queue.submit(missing.map((jobId) => (messages.get(jobId) as { message: JobMessage }).message));
   }
 
   private resultOf(message: JobMessage, value: unknown, job: RunJob): JobResult {
@@ -134,7 +142,10 @@ export class RedisExecutor implements Executor {
 
   private failure(message: JobMessage, reason: string): RepocodError {
     const tests = describeTests(message.job);
-    return new RepocodError('executor-failed', `${this.repository.entry.name}: job ${short(message.jobHash)} (${tests}) failed on the workers: ${reason}`);
+    return new RepocodError(
+      'executor-failed',
+      `${this.repository.entry.name}: job ${short(message.jobHash)} (${tests}) failed on the workers: ${reason}`,
+    );
   }
 }
 
@@ -153,7 +164,9 @@ class WorkerWatch {
     if (workers.length === 0 && !this.warned) {
       this.warned = true;
       const namespace = this.queue.prefix === DEFAULT_PREFIX ? '' : ` --namespace ${this.queue.prefix}`;
-      this.onNotice(`no worker is connected to ${this.queue.address.display}${namespace}: the jobs wait on the queue; start \`repocod worker --redis ${this.queue.address.display}${namespace}\` on each machine`);
+      this.onNotice(
+        `no worker is connected to ${this.queue.address.display}${namespace}: the jobs wait on the queue; start \`repocod worker --redis ${this.queue.address.display}${namespace}\` on each machine`,
+      );
     } else if (workers.length > 0 && this.warned) {
       this.warned = false;
       this.onNotice(`${workers.length} worker(s) connected: ${workers.map((worker) => worker.id).join(', ')}`);

@@ -24,11 +24,18 @@ export async function redisForRun(): Promise<RedisForRun> {
 
 export async function startRedisServer(): Promise<RedisForRun> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
-    throw new RepocodError('tool-missing', 'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REPOCOD_TEST_REDIS_URL to a running server');
+    throw new RepocodError(
+      'tool-missing',
+      'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REPOCOD_TEST_REDIS_URL to a running server',
+    );
   }
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'repocod-redis-'));
-  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const server = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const stop = async (): Promise<void> => {
     server.kill('SIGTERM');
@@ -58,7 +65,9 @@ function freePort(): Promise<number> {
     probe.on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
       const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port'))));
+      probe.close(() =>
+        typeof address === 'object' && address !== null ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }

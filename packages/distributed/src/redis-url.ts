@@ -24,15 +24,35 @@ export function parseRedisUrl(text: string, what: string): RedisAddress {
   } catch {
     throw new RepocodError('usage', `${what} ${JSON.stringify(text)} is not a URL: ${hint}`);
   }
-  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') throw new RepocodError('usage', `${what} ${JSON.stringify(text)}: the scheme must be redis:// or rediss://; ${hint}`);
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+    throw new RepocodError(
+      'usage',
+      `${what} ${JSON.stringify(text)}: the scheme must be redis:// or rediss://; ${hint}`,
+    );
   if (url.hostname === '') throw new RepocodError('usage', `${what} ${JSON.stringify(text)} names no host; ${hint}`);
   const port = url.port === '' ? 6379 : Number(url.port);
   const path = url.pathname.replace(/^\//, '');
-  if (!/^\d*$/.test(path)) throw new RepocodError('usage', `${what} ${JSON.stringify(text)}: the path must be a database number, not "${path}"; ${hint}`);
-  if (url.search !== '' || url.hash !== '') throw new RepocodError('usage', `${what} ${JSON.stringify(text)}: query strings and fragments are not understood; ${hint}`);
+  if (!/^\d*$/.test(path))
+    throw new RepocodError(
+      'usage',
+      `${what} ${JSON.stringify(text)}: the path must be a database number, not "${path}"; ${hint}`,
+    );
+  if (url.search !== '' || url.hash !== '')
+    throw new RepocodError(
+      'usage',
+      `${what} ${JSON.stringify(text)}: query strings and fragments are not understood; ${hint}`,
+    );
   const db = path === '' ? 0 : Number(path);
   const username = url.username === '' ? undefined : decodeURIComponent(url.username);
   const password = url.password === '' ? undefined : decodeURIComponent(url.password);
   const display = `${url.protocol}//${username === undefined ? '' : `${username}@`}${url.hostname}:${port}${db === 0 ? '' : `/${db}`}`;
-  return { host: url.hostname.replace(/^\[|\]$/g, ''), port, db, username, password, tls: url.protocol === 'rediss:', display };
+  return {
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port,
+    db,
+    username,
+    password,
+    tls: url.protocol === 'rediss:',
+    display,
+  };
 }

@@ -5,7 +5,20 @@ import { RepositoryPool } from './repository-pool.js';
 
 // The pool's bookkeeping only: what it lends and when it prepares. Real preparation is in the worker's tests.
 function entry(name: string): ManifestEntry {
-  return { name, python: '3.11', packageRoot: '.', install: [], testRoots: ['tests'], pytestArgs: [], deselect: [], env: {}, timeoutSeconds: 60, url: null, source: `datasets/${name}`, baseCommit: null };
+  return {
+    name,
+    python: '3.11',
+    packageRoot: '.',
+    install: [],
+    testRoots: ['tests'],
+    pytestArgs: [],
+    deselect: [],
+    env: {},
+    timeoutSeconds: 60,
+    url: null,
+    source: `datasets/${name}`,
+    baseCommit: null,
+  };
 }
 
 function prepared(value: ManifestEntry, worktrees: number): PreparedRepository {
@@ -13,7 +26,12 @@ function prepared(value: ManifestEntry, worktrees: number): PreparedRepository {
     entry: value,
     checkout: { name: value.name, path: '/x', baseCommit: 'c', commitTimestamp: '' },
     environment: {} as PreparedRepository['environment'],
-    worktrees: Array.from({ length: worktrees }, (_, index) => ({ repository: value.name, index, path: `/w${index}`, baseCommit: 'c' })),
+    worktrees: Array.from({ length: worktrees }, (_, index) => ({
+      repository: value.name,
+      index,
+      path: `/w${index}`,
+      baseCommit: 'c',
+    })),
     artefacts: NO_BUILD_ARTEFACTS,
   };
 }

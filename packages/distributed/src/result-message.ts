@@ -30,13 +30,22 @@ const OUTCOMES: readonly TestOutcome[] = ['passed', 'failed', 'error', 'skipped'
  */
 export function readResultMessage(data: unknown, job: RunJob, queueJobId: string): ResultMessage {
   const fields = new WireFields(`result of job ${queueJobId}`, data);
-  fields.exactly('format', RESULT_FORMAT, 'another format was made by another repocod version: run the same version on the coordinator and the workers');
+  fields.exactly(
+    'format',
+    RESULT_FORMAT,
+    'another format was made by another repocod version: run the same version on the coordinator and the workers',
+  );
   const worker = fields.object('worker');
   const result = fields.object('result');
   return {
     format: RESULT_FORMAT,
     jobHash: fields.string('jobHash'),
-    worker: { id: worker.string('id'), host: worker.string('host'), pid: worker.number('pid'), concurrency: worker.number('concurrency') },
+    worker: {
+      id: worker.string('id'),
+      host: worker.string('host'),
+      pid: worker.number('pid'),
+      concurrency: worker.number('concurrency'),
+    },
     result: {
       job,
       jobHash: result.string('jobHash'),

@@ -30,6 +30,8 @@ describe('claimStateSlot', () => {
   it('refuses a folder given by hand that a live worker holds, naming the pid', () => {
     const root = mkdtempSync(join(tmpdir(), 'repocod-slots-'));
     writeFileSync(join(root, 'worker.pid'), String(process.ppid));
-    expect(() => claimStateSlot(root, root)).toThrow(new RegExp(`in use by worker process ${process.ppid}; give this worker another --state`));
+    expect(() => claimStateSlot(root, root)).toThrow(
+      new RegExp(`in use by worker process ${process.ppid}; give this worker another --state`),
+    );
   });
 });

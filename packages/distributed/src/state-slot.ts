@@ -19,7 +19,11 @@ const LOCK = 'worker.pid';
 export function claimStateSlot(stateRoot: string, given?: string): StateSlot {
   if (given !== undefined) {
     const holder = tryLock(given);
-    if (holder !== null) throw new RepocodError('usage', `${given} is in use by worker process ${holder}; give this worker another --state folder, or leave --state out to take a free one`);
+    if (holder !== null)
+      throw new RepocodError(
+        'usage',
+        `${given} is in use by worker process ${holder}; give this worker another --state folder, or leave --state out to take a free one`,
+      );
     return slot(given, 0);
   }
   for (let index = 0; ; index++) {

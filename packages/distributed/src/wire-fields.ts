@@ -14,13 +14,19 @@ export class WireFields {
   ) {}
 
   private fail(field: string, wanted: string, found: unknown): never {
-    const shown = found === undefined ? 'nothing' : JSON.stringify(found)?.slice(0, 60) ?? String(found);
+    const shown = found === undefined ? 'nothing' : (JSON.stringify(found)?.slice(0, 60) ?? String(found));
     const subject = `${this.path}${field}`.replace(/\.$/, '');
-    throw new RepocodError('job-malformed', subject === '' ? `${this.what} must be ${wanted}, found ${shown}` : `${this.what}: field ${subject} must be ${wanted}, found ${shown}`);
+    throw new RepocodError(
+      'job-malformed',
+      subject === ''
+        ? `${this.what} must be ${wanted}, found ${shown}`
+        : `${this.what}: field ${subject} must be ${wanted}, found ${shown}`,
+    );
   }
 
   private raw(field: string): unknown {
-    if (typeof this.value !== 'object' || this.value === null || Array.isArray(this.value)) this.fail('', 'an object', this.value);
+    if (typeof this.value !== 'object' || this.value === null || Array.isArray(this.value))
+      this.fail('', 'an object', this.value);
     return (this.value as Record<string, unknown>)[field];
   }
 
@@ -65,7 +71,8 @@ export class WireFields {
 
   strings(field: string): string[] {
     const value = this.raw(field);
-    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string')) this.fail(field, 'a list of strings', value);
+    if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
+      this.fail(field, 'a list of strings', value);
     return value as string[];
   }
 
@@ -74,9 +81,13 @@ export class WireFields {
     const value = this.raw(field);
     const isStep = (item: unknown): boolean =>
       typeof item === 'string' ||
-      (typeof item === 'object' && item !== null && Object.keys(item).length === 1 && Array.isArray((item as { pip?: unknown }).pip) &&
-        ((item as { pip: unknown[] }).pip).every((argument) => typeof argument === 'string'));
-    if (!Array.isArray(value) || !value.every(isStep)) this.fail(field, 'a list of shell commands and {pip: [strings]} steps', value);
+      (typeof item === 'object' &&
+        item !== null &&
+        Object.keys(item).length === 1 &&
+        Array.isArray((item as { pip?: unknown }).pip) &&
+        (item as { pip: unknown[] }).pip.every((argument) => typeof argument === 'string'));
+    if (!Array.isArray(value) || !value.every(isStep))
+      this.fail(field, 'a list of shell commands and {pip: [strings]} steps', value);
     return value as InstallStep[];
   }
 
@@ -92,7 +103,8 @@ export class WireFields {
   optionalListOf<T extends string>(field: string, allowed: readonly T[]): T[] | undefined {
     const value = this.raw(field);
     if (value === undefined) return undefined;
-    if (!Array.isArray(value) || value.some((item) => !(allowed as readonly unknown[]).includes(item))) this.fail(field, `a list of ${allowed.join(', ')}`, value);
+    if (!Array.isArray(value) || value.some((item) => !(allowed as readonly unknown[]).includes(item)))
+      this.fail(field, `a list of ${allowed.join(', ')}`, value);
     return value as T[];
   }
 
@@ -104,7 +116,13 @@ export class WireFields {
 
   stringMap(field: string): Record<string, string> {
     const value = this.raw(field);
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || Object.values(value).some((item) => typeof item !== 'string')) this.fail(field, 'a map of strings', value);
+    if (
+      typeof value !== 'object' ||
+      value === null ||
+      Array.isArray(value) ||
+      Object.values(value).some((item) => typeof item !== 'string')
+    )
+      this.fail(field, 'a map of strings', value);
     return value as Record<string, string>;
   }
 
@@ -116,7 +134,8 @@ export class WireFields {
 
   oneOf<T extends string>(field: string, allowed: readonly T[]): T {
     const value = this.raw(field);
-    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) this.fail(field, `one of ${allowed.join(', ')}`, value);
+    if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value))
+      this.fail(field, `one of ${allowed.join(', ')}`, value);
     return value as T;
   }
 }

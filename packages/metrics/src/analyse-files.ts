@@ -25,8 +25,14 @@ const PARALLEL_THRESHOLD_BYTES = 2_000_000;
 // Resolves from src/ (tests) and dist/ alike: both sit one level below the package root.
 const WORKER_URL = new URL('../dist/analyse-worker.js', import.meta.url);
 
-export function analyseFiles(files: readonly SourceFile[], options: ParallelOptions & { mode?: 'full' }): AsyncGenerator<FileAnalysis>;
-export function analyseFiles(files: readonly SourceFile[], options: ParallelOptions & { mode: 'complexity' }): AsyncGenerator<ComplexityOnly>;
+export function analyseFiles(
+  files: readonly SourceFile[],
+  options: ParallelOptions & { mode?: 'full' },
+): AsyncGenerator<FileAnalysis>;
+export function analyseFiles(
+  files: readonly SourceFile[],
+  options: ParallelOptions & { mode: 'complexity' },
+): AsyncGenerator<ComplexityOnly>;
 /**
  * Analyses many files, in parallel over worker threads when it pays. Results come in completion
  * order, each as soon as it is ready, so the caller can store them while the rest are parsed.
@@ -87,7 +93,8 @@ async function* analyseInPool(
     });
     // A worker that dies without an error event (killed, out of memory) would leave the run waiting.
     worker.on('exit', (code) => {
-      if (done < files.length) failure ??= new Error(`an analysis worker stopped (exit code ${code}) before the files were done`);
+      if (done < files.length)
+        failure ??= new Error(`an analysis worker stopped (exit code ${code}) before the files were done`);
       notify();
     });
   }

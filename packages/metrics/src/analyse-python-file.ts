@@ -1,4 +1,10 @@
-import type { AnalysedFunction, CandidateFilterConfig, FileIssue, FunctionRecord, TestCodePatterns } from '@repocod/core';
+import type {
+  AnalysedFunction,
+  CandidateFilterConfig,
+  FileIssue,
+  FunctionRecord,
+  TestCodePatterns,
+} from '@repocod/core';
 import { REPOCOD_CANDIDATE_FILTER, isCandidate } from '@repocod/core';
 import { parsePythonFile } from '@repocod/python';
 import type { Parser } from 'web-tree-sitter';
@@ -34,7 +40,12 @@ export interface FileComplexity {
 }
 
 /** Parses a file once, lists its functions and measures their complexity with escomplex. */
-export function measureFileComplexity(parser: Parser, bytes: Uint8Array, file: string, options: AnalyseOptions = {}): FileComplexity {
+export function measureFileComplexity(
+  parser: Parser,
+  bytes: Uint8Array,
+  file: string,
+  options: AnalyseOptions = {},
+): FileComplexity {
   const outcome = parsePythonFile(parser, bytes, file, { testCode: options.testCode });
   if (!outcome.ok) return { file, functions: [], issue: outcome.issue };
   const { parsed } = outcome;
@@ -52,7 +63,12 @@ export function measureFileComplexity(parser: Parser, bytes: Uint8Array, file: s
 }
 
 /** Everything the `functions` table holds about each function of a file. */
-export function analysePythonFile(parser: Parser, bytes: Uint8Array, file: string, options: AnalyseOptions = {}): FileAnalysis {
+export function analysePythonFile(
+  parser: Parser,
+  bytes: Uint8Array,
+  file: string,
+  options: AnalyseOptions = {},
+): FileAnalysis {
   const measured = measureFileComplexity(parser, bytes, file, options);
   const filter = options.candidateFilter ?? REPOCOD_CANDIDATE_FILTER;
   const functions = measured.functions.map(({ record, complexity }): AnalysedFunction => {

@@ -17,7 +17,12 @@ export interface AnalyseRequest {
 
 export interface ComplexityOnly {
   readonly file: string;
-  readonly functions: readonly { readonly name: string; readonly qualname: string; readonly defLine: number; readonly cyclomatic: number }[];
+  readonly functions: readonly {
+    readonly name: string;
+    readonly qualname: string;
+    readonly defLine: number;
+    readonly cyclomatic: number;
+  }[];
   readonly issue: FileAnalysis['issue'];
 }
 
@@ -40,7 +45,12 @@ export function analyseOne(parser: Parser, request: AnalyseRequest, options: Ana
     return {
       file: request.file,
       functions: [],
-      issue: { file: request.file, kind: 'analysis-error', lines: [], message: `${request.file}: could not be analysed (${reason}); please report it with the file` },
+      issue: {
+        file: request.file,
+        kind: 'analysis-error',
+        lines: [],
+        message: `${request.file}: could not be analysed (${reason}); please report it with the file`,
+      },
     };
   }
 }

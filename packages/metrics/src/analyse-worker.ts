@@ -14,7 +14,11 @@ port.on('message', (request: AnalyseRequest) => {
   try {
     response = { id: request.id, ok: true, result: analyseOne(parser, request, options) };
   } catch (error) {
-    response = { id: request.id, ok: false, message: error instanceof Error ? (error.stack ?? error.message) : String(error) };
+    response = {
+      id: request.id,
+      ok: false,
+      message: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    };
   }
   port.postMessage(response);
 });

@@ -19,7 +19,11 @@ export interface FunctionComplexity {
  * Runs escomplex's engine with our tree-sitter walker over a parsed module and returns the figures
  * of every function, keyed by its `def` line (1-based).
  */
-export function measureComplexity(tree: Tree, text: string, settings: ComplexitySettings = RADON_5_1_SETTINGS): Map<number, FunctionComplexity> {
+export function measureComplexity(
+  tree: Tree,
+  text: string,
+  settings: ComplexitySettings = RADON_5_1_SETTINGS,
+): Map<number, FunctionComplexity> {
   const lastRow = tree.rootNode.endPosition.row + 1;
   const ast = { loc: { start: { line: 1 }, end: { line: lastRow } }, tree, text };
   // Every option is passed explicitly: escomplex falls back to its JavaScript defaults otherwise.

@@ -26,7 +26,9 @@ describe('cyclomatic complexity vs radon cc 5.1.0 on the standard library', () =
     }
     const comparison = compareComplexity(await radonRun, ours);
     // Only a file we reported (syntax error, encoding) may lose functions radon sees.
-    const unexplained = comparison.onlyRadon.filter((fn) => !reported.has(fn.file)).map((fn) => `${fn.file}:${fn.defLine} ${fn.name}`);
+    const unexplained = comparison.onlyRadon
+      .filter((fn) => !reported.has(fn.file))
+      .map((fn) => `${fn.file}:${fn.defLine} ${fn.name}`);
     console.log(
       `stdlib ${root}: ${files.length} files, radon ${comparison.radonFunctions} functions, ours ${comparison.ourFunctions}, ` +
         `compared ${comparison.compared}, only radon ${comparison.onlyRadon.length} (all in ${reported.size} reported files), mismatches ${comparison.mismatches.length}`,

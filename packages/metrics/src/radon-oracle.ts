@@ -28,8 +28,9 @@ interface RadonBlock {
  * Looked up in $RADON, then in the venv that scripts/setup.sh makes, then on PATH.
  */
 export function findRadon(projectRoot: string): string {
-  const candidates = [process.env['RADON'], resolve(projectRoot, '.repocod/tools/py/bin/radon')];
-  for (const candidate of candidates) if (candidate !== undefined && candidate !== '' && existsSync(candidate)) return candidate;
+  const candidates = [process.env.RADON, resolve(projectRoot, '.repocod/tools/py/bin/radon')];
+  for (const candidate of candidates)
+    if (candidate !== undefined && candidate !== '' && existsSync(candidate)) return candidate;
   return 'radon';
 }
 
@@ -67,7 +68,12 @@ export function flattenRadonBlocks(file: string, blocks: readonly RadonBlock[]):
       for (const method of block.methods ?? []) add(method);
       return;
     }
-    byKey.set(`${block.lineno}:${block.name}`, { file, name: block.name, defLine: block.lineno, cyclomatic: block.complexity });
+    byKey.set(`${block.lineno}:${block.name}`, {
+      file,
+      name: block.name,
+      defLine: block.lineno,
+      cyclomatic: block.complexity,
+    });
     for (const closure of block.closures ?? []) add(closure);
   };
   for (const block of blocks) add(block);
@@ -95,13 +101,24 @@ export interface ComplexityComparison {
   readonly compared: number;
   /** Functions radon reports that we do not (files tree-sitter cannot parse cleanly). */
   readonly onlyRadon: readonly RadonFunction[];
-  readonly mismatches: readonly { readonly file: string; readonly name: string; readonly defLine: number; readonly ours: number; readonly radon: number }[];
+  readonly mismatches: readonly {
+    readonly file: string;
+    readonly name: string;
+    readonly defLine: number;
+    readonly ours: number;
+    readonly radon: number;
+  }[];
 }
 
 /** Compares by (file, `def` line, name): the identity both tools agree on. */
 export function compareComplexity(
   radon: readonly RadonFunction[],
-  ours: readonly { readonly file: string; readonly name: string; readonly defLine: number; readonly cyclomatic: number }[],
+  ours: readonly {
+    readonly file: string;
+    readonly name: string;
+    readonly defLine: number;
+    readonly cyclomatic: number;
+  }[],
 ): ComplexityComparison {
   const key = (fn: { file: string; name: string; defLine: number }): string => `${fn.file}:${fn.defLine}:${fn.name}`;
   const ourByKey = new Map(ours.map((fn) => [key(fn), fn]));
@@ -116,7 +133,13 @@ export function compareComplexity(
     }
     compared++;
     if (mine.cyclomatic !== fn.cyclomatic) {
-      mismatches.push({ file: fn.file, name: fn.name, defLine: fn.defLine, ours: mine.cyclomatic, radon: fn.cyclomatic });
+      mismatches.push({
+        file: fn.file,
+        name: fn.name,
+        defLine: fn.defLine,
+        ours: mine.cyclomatic,
+        radon: fn.cyclomatic,
+      });
     }
   }
   return { radonFunctions: radon.length, ourFunctions: ours.length, compared, onlyRadon, mismatches };

@@ -33,7 +33,21 @@ function isFormattedString(literal: string): boolean {
 }
 
 /** Named node types that never have children in tree-sitter-python. */
-const LEAF_TYPES = ['identifier', 'integer', 'float', 'true', 'false', 'none', 'ellipsis', 'string_start', 'string_content', 'string_end', 'escape_sequence', 'comment', 'type_conversion'];
+const LEAF_TYPES = [
+  'identifier',
+  'integer',
+  'float',
+  'true',
+  'false',
+  'none',
+  'ellipsis',
+  'string_start',
+  'string_content',
+  'string_end',
+  'escape_sequence',
+  'comment',
+  'type_conversion',
+];
 
 /**
  * Per-language tables indexed by node type id: the cursor reports a numeric id, and reading the
@@ -56,7 +70,9 @@ class TypeTable {
     }
     this.names = names;
     this.isNamed = isNamed;
-    this.isContainer = names.map((name, id) => isNamed[id] === true && (name === 'module' || STATEMENT_CONTAINER_TYPES.has(name)));
+    this.isContainer = names.map(
+      (name, id) => isNamed[id] === true && (name === 'module' || STATEMENT_CONTAINER_TYPES.has(name)),
+    );
     this.isParameter = names.map((name, id) => isNamed[id] === true && PARAMETER_TYPES.has(name));
     this.isLeaf = names.map((name, id) => isNamed[id] === true && LEAF_TYPES.includes(name));
   }
@@ -177,7 +193,11 @@ class RadonWalk {
     this.eachChild((child) => {
       if (child === 'parameters') parameterCount = this.countParameters();
       else if (child === 'block') {
-        this.callbacks.createScope(scopeName(defLine), { start: { line: defLine }, end: { line: endLine } }, parameterCount);
+        this.callbacks.createScope(
+          scopeName(defLine),
+          { start: { line: defLine }, end: { line: endLine } },
+          parameterCount,
+        );
         this.children('block', 'counted');
         this.callbacks.popScope();
       }

@@ -42,14 +42,22 @@ export function baselineOf(tests: readonly BaselineTest[]): Baseline {
   return { tests, passing: new Set(tests.filter((test) => test.status === 'passing').map((test) => test.nodeId)) };
 }
 
-function standing(outcomes: readonly TestOutcome[], results: readonly (TestResult | undefined)[]): { status: BaselineStatus; reason: string | null } {
+function standing(
+  outcomes: readonly TestOutcome[],
+  results: readonly (TestResult | undefined)[],
+): { status: BaselineStatus; reason: string | null } {
   if (outcomes.every((outcome) => outcome === 'passed')) return { status: 'passing', reason: null };
   const runs = outcomes.length;
   if (outcomes.every((outcome) => outcome === outcomes[0])) {
     // The first line of its message says why (a network error, a missing font, …): kept for people and networkBound.
-    const message = firstLine(results.find((result) => result?.message !== null && result?.message !== undefined)?.message);
+    const message = firstLine(
+      results.find((result) => result?.message !== null && result?.message !== undefined)?.message,
+    );
     const why = message === undefined ? '' : ` (${message})`;
-    return { status: 'not-passing', reason: `${outcomes[0]} in ${runs === 1 ? 'the only run' : `all ${runs} runs`}${why}` };
+    return {
+      status: 'not-passing',
+      reason: `${outcomes[0]} in ${runs === 1 ? 'the only run' : `all ${runs} runs`}${why}`,
+    };
   }
   const passed = outcomes.filter((outcome) => outcome === 'passed').length;
   const firstOther = outcomes.findIndex((outcome) => outcome !== 'passed' && outcome !== outcomes[0]);
@@ -60,5 +68,8 @@ function standing(outcomes: readonly TestOutcome[], results: readonly (TestResul
 }
 
 function firstLine(message: string | null | undefined): string | undefined {
-  return message?.split('\n').find((line) => line.trim() !== '')?.slice(0, 200);
+  return message
+    ?.split('\n')
+    .find((line) => line.trim() !== '')
+    ?.slice(0, 200);
 }

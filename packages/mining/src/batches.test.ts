@@ -11,7 +11,8 @@ describe('packBatches', () => {
     expect(batches.flat().sort()).toEqual(items.map((entry) => entry.item).sort());
     expect(batches.map((batch) => costOf(items, batch))).toEqual([10, 10]);
     // Inside a batch the input order is kept.
-    for (const batch of batches) expect([...batch].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))).toEqual(batch);
+    for (const batch of batches)
+      expect([...batch].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))).toEqual(batch);
   });
 
   it('respects the batch size and never makes empty batches', () => {

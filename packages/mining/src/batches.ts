@@ -43,8 +43,13 @@ export function packBatches<T>(items: readonly Costed<T>[], limits: BatchLimits)
     }
   } else {
     for (const entry of order) {
-      const fitting = bins.filter((bin) => bin.entries.length < maxPerBatch && bin.cost + entry.cost <= limits.capacity);
-      const bin = fitting.length > 0 ? fitting.reduce((best, candidate) => (candidate.cost < best.cost ? candidate : best)) : null;
+      const fitting = bins.filter(
+        (bin) => bin.entries.length < maxPerBatch && bin.cost + entry.cost <= limits.capacity,
+      );
+      const bin =
+        fitting.length > 0
+          ? fitting.reduce((best, candidate) => (candidate.cost < best.cost ? candidate : best))
+          : null;
       if (bin === null) bins.push({ cost: entry.cost, entries: [{ index: entry.index, item: entry.item }] });
       else {
         bin.cost += entry.cost;

@@ -20,11 +20,22 @@ export function parseCoverageArtifact(text: string, source: string): Map<string,
       value = JSON.parse(line);
     } catch (error) {
       // The plugin writes the file at the very end: a cut line means the run died while writing.
-      throw new RepocodError('tests-cannot-run', `${source}, line ${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)}); rerun the mining`);
+      throw new RepocodError(
+        'tests-cannot-run',
+        `${source}, line ${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)}); rerun the mining`,
+      );
     }
     const entry = value as { id?: unknown; tests?: unknown; subprocessTests?: unknown; importTime?: unknown };
-    if (typeof entry.id !== 'string' || !isStringList(entry.tests) || !isStringList(entry.subprocessTests) || typeof entry.importTime !== 'boolean') {
-      throw new RepocodError('tests-cannot-run', `${source}, line ${index + 1}: expected {id, tests, subprocessTests, importTime}, got ${line.slice(0, 200)}`);
+    if (
+      typeof entry.id !== 'string' ||
+      !isStringList(entry.tests) ||
+      !isStringList(entry.subprocessTests) ||
+      typeof entry.importTime !== 'boolean'
+    ) {
+      throw new RepocodError(
+        'tests-cannot-run',
+        `${source}, line ${index + 1}: expected {id, tests, subprocessTests, importTime}, got ${line.slice(0, 200)}`,
+      );
     }
     entries.set(entry.id, { tests: entry.tests, subprocessTests: entry.subprocessTests, importTime: entry.importTime });
   }
@@ -70,6 +81,7 @@ export function routeFunction(entry: CoverageEntry | undefined, passing: Readonl
   }
   if (executed.size === 0) return { kind: 'none', reason: 'no test runs its body' };
   const candidates = [...executed].filter((nodeId) => passing.has(nodeId)).sort();
-  if (candidates.length === 0) return { kind: 'none', reason: `only tests that do not pass at the base commit run its body (${executed.size})` };
+  if (candidates.length === 0)
+    return { kind: 'none', reason: `only tests that do not pass at the base commit run its body (${executed.size})` };
   return { kind: 'in-process', candidates, onDisk: entry.subprocessTests.some((nodeId) => passing.has(nodeId)) };
 }

@@ -1,6 +1,15 @@
 import { RepocodError } from '@repocod/core';
 import { join } from 'node:path';
-import type { Executor, JobResult, PreparedRepository, PytestRun, RunJob, SuiteShard, TestOutcome, TestResult } from '@repocod/runner';
+import type {
+  Executor,
+  JobResult,
+  PreparedRepository,
+  PytestRun,
+  RunJob,
+  SuiteShard,
+  TestOutcome,
+  TestResult,
+} from '@repocod/runner';
 import { describeShard, listTestFiles, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
 import type { Baseline, BaselineTest } from './baseline.js';
 import { baselineOf, classifyBaseline } from './baseline.js';
@@ -60,10 +69,22 @@ export interface PhaseStats {
 
 export type MiningEvent =
   /** `jobs` to run now; `resumed` more were finished by an earlier, stopped run (baseline shards). */
-  | { readonly kind: 'phase-start'; readonly phase: MiningPhase; readonly jobs: number; readonly resumed: number; readonly functions: number }
+  | {
+      readonly kind: 'phase-start';
+      readonly phase: MiningPhase;
+      readonly jobs: number;
+      readonly resumed: number;
+      readonly functions: number;
+    }
   | { readonly kind: 'job-done'; readonly phase: MiningPhase; readonly done: number; readonly total: number }
   /** A baseline shard that timed out or crashed: the tests it reported count, the others are missing from that run. */
-  | { readonly kind: 'shard-incomplete'; readonly shard: string; readonly status: string; readonly reported: number; readonly limitSeconds: number }
+  | {
+      readonly kind: 'shard-incomplete';
+      readonly shard: string;
+      readonly status: string;
+      readonly reported: number;
+      readonly limitSeconds: number;
+    }
   | { readonly kind: 'phase-done'; readonly stats: PhaseStats }
   | { readonly kind: 'function-done'; readonly result: FunctionMining; readonly done: number; readonly total: number }
   /** An in-process answer could not be had: the function goes to a fresh process of its own. */
@@ -107,7 +128,12 @@ const TARGET_OVERHEAD_SECONDS = 0.05;
  * those run against its mutation, many mutations per pytest process (see harness/repocod_mutate.py);
  * code that runs at import time gets the suite collected with its mutation (see importTimeResult).
  */
-export async function mineRepository(prepared: PreparedRepository, executor: Executor, targets: readonly MutationTarget[], options: MineOptions): Promise<MiningSummary> {
+export async function mineRepository(
+  prepared: PreparedRepository,
+  executor: Executor,
+  targets: readonly MutationTarget[],
+  options: MineOptions,
+): Promise<MiningSummary> {
   const started = performance.now();
   const mining = new Mining(prepared, executor, options);
   const earlier = await options.store.finishedFunctions(options.mode);
@@ -187,7 +213,9 @@ class Mining {
    * baseline, the same in both modes. A stored baseline is reused; when only the coverage of some
    * targets is missing (a resumed run with more functions), only the traced run is made again, for them.
    */
-  async reference(pending: readonly MutationTarget[]): Promise<{ baseline: Baseline; coverage: ReadonlyMap<string, CoverageEntry> }> {
+  async reference(
+    pending: readonly MutationTarget[],
+  ): Promise<{ baseline: Baseline; coverage: ReadonlyMap<string, CoverageEntry> }> {
     const { store } = this.options;
     const stored = await store.loadBaseline();
     const coverage = new Map(await store.loadCoverage());
@@ -197,12 +225,19 @@ class Mining {
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
     const shards = traced ? this.suiteShards(stored) : [];
-    const plan = JSON.stringify({ packageRoot: this.prepared.entry.packageRoot, targets: uncovered.map(({ id, file, bodyStart, bodyEnd }) => ({ id, file, bodyStart, bodyEnd })) });
+    const plan = JSON.stringify({
+      packageRoot: this.prepared.entry.packageRoot,
+      targets: uncovered.map(({ id, file, bodyStart, bodyEnd }) => ({ id, file, bodyStart, bodyEnd })),
+    });
     const tracedJobs: RunJob[] = [];
     const plainJobs: RunJob[] = [];
     const shardOf = new Map<RunJob, SuiteShard>();
     for (const [index, shard] of shards.entries()) {
-      const part = { tests: 'all' as const, ...shardSelection(shards, index), timeoutSeconds: shardTimeoutSeconds(shard, this.prepared.entry.timeoutSeconds) };
+      const part = {
+        tests: 'all' as const,
+        ...shardSelection(shards, index),
+        timeoutSeconds: shardTimeoutSeconds(shard, this.prepared.entry.timeoutSeconds),
+      };
       const tracedJob = this.referenceJob({ ...part, plugins: ['repocod_coverage'], pluginInput: plan });
       tracedJobs.push(tracedJob);
       shardOf.set(tracedJob, shard);
@@ -221,10 +256,20 @@ class Mining {
       if (earlier === null) toRun.push(job);
       else finished.push({ job, result: earlier });
     }
-    const ran = await this.runPhase('baseline', toRun, uncovered.length, async (_job, result) => {
-      // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this time.
-      if (result.patchError === null && result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')) await store.saveReferenceJob(result);
-    }, finished.length);
+    const ran = await this.runPhase(
+      'baseline',
+      toRun,
+      uncovered.length,
+      async (_job, result) => {
+        // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this time.
+        if (
+          result.patchError === null &&
+          result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')
+        )
+          await store.saveReferenceJob(result);
+      },
+      finished.length,
+    );
     const tracedResults: TestResult[] = [];
     const plainRuns: TestResult[][] = Array.from({ length: stored === null ? Math.max(0, repeat - 1) : 0 }, () => []);
     const covered = new Map<string, CoverageEntry>();
@@ -235,13 +280,22 @@ class Mining {
       const shard = shardOf.get(job) as SuiteShard;
       const isTraced = job.plugins !== undefined;
       if (!isTraced) {
-        for (const [attempt, run] of this.shardRuns(result, shard, job).entries()) plainRuns[attempt]?.push(...run.results);
+        for (const [attempt, run] of this.shardRuns(result, shard, job).entries())
+          plainRuns[attempt]?.push(...run.results);
         continue;
       }
-      const run = this.usableRun(result, shards.length === 1 ? 'the traced reference run' : `the traced reference run of shard ${describeShard(shard)}`);
+      const run = this.usableRun(
+        result,
+        shards.length === 1 ? 'the traced reference run' : `the traced reference run of shard ${describeShard(shard)}`,
+      );
       tracedResults.push(...run.results);
-      if (run.artifact === null) throw new RepocodError('tests-cannot-run', `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n${tail(run.log)}`);
-      for (const [id, entry] of parseCoverageArtifact(run.artifact, `${this.prepared.entry.name}: the coverage map`)) covered.set(id, mergeCoverage(covered.get(id), entry));
+      if (run.artifact === null)
+        throw new RepocodError(
+          'tests-cannot-run',
+          `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n${tail(run.log)}`,
+        );
+      for (const [id, entry] of parseCoverageArtifact(run.artifact, `${this.prepared.entry.name}: the coverage map`))
+        covered.set(id, mergeCoverage(covered.get(id), entry));
     }
     if (covered.size > 0) {
       for (const [id, entry] of covered) coverage.set(id, entry);
@@ -255,7 +309,10 @@ class Mining {
       baseline = baselineOf(stored);
     }
     if (baseline.passing.size === 0 && pending.length > 0) {
-      throw new RepocodError('tests-cannot-run', `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`);
+      throw new RepocodError(
+        'tests-cannot-run',
+        `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`,
+      );
     }
     return { baseline, coverage };
   }
@@ -272,7 +329,11 @@ class Mining {
         durations.set(file, (durations.get(file) ?? 0) + test.seconds);
       }
     }
-    return splitSuite(files, { workers: Math.max(1, this.executor.parallelism), filesPerShard: this.options.shardFiles, durations });
+    return splitSuite(files, {
+      workers: Math.max(1, this.executor.parallelism),
+      filesPerShard: this.options.shardFiles,
+      durations,
+    });
   }
 
   /**
@@ -283,11 +344,18 @@ class Mining {
   private shardRuns(result: JobResult, shard: SuiteShard, job: RunJob): PytestRun[] {
     const broken = result.runs.find((run) => run.status === 'infra-error');
     // Nothing ran: the suite cannot run here (usableRun says why).
-    if (result.patchError !== null || result.runs.length === 0 || broken !== undefined) return [this.usableRun({ ...result, runs: broken === undefined ? result.runs : [broken] }, 'a reference run')];
+    if (result.patchError !== null || result.runs.length === 0 || broken !== undefined)
+      return [this.usableRun({ ...result, runs: broken === undefined ? result.runs : [broken] }, 'a reference run')];
     for (const run of result.runs) {
       if (run.status !== 'timeout' && run.status !== 'crashed') continue;
       const limitSeconds = job.timeoutSeconds ?? this.prepared.entry.timeoutSeconds;
-      this.options.onEvent?.({ kind: 'shard-incomplete', shard: describeShard(shard), status: run.status, reported: run.results.length, limitSeconds });
+      this.options.onEvent?.({
+        kind: 'shard-incomplete',
+        shard: describeShard(shard),
+        status: run.status,
+        reported: run.results.length,
+        limitSeconds,
+      });
     }
     return [...result.runs];
   }
@@ -303,25 +371,41 @@ class Mining {
   }
 
   /** Every pending target against its mutation, by the route its coverage gives (all whole-suite when exact). */
-  async mutate(pending: readonly MutationTarget[], baseline: Baseline, coverage: ReadonlyMap<string, CoverageEntry>, results: Map<string, FunctionMining>): Promise<InProcessAnswer[]> {
+  async mutate(
+    pending: readonly MutationTarget[],
+    baseline: Baseline,
+    coverage: ReadonlyMap<string, CoverageEntry>,
+    results: Map<string, FunctionMining>,
+  ): Promise<InProcessAnswer[]> {
     const routes = new Map<string, Route>();
     const wholeSuite: { target: MutationTarget; job: RunJob }[] = [];
     const inProcess: InProcessEntry[] = [];
     const importTime: ImportTimeEntry[] = [];
     let suiteLimit: number | undefined;
     for (const target of pending) {
-      const route: Route = this.options.mode === 'exact' ? { kind: 'whole-suite', why: 'exact mode' } : routeFunction(coverage.get(target.id), baseline.passing);
+      const route: Route =
+        this.options.mode === 'exact'
+          ? { kind: 'whole-suite', why: 'exact mode' }
+          : routeFunction(coverage.get(target.id), baseline.passing);
       routes.set(target.id, route);
       if (route.kind === 'none') {
-        await this.finish(results, { id: target.id, qualname: target.qualname, status: 'no-tests', tests: [], reason: route.reason, method: 'coverage', candidates: 0, seconds: 0 });
+        await this.finish(results, {
+          id: target.id,
+          qualname: target.qualname,
+          status: 'no-tests',
+          tests: [],
+          reason: route.reason,
+          method: 'coverage',
+          candidates: 0,
+          seconds: 0,
+        });
       } else if (route.kind === 'in-process') {
         inProcess.push({ target, candidates: route.candidates, onDisk: route.onDisk });
       } else if (route.kind === 'import-time') {
         suiteLimit ??= this.suiteTimeoutSeconds();
         const collect = this.collectJob(target, suiteLimit);
-        const run = route.candidates.length === 0
-          ? null
-          : this.job({ patches: [target.patch], tests: route.candidates });
+        const run =
+          route.candidates.length === 0 ? null : this.job({ patches: [target.patch], tests: route.candidates });
         importTime.push({ target, candidates: route.candidates, collect, run, results: new Map() });
       } else {
         suiteLimit ??= this.suiteTimeoutSeconds();
@@ -329,7 +413,10 @@ class Mining {
       }
     }
     const durations = new Map(baseline.tests.map((test) => [test.nodeId, test.seconds]));
-    const costed = inProcess.map((entry) => ({ item: entry, cost: TARGET_OVERHEAD_SECONDS + entry.candidates.reduce((sum, nodeId) => sum + (durations.get(nodeId) ?? 0), 0) }));
+    const costed = inProcess.map((entry) => ({
+      item: entry,
+      cost: TARGET_OVERHEAD_SECONDS + entry.candidates.reduce((sum, nodeId) => sum + (durations.get(nodeId) ?? 0), 0),
+    }));
     const capacity = this.options.batchSeconds ?? DEFAULT_BATCH_SECONDS;
     const batches = packBatches(costed, { workers: this.executor.parallelism, maxPerBatch: MAX_BATCH_SIZE, capacity });
     const batchJobs = batches.map((batch) => this.batchJob(batch));
@@ -367,7 +454,11 @@ class Mining {
       for (const { target, candidates } of batch) {
         const record = records.get(target.id);
         if (record === undefined) {
-          fallback.push({ target, candidates, why: `its in-process batch ended before it (${run === undefined ? 'not run' : `${run.status}: ${tail(run.log, 3).replaceAll('\n', ' | ')}`})` });
+          fallback.push({
+            target,
+            candidates,
+            why: `its in-process batch ended before it (${run === undefined ? 'not run' : `${run.status}: ${tail(run.log, 3).replaceAll('\n', ' | ')}`})`,
+          });
         } else if (record.status === 'unswappable') {
           fallback.push({ target, candidates, why: `in-process swap impossible: ${record.reason}` });
         } else if ([...record.outcomes.values()].includes('missing')) {
@@ -386,25 +477,42 @@ class Mining {
       const limit = suiteFallback.length === 0 ? 0 : (suiteLimit ?? this.suiteTimeoutSeconds());
       // The whole-suite runs first, as in the mutation phase.
       const entries: { job: RunJob; target: MutationTarget; tests: readonly string[] | 'all'; why: string }[] = [
-        ...suiteFallback.map(({ target, why }) => ({ job: this.wholeSuiteJob(target, limit), target, tests: 'all' as const, why })),
+        ...suiteFallback.map(({ target, why }) => ({
+          job: this.wholeSuiteJob(target, limit),
+          target,
+          tests: 'all' as const,
+          why,
+        })),
         ...fallback.map(({ target, candidates, why }) => {
           const job = this.job({ patches: [target.patch], tests: candidates });
           return { job, target, tests: candidates, why };
         }),
       ];
       const byJob = new Map(entries.map((entry) => [entry.job, entry]));
-      await this.runPhase('fallback', entries.map((entry) => entry.job), entries.length, async (job, result) => {
-        const entry = byJob.get(job);
-        if (entry === undefined) return;
-        const outcome = this.patchedResult(entry.target, entry.tests, result, baseline);
-        await this.finish(results, outcome.status === 'no-tests' ? { ...outcome, reason: `${outcome.reason ?? ''} (${entry.why})` } : outcome);
-      });
+      await this.runPhase(
+        'fallback',
+        entries.map((entry) => entry.job),
+        entries.length,
+        async (job, result) => {
+          const entry = byJob.get(job);
+          if (entry === undefined) return;
+          const outcome = this.patchedResult(entry.target, entry.tests, result, baseline);
+          await this.finish(
+            results,
+            outcome.status === 'no-tests' ? { ...outcome, reason: `${outcome.reason ?? ''} (${entry.why})` } : outcome,
+          );
+        },
+      );
     }
     return answers;
   }
 
   /** Each in-process answer again, in a new process with the file patched: the proof that the swap is sound. */
-  async confirm(answers: readonly InProcessAnswer[], baseline: Baseline, results: Map<string, FunctionMining>): Promise<void> {
+  async confirm(
+    answers: readonly InProcessAnswer[],
+    baseline: Baseline,
+    results: Map<string, FunctionMining>,
+  ): Promise<void> {
     const jobs = answers.map(({ target, candidates }) => this.job({ patches: [target.patch], tests: candidates }));
     const byJob = new Map(jobs.map((job, index) => [job, answers[index]]));
     await this.runPhase('confirm', jobs, answers.length, async (job, result) => {
@@ -413,10 +521,18 @@ class Mining {
       this.confirmed++;
       const fresh = this.patchedResult(answer.target, answer.candidates, result, baseline);
       if (fresh.status !== 'error' && sameTests(fresh.tests, answer.tests)) return;
-      this.mismatches.push({ id: answer.target.id, qualname: answer.target.qualname, inProcess: answer.tests, freshProcess: fresh.tests });
+      this.mismatches.push({
+        id: answer.target.id,
+        qualname: answer.target.qualname,
+        inProcess: answer.tests,
+        freshProcess: fresh.tests,
+      });
       // A fresh process is the reference the swap must match; when they differ, it is the answer kept.
       if (fresh.status !== 'error') await this.options.store.saveFunction(this.options.mode, fresh);
-      results.set(answer.target.id, fresh.status === 'error' ? (results.get(answer.target.id) as FunctionMining) : fresh);
+      results.set(
+        answer.target.id,
+        fresh.status === 'error' ? (results.get(answer.target.id) as FunctionMining) : fresh,
+      );
     });
   }
 
@@ -496,7 +612,12 @@ class Mining {
       })),
     };
     const tests = [...new Set(batch.flatMap((entry) => entry.candidates))].sort();
-    return this.job({ tests, plugins: ['repocod_mutate'], pluginInput: JSON.stringify(plan), timeoutSeconds: this.prepared.entry.timeoutSeconds * Math.max(1, batch.length) });
+    return this.job({
+      tests,
+      plugins: ['repocod_mutate'],
+      pluginInput: JSON.stringify(plan),
+      timeoutSeconds: this.prepared.entry.timeoutSeconds * Math.max(1, batch.length),
+    });
   }
 
   /** A mutation run (patched, or driven by the in-process plugin). */
@@ -510,25 +631,52 @@ class Mining {
   }
 
   /** A run with the mutation patched into the file (a fresh process on the candidates, or the whole suite) as a function's result. */
-  private patchedResult(target: MutationTarget, tests: readonly string[] | 'all', result: JobResult, baseline: Baseline): FunctionMining {
+  private patchedResult(
+    target: MutationTarget,
+    tests: readonly string[] | 'all',
+    result: JobResult,
+    baseline: Baseline,
+  ): FunctionMining {
     const method: MiningMethod = tests === 'all' ? 'whole-suite' : 'fresh-process';
     const run = result.runs[0];
     const seconds = run?.durationSeconds ?? 0;
-    if (result.patchError !== null) return this.failure(target, method, `the mutation patch does not apply: ${result.patchError}`);
+    if (result.patchError !== null)
+      return this.failure(target, method, `the mutation patch does not apply: ${result.patchError}`);
     if (run === undefined) return this.failure(target, method, 'no run was made');
-    if (run.status !== 'ok' && run.status !== 'collection-error') return this.failure(target, method, `${run.status} (exit code ${run.exitCode ?? 'none'}): ${tail(run.log, 5)}`, seconds);
+    if (run.status !== 'ok' && run.status !== 'collection-error')
+      return this.failure(
+        target,
+        method,
+        `${run.status} (exit code ${run.exitCode ?? 'none'}): ${tail(run.log, 5)}`,
+        seconds,
+      );
     const outcomes = new Map<string, TestOutcome>(run.results.map((test) => [test.nodeId, test.outcome]));
     const candidates = tests === 'all' ? [...baseline.passing] : tests;
-    return this.answer(target, relevantTests(candidates, outcomes, baseline.passing), method, candidates.length, seconds);
+    return this.answer(
+      target,
+      relevantTests(candidates, outcomes, baseline.passing),
+      method,
+      candidates.length,
+      seconds,
+    );
   }
 
-  private answer(target: MutationTarget, tests: readonly string[], method: MiningMethod, candidates: number, seconds: number): FunctionMining {
+  private answer(
+    target: MutationTarget,
+    tests: readonly string[],
+    method: MiningMethod,
+    candidates: number,
+    seconds: number,
+  ): FunctionMining {
     return {
       id: target.id,
       qualname: target.qualname,
       status: tests.length > 0 ? 'tests' : 'no-tests',
       tests,
-      reason: tests.length > 0 ? null : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is removed`,
+      reason:
+        tests.length > 0
+          ? null
+          : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is removed`,
       method,
       candidates,
       seconds,
@@ -536,7 +684,16 @@ class Mining {
   }
 
   private failure(target: MutationTarget, method: MiningMethod, reason: string, seconds = 0): FunctionMining {
-    return { id: target.id, qualname: target.qualname, status: 'error', tests: [], reason, method, candidates: 0, seconds };
+    return {
+      id: target.id,
+      qualname: target.qualname,
+      status: 'error',
+      tests: [],
+      reason,
+      method,
+      candidates: 0,
+      seconds,
+    };
   }
 
   private async finish(results: Map<string, FunctionMining>, result: FunctionMining): Promise<void> {
@@ -578,7 +735,17 @@ class Mining {
       const job = jobs[index] as RunJob;
       processes += result.runs.length;
       busySeconds += result.runs.reduce((sum, run) => sum + run.durationSeconds, 0);
-      testExecutions += result.runs.reduce((sum, run) => sum + (job.plugins?.includes('repocod_mutate') === true ? mutationRecords(run).reduce((total, record) => total + (record.status === 'ok' ? record.outcomes.size : 0), 0) : run.results.filter((test) => test.outcome !== 'missing').length), 0);
+      testExecutions += result.runs.reduce(
+        (sum, run) =>
+          sum +
+          (job.plugins?.includes('repocod_mutate') === true
+            ? mutationRecords(run).reduce(
+                (total, record) => total + (record.status === 'ok' ? record.outcomes.size : 0),
+                0,
+              )
+            : run.results.filter((test) => test.outcome !== 'missing').length),
+        0,
+      );
       finished.push({ job, result });
       await onResult?.(job, result);
       this.options.onEvent?.({ kind: 'job-done', phase, done: finished.length, total: jobs.length });

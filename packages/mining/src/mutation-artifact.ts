@@ -3,10 +3,23 @@ import type { TestOutcome } from '@repocod/runner';
 
 /** One target's record from the in-process mutation plugin (harness/repocod_mutate.py). */
 export type InProcessRecord =
-  | { readonly id: string; readonly status: 'ok'; readonly outcomes: ReadonlyMap<string, TestOutcome>; readonly seconds: number }
+  | {
+      readonly id: string;
+      readonly status: 'ok';
+      readonly outcomes: ReadonlyMap<string, TestOutcome>;
+      readonly seconds: number;
+    }
   | { readonly id: string; readonly status: 'unswappable'; readonly reason: string };
 
-const OUTCOMES: ReadonlySet<string> = new Set(['passed', 'failed', 'error', 'skipped', 'xfailed', 'xpassed', 'missing']);
+const OUTCOMES: ReadonlySet<string> = new Set([
+  'passed',
+  'failed',
+  'error',
+  'skipped',
+  'xfailed',
+  'xpassed',
+  'missing',
+]);
 
 /**
  * Reads the plugin's JSON lines. A last line cut short (the process was killed while writing) is
@@ -27,14 +40,26 @@ export function parseMutationArtifact(text: string, source: string): InProcessRe
     if (typeof value.id === 'string' && value.status === 'unswappable' && typeof value.reason === 'string') {
       records.push({ id: value.id, status: 'unswappable', reason: value.reason });
     } else if (typeof value.id === 'string' && value.status === 'ok' && isOutcomeRecord(value.outcomes)) {
-      records.push({ id: value.id, status: 'ok', outcomes: new Map(Object.entries(value.outcomes)), seconds: typeof value.seconds === 'number' ? value.seconds : 0 });
+      records.push({
+        id: value.id,
+        status: 'ok',
+        outcomes: new Map(Object.entries(value.outcomes)),
+        seconds: typeof value.seconds === 'number' ? value.seconds : 0,
+      });
     } else {
-      throw new RepocodError('tests-cannot-run', `${source}, line ${index + 1}: expected {id, status, outcomes|reason}, got ${line.slice(0, 200)}`);
+      throw new RepocodError(
+        'tests-cannot-run',
+        `${source}, line ${index + 1}: expected {id, status, outcomes|reason}, got ${line.slice(0, 200)}`,
+      );
     }
   }
   return records;
 }
 
 function isOutcomeRecord(value: unknown): value is Record<string, TestOutcome> {
-  return typeof value === 'object' && value !== null && Object.values(value).every((outcome) => typeof outcome === 'string' && OUTCOMES.has(outcome));
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Object.values(value).every((outcome) => typeof outcome === 'string' && OUTCOMES.has(outcome))
+  );
 }

@@ -20,11 +20,18 @@ function applyAndCompile(text: string, patch: string): string {
   writeFileSync(join(folder, 'p.diff'), patch);
   execFileSync('git', ['apply', '--check', 'p.diff'], { cwd: folder });
   execFileSync('git', ['apply', 'p.diff'], { cwd: folder });
-  execFileSync('python3', ['-c', 'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")', join(folder, 'm.py')]);
+  execFileSync('python3', [
+    '-c',
+    'import sys; compile(open(sys.argv[1], "rb").read(), sys.argv[1], "exec")',
+    join(folder, 'm.py'),
+  ]);
   return readFileSync(join(folder, 'm.py'), 'utf8');
 }
 
-function fn(spans: { definition: [number, number]; signature: [number, number]; docstring: [number, number] | null }, qualname = 'f'): MiningFunction {
+function fn(
+  spans: { definition: [number, number]; signature: [number, number]; docstring: [number, number] | null },
+  qualname = 'f',
+): MiningFunction {
   return {
     id: `r:m.py:${qualname}`,
     file: 'm.py',
@@ -38,12 +45,35 @@ function fn(spans: { definition: [number, number]; signature: [number, number]; 
 
 describe('mutationTarget', () => {
   it('replaces the solution by one raise, keeping decorators, signature and docstring', () => {
-    const text = ['import functools', '', '', '@functools.cache', 'def f(a,', '      b):', '    """Doc', '    more."""', '    # a comment first', '    x = a', '    return x + b', '', '', 'y = 1', ''].join('\n');
+    const text = [
+      'import functools',
+      '',
+      '',
+      '@functools.cache',
+      'def f(a,',
+      '      b):',
+      '    """Doc',
+      '    more."""',
+      '    # a comment first',
+      '    x = a',
+      '    return x + b',
+      '',
+      '',
+      'y = 1',
+      '',
+    ].join('\n');
     const target = mutationTarget(fn({ definition: [4, 11], signature: [5, 6], docstring: [7, 8] }), text);
-    expect(target).toMatchObject({ firstLine: 4, bodyStart: 9, bodyEnd: 11, replacement: '    raise AssertionError("repocod-kit mining: the body of f was removed")' });
+    expect(target).toMatchObject({
+      firstLine: 4,
+      bodyStart: 9,
+      bodyEnd: 11,
+      replacement: '    raise AssertionError("repocod-kit mining: the body of f was removed")',
+    });
     const mutated = applyAndCompile(text, target.patch);
     expect(mutated).toBe(mutatedSource(target, text));
-    expect(mutated).toContain('@functools.cache\ndef f(a,\n      b):\n    """Doc\n    more."""\n    raise AssertionError(');
+    expect(mutated).toContain(
+      '@functools.cache\ndef f(a,\n      b):\n    """Doc\n    more."""\n    raise AssertionError(',
+    );
     expect(mutated).toContain('\n\n\ny = 1\n');
   });
 
@@ -51,7 +81,9 @@ describe('mutationTarget', () => {
     const text = ['class C:', '\tdef m(self):', '\t\t"""Doc."""', '\t\treturn 1', ''].join('\r\n');
     const target = mutationTarget(fn({ definition: [2, 4], signature: [2, 2], docstring: [3, 3] }, 'C.m'), text);
     expect(target.replacement).toBe('\t\traise AssertionError("repocod-kit mining: the body of C.m was removed")');
-    expect(applyAndCompile(text, target.patch)).toBe(['class C:', '\tdef m(self):', '\t\t"""Doc."""', target.replacement, ''].join('\r\n'));
+    expect(applyAndCompile(text, target.patch)).toBe(
+      ['class C:', '\tdef m(self):', '\t\t"""Doc."""', target.replacement, ''].join('\r\n'),
+    );
   });
 
   it('inserts the raise after a docstring-only body, also at the end of a file without a newline', () => {

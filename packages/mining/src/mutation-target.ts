@@ -2,7 +2,10 @@ import type { FunctionRecord, LineReplacement } from '@repocod/core';
 import { lineEnding, lineReplacementPatch, replaceLines, splitLinesKeepingEnds } from '@repocod/core';
 
 /** What mining needs of an extracted function: where it is and its spans. */
-export type MiningFunction = Pick<FunctionRecord, 'file' | 'name' | 'qualname' | 'definitionSpan' | 'signatureSpan' | 'docstringSpan'> & {
+export type MiningFunction = Pick<
+  FunctionRecord,
+  'file' | 'name' | 'qualname' | 'definitionSpan' | 'signatureSpan' | 'docstringSpan'
+> & {
   /** The catalog's function id. */
   readonly id: string;
 };
@@ -51,11 +54,22 @@ export function mutationTarget(fn: MiningFunction, fileText: string): MutationTa
 }
 
 /** The mutated file, as the patch leaves it. */
-export function mutatedSource(target: Pick<MutationTarget, 'bodyStart' | 'bodyEnd' | 'replacement'>, fileText: string): string {
-  return replaceLines(fileText, replacementEdit(splitLinesKeepingEnds(fileText), target.bodyStart, target.bodyEnd, target.replacement));
+export function mutatedSource(
+  target: Pick<MutationTarget, 'bodyStart' | 'bodyEnd' | 'replacement'>,
+  fileText: string,
+): string {
+  return replaceLines(
+    fileText,
+    replacementEdit(splitLinesKeepingEnds(fileText), target.bodyStart, target.bodyEnd, target.replacement),
+  );
 }
 
-function replacementEdit(lines: readonly string[], bodyStart: number, bodyEnd: number, replacement: string): LineReplacement {
+function replacementEdit(
+  lines: readonly string[],
+  bodyStart: number,
+  bodyEnd: number,
+  replacement: string,
+): LineReplacement {
   if (bodyEnd >= bodyStart) {
     const ending = lineEnding(lines[bodyEnd - 1] ?? '');
     return { start: bodyStart, end: bodyEnd, lines: [replacement + ending] };
@@ -75,7 +89,8 @@ function bodyIndent(fn: MiningFunction, lines: readonly string[], bodyStart: num
     const stripped = text.trimStart();
     if (stripped !== '' && !stripped.startsWith('#')) return leadingWhitespace(text);
   }
-  if (fn.docstringSpan !== null && fn.docstringSpan.start > fn.signatureSpan.end) return leadingWhitespace(lines[fn.docstringSpan.start - 1] ?? '');
+  if (fn.docstringSpan !== null && fn.docstringSpan.start > fn.signatureSpan.end)
+    return leadingWhitespace(lines[fn.docstringSpan.start - 1] ?? '');
   const defIndent = leadingWhitespace(lines[fn.signatureSpan.start - 1] ?? '');
   return defIndent + (defIndent.includes('\t') ? '\t' : '    ');
 }

@@ -21,5 +21,10 @@ const NETWORK_ERRORS: readonly RegExp[] = [
 
 /** The baseline's tests that fail for want of a network, by their reason; the runner isolates them by design. */
 export function networkBound(tests: readonly BaselineTest[]): BaselineTest[] {
-  return tests.filter((test) => test.status !== 'passing' && test.reason !== null && NETWORK_ERRORS.some((pattern) => pattern.test(test.reason ?? '')));
+  return tests.filter(
+    (test) =>
+      test.status !== 'passing' &&
+      test.reason !== null &&
+      NETWORK_ERRORS.some((pattern) => pattern.test(test.reason ?? '')),
+  );
 }

@@ -11,6 +11,8 @@ describe('relevantTests', () => {
       ['t::flaky', 'failed'],
     ] as const);
     const passing = new Set(['t::fails', 't::errors', 't::passes', 't::skips', 't::gone']);
-    expect(relevantTests(['t::passes', 't::fails', 't::errors', 't::skips', 't::flaky', 't::gone'], outcomes, passing)).toEqual(['t::errors', 't::fails', 't::gone']);
+    expect(
+      relevantTests(['t::passes', 't::fails', 't::errors', 't::skips', 't::flaky', 't::gone'], outcomes, passing),
+    ).toEqual(['t::errors', 't::fails', 't::gone']);
   });
 });

@@ -24,10 +24,16 @@ let repository = 'demo';
 for (let index = 0; index < args.length; index++) {
   const arg = args[index] as string;
   const value = args[index + 1];
-  if (arg === '--source' && value !== undefined) sources.push(value), index++;
-  else if (arg === '--only' && value !== undefined) only.push(value), index++;
-  else if (arg === '--workers' && value !== undefined) (workers = Number(value)), index++;
-  else if (!arg.startsWith('--')) repository = arg;
+  if (arg === '--source' && value !== undefined) {
+    sources.push(value);
+    index++;
+  } else if (arg === '--only' && value !== undefined) {
+    only.push(value);
+    index++;
+  } else if (arg === '--workers' && value !== undefined) {
+    workers = Number(value);
+    index++;
+  } else if (!arg.startsWith('--')) repository = arg;
   else {
     console.error('usage: pnpm bench:mine [REPO] [--source NAME=PATH] [--workers N] [--only QUALNAME]…');
     process.exit(2);
@@ -37,7 +43,10 @@ for (let index = 0; index < args.length; index++) {
 const prepared = await prepareStage({ projectRoot, repository, sources, workers });
 const catalog = await openCatalog(IN_MEMORY);
 await runExtract(catalog, { root: prepared.checkout.path, repository: prepared.entry.name });
-const targets = mutationTargets(selectFunctions(await catalog.functions(prepared.entry.name, { candidatesOnly: true }), only, prepared.entry.name), prepared.checkout.path);
+const targets = mutationTargets(
+  selectFunctions(await catalog.functions(prepared.entry.name, { candidatesOnly: true }), only, prepared.entry.name),
+  prepared.checkout.path,
+);
 await catalog.close();
 
 async function mine(mode: MiningMode, list: readonly MutationTarget[]): Promise<MiningSummary> {
@@ -51,7 +60,9 @@ const totals = (summary: MiningSummary): { processes: number; executions: number
 
 function report(label: string, summary: MiningSummary): void {
   const { processes, executions } = totals(summary);
-  console.log(`${label.padEnd(6)} ${summary.wallSeconds.toFixed(1).padStart(8)} s wall   ${String(processes).padStart(6)} pytest processes   ${String(executions).padStart(8)} test executions`);
+  console.log(
+    `${label.padEnd(6)} ${summary.wallSeconds.toFixed(1).padStart(8)} s wall   ${String(processes).padStart(6)} pytest processes   ${String(executions).padStart(8)} test executions`,
+  );
   for (const phase of summary.phases) {
     console.log(
       `         ${phase.phase.padEnd(9)} ${phase.wallSeconds.toFixed(1).padStart(7)} s   ${String(phase.processes).padStart(6)} processes (busy ${phase.busySeconds.toFixed(1)} s)   ${String(phase.testExecutions).padStart(8)} test executions`,
@@ -61,10 +72,14 @@ function report(label: string, summary: MiningSummary): void {
   for (const fn of summary.functions) byMethod.set(fn.method, (byMethod.get(fn.method) ?? 0) + 1);
   console.log(`         by method: ${[...byMethod].map(([method, count]) => `${method} ${count}`).join(', ')}`);
   const costliest = [...summary.functions].sort((a, b) => b.seconds - a.seconds).slice(0, 3);
-  console.log(`         costliest: ${costliest.map((fn) => `${fn.qualname} ${fn.seconds.toFixed(2)} s (${fn.method}, ${fn.candidates} tests)`).join('; ')}`);
+  console.log(
+    `         costliest: ${costliest.map((fn) => `${fn.qualname} ${fn.seconds.toFixed(2)} s (${fn.method}, ${fn.candidates} tests)`).join('; ')}`,
+  );
 }
 
-console.log(`repository ${prepared.entry.name} at ${prepared.checkout.baseCommit.slice(0, 12)}: ${targets.length} candidate functions, ${prepared.worktrees.length} workers, python ${prepared.environment.pythonVersion}`);
+console.log(
+  `repository ${prepared.entry.name} at ${prepared.checkout.baseCommit.slice(0, 12)}: ${targets.length} candidate functions, ${prepared.worktrees.length} workers, python ${prepared.environment.pythonVersion}`,
+);
 // The fast mode runs before and after the exact mode (minutes long), so that a slow stretch of a
 // shared machine weighs on both sides alike; its figure is the mean of the two.
 const fastBefore = await mine('fast', targets);
@@ -89,12 +104,18 @@ const sameAsExact = (summary: MiningSummary): FunctionMining[] =>
   });
 const differences = sameAsExact(fast);
 const withTests = fast.functions.filter((fn) => fn.status === 'tests');
-console.log(`tasks    ${withTests.length} of ${targets.length} functions have relevant tests; flaky tests: ${fast.baseline.tests.filter((test) => test.status === 'flaky').length}`);
-console.log(`sets     ${differences.length === 0 ? 'identical' : `${differences.length} DIFFERENT`} FAIL_TO_PASS (fast vs exact) over ${targets.length} functions; second fast run ${sameAsExact(fastAfter).length === differences.length ? 'agrees' : 'DISAGREES'}`);
+console.log(
+  `tasks    ${withTests.length} of ${targets.length} functions have relevant tests; flaky tests: ${fast.baseline.tests.filter((test) => test.status === 'flaky').length}`,
+);
+console.log(
+  `sets     ${differences.length === 0 ? 'identical' : `${differences.length} DIFFERENT`} FAIL_TO_PASS (fast vs exact) over ${targets.length} functions; second fast run ${sameAsExact(fastAfter).length === differences.length ? 'agrees' : 'DISAGREES'}`,
+);
 for (const fn of differences.slice(0, 20)) {
   const other = exactById.get(fn.id);
   const onlyExact = (other?.tests ?? []).filter((test) => !fn.tests.includes(test));
   const onlyFast = fn.tests.filter((test) => !(other?.tests ?? []).includes(test));
-  console.log(`  ${fn.qualname} (${fn.method}): only exact [${onlyExact.join(', ')}]; only fast [${onlyFast.join(', ')}]`);
+  console.log(
+    `  ${fn.qualname} (${fn.method}): only exact [${onlyExact.join(', ')}]; only fast [${onlyFast.join(', ')}]`,
+  );
 }
 process.exitCode = differences.length === 0 ? 0 : 1;

@@ -129,7 +129,10 @@ export async function validationOverview(catalog: Catalog): Promise<ValidationOv
       validation,
     };
   });
-  entries.sort((a, b) => order[a.status] - order[b.status] || (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0));
+  entries.sort(
+    (a, b) =>
+      order[a.status] - order[b.status] || (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0),
+  );
   return { selectionId: selection.selectionId, entries };
 }
 
@@ -142,7 +145,10 @@ export async function runLog(catalog: Catalog, runId: string): Promise<string | 
 }
 
 /** The newest validation of each task's present content (a rebuilt task's old verdicts do not count). */
-async function currentValidations(catalog: Catalog, tasks: readonly StoredTask[]): Promise<Map<string, StoredValidation>> {
+async function currentValidations(
+  catalog: Catalog,
+  tasks: readonly StoredTask[],
+): Promise<Map<string, StoredValidation>> {
   if (tasks.length === 0) return new Map();
   const hashes = new Map(tasks.map((task) => [task.instanceId, taskHash(task)]));
   const current = new Map<string, StoredValidation>();

@@ -12,7 +12,14 @@ import { DEMO_ROOT, copyDemo, makeTempDir } from './test-support.js';
  * The demo's figures, pinned: they are what `repocod extract datasets/demo` prints
  * (19 files, 278 functions, 52 candidates, mean complexity 2.55, max 13, no problems).
  */
-const DEMO = { files: 19, libraryFiles: 9, functions: 278, candidates: 52, meanComplexity: '2.55', maxComplexity: 13 } as const;
+const DEMO = {
+  files: 19,
+  libraryFiles: 9,
+  functions: 278,
+  candidates: 52,
+  meanComplexity: '2.55',
+  maxComplexity: 13,
+} as const;
 
 /** With a docstring of more than 20 lines required instead of more than 10. */
 const DEMO_CANDIDATES_OVER_20_LINES = 38;
@@ -69,7 +76,9 @@ describe('runExtract on the demo, fresh catalog', () => {
     expect(await catalog.files('demo')).toHaveLength(DEMO.files);
     // The summary is the catalog's own count, not a tally kept on the side.
     expect(functions.filter((fn) => fn.isCandidate)).toHaveLength(summary.candidates);
-    expect(await scalar("SELECT count(*) FROM functions WHERE repository = 'demo' AND is_candidate")).toBe(DEMO.candidates);
+    expect(await scalar("SELECT count(*) FROM functions WHERE repository = 'demo' AND is_candidate")).toBe(
+      DEMO.candidates,
+    );
   });
 
   it('marks the tests/ functions as test code and never as candidates', async () => {
@@ -91,7 +100,9 @@ describe('runExtract on the demo, fresh catalog', () => {
     const longDocstring = libraryFunctions.filter(
       (fn) => fn.docstringSpan !== null && fn.docstringSpan.end - fn.docstringSpan.start + 1 > 10,
     );
-    expect(functions.filter((fn) => fn.isCandidate).map((fn) => fn.functionId)).toEqual(longDocstring.map((fn) => fn.functionId));
+    expect(functions.filter((fn) => fn.isCandidate).map((fn) => fn.functionId)).toEqual(
+      longDocstring.map((fn) => fn.functionId),
+    );
     expect(await scalar('SELECT count(*) FROM functions WHERE is_test_code AND is_candidate')).toBe(0);
   });
 
@@ -121,18 +132,29 @@ describe('runExtract on the demo, fresh catalog', () => {
     expect(methods.length).toBeGreaterThan(5);
     for (const fn of methods) {
       expect(fn.slices.prompt.startsWith('\tdef ') || fn.slices.prompt.startsWith('\tasync def ')).toBe(true);
-      expect(fn.slices.solution === '' || fn.slices.solution.startsWith('\t') || fn.slices.solution.startsWith('\n')).toBe(true);
+      expect(
+        fn.slices.solution === '' || fn.slices.solution.startsWith('\t') || fn.slices.solution.startsWith('\n'),
+      ).toBe(true);
       expect(text).toContain(fn.slices.full);
     }
     // The module-level functions start at column 0, as written (`async def` included in the prompt).
     const moduleLevel = functions.filter((fn) => fn.className === null && !fn.nested);
-    expect(moduleLevel.map((fn) => fn.slices.prompt.split('(')[0])).toEqual(['def fetch_remote_count', 'async def restock_all']);
+    expect(moduleLevel.map((fn) => fn.slices.prompt.split('(')[0])).toEqual([
+      'def fetch_remote_count',
+      'async def restock_all',
+    ]);
   });
 
   it('reports extract-start, one extract-file per file in order, then extract-stored', async () => {
     const { events } = await extract({ root: DEMO_ROOT });
 
-    expect(events[0]).toEqual({ kind: 'extract-start', repository: 'demo', files: DEMO.files, changed: DEMO.files, removed: 0 });
+    expect(events[0]).toEqual({
+      kind: 'extract-start',
+      repository: 'demo',
+      files: DEMO.files,
+      changed: DEMO.files,
+      removed: 0,
+    });
     const fileEvents = events.filter((event) => event.kind === 'extract-file');
     expect(fileEvents.map((event) => event.done)).toEqual(Array.from({ length: DEMO.files }, (_, i) => i + 1));
     expect(fileEvents.every((event) => event.total === DEMO.files)).toBe(true);
@@ -195,7 +217,10 @@ describe('runExtract on a changed tree', () => {
   it('re-extracts only the file that changed', async () => {
     await extract({ root });
     const filesBefore = new Map((await catalog.files('demo')).map((f) => [f.file, f]));
-    appendFileSync(join(root, 'inventory/util.py'), '\n\ndef added_helper(value):\n    """Added by the test."""\n    return value or None\n');
+    appendFileSync(
+      join(root, 'inventory/util.py'),
+      '\n\ndef added_helper(value):\n    """Added by the test."""\n    return value or None\n',
+    );
 
     const { summary, events } = await extract({ root });
     expect(summary.extractedFiles).toBe(1);
@@ -361,7 +386,10 @@ describe('runExtract interrupted', () => {
 
   it('loses at most the files of the batch in flight', async () => {
     // Fails on the 150th parsed file: 100 are stored, the 50 parsed since are lost.
-    const failed = runExtract(catalog, { root, onProgress: stopAt((e) => e.kind === 'extract-file' && e.done === 150) });
+    const failed = runExtract(catalog, {
+      root,
+      onProgress: stopAt((e) => e.kind === 'extract-file' && e.done === 150),
+    });
     await expect(failed).rejects.toThrow('killed');
     expect(await catalog.files('many')).toHaveLength(100);
     expect(await scalar("SELECT count(*) FROM functions WHERE repository = 'many'")).toBe(100);

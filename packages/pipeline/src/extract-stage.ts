@@ -55,16 +55,35 @@ export async function runExtract(catalog: Catalog, options: ExtractOptions): Pro
   const known = await catalog.knownFiles(repository);
   const changed = sources.filter((source) => {
     const previous = known.get(source.file);
-    return previous === undefined || previous.contentHash !== source.contentHash || previous.extractorFingerprint !== fingerprint;
+    return (
+      previous === undefined ||
+      previous.contentHash !== source.contentHash ||
+      previous.extractorFingerprint !== fingerprint
+    );
   });
   const present = new Set(files);
   const removed = [...known.keys()].filter((file) => !present.has(file));
-  options.onProgress?.({ kind: 'extract-start', repository, files: files.length, changed: changed.length, removed: removed.length });
+  options.onProgress?.({
+    kind: 'extract-start',
+    repository,
+    files: files.length,
+    changed: changed.length,
+    removed: removed.length,
+  });
 
   if (removed.length > 0) await catalog.removeFiles(repository, removed);
   const hashOf = new Map(changed.map((source) => [source.file, source.contentHash]));
   let pending: FileExtraction[] = [
-    ...unreadable.map((issue): FileExtraction => ({ file: issue.file, contentHash: '', extractorFingerprint: fingerprint, status: issue.kind, issue, functions: [] })),
+    ...unreadable.map(
+      (issue): FileExtraction => ({
+        file: issue.file,
+        contentHash: '',
+        extractorFingerprint: fingerprint,
+        status: issue.kind,
+        issue,
+        functions: [],
+      }),
+    ),
   ];
   let done = 0;
   let stored = 0;
@@ -84,7 +103,13 @@ export async function runExtract(catalog: Catalog, options: ExtractOptions): Pro
   });
   for await (const analysis of analyses) {
     done++;
-    options.onProgress?.({ kind: 'extract-file', done, total: changed.length, file: analysis.file, functions: analysis.functions.length });
+    options.onProgress?.({
+      kind: 'extract-file',
+      done,
+      total: changed.length,
+      file: analysis.file,
+      functions: analysis.functions.length,
+    });
     if (analysis.issue !== null) options.onProgress?.({ kind: 'extract-issue', issue: analysis.issue });
     pending.push({
       file: analysis.file,

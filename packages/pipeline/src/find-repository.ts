@@ -16,7 +16,10 @@ export interface FindRepositoryOptions {
 
 /** The manifest entry of a repository by name, from the user's manifest or the built-in ones. */
 export function findRepository(name: string, options: FindRepositoryOptions): ManifestEntry {
-  const files = options.manifest !== undefined ? [options.manifest] : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file));
+  const files =
+    options.manifest !== undefined
+      ? [options.manifest]
+      : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file));
   const manifests = files.filter((file) => options.manifest !== undefined || existsSync(file)).map(loadManifest);
   const merged: Manifest = {
     file: manifests.map((manifest) => manifest.file).join(' and '),
@@ -27,8 +30,14 @@ export function findRepository(name: string, options: FindRepositoryOptions): Ma
 
 /** Every repository of the user's manifest or of the built-in ones, in manifest order, --source applied. */
 export function listRepositories(options: FindRepositoryOptions): ManifestEntry[] {
-  const files = options.manifest !== undefined ? [options.manifest] : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file)).filter((file) => existsSync(file));
+  const files =
+    options.manifest !== undefined
+      ? [options.manifest]
+      : BUILT_IN_MANIFESTS.map((file) => join(options.projectRoot, file)).filter((file) => existsSync(file));
   const manifests = files.map(loadManifest);
-  const merged: Manifest = { file: manifests.map((manifest) => manifest.file).join(' and '), repositories: manifests.flatMap((manifest) => manifest.repositories) };
+  const merged: Manifest = {
+    file: manifests.map((manifest) => manifest.file).join(' and '),
+    repositories: manifests.flatMap((manifest) => manifest.repositories),
+  };
   return [...applySourceOverrides(merged, options.sources ?? []).repositories];
 }

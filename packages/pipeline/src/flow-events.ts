@@ -43,9 +43,37 @@ export type FlowEvent =
       readonly periodic?: boolean;
     }
   /** Something that went wrong with one item while the stage goes on (a task that fails a check …). */
-  | { readonly kind: 'stage-problem'; readonly stage: FlowStage; readonly repository: string | null; readonly message: string }
-  | { readonly kind: 'stage-done'; readonly stage: FlowStage; readonly repository: string | null; readonly summary: string; readonly seconds: number }
-  | { readonly kind: 'stage-failed'; readonly stage: FlowStage; readonly repository: string | null; readonly message: string; readonly seconds: number }
-  | { readonly kind: 'flow-done'; readonly ok: boolean; readonly failures: number; readonly release: { readonly folder: string; readonly version: string; readonly rows: number; readonly written: boolean } | null; readonly seconds: number }
+  | {
+      readonly kind: 'stage-problem';
+      readonly stage: FlowStage;
+      readonly repository: string | null;
+      readonly message: string;
+    }
+  | {
+      readonly kind: 'stage-done';
+      readonly stage: FlowStage;
+      readonly repository: string | null;
+      readonly summary: string;
+      readonly seconds: number;
+    }
+  | {
+      readonly kind: 'stage-failed';
+      readonly stage: FlowStage;
+      readonly repository: string | null;
+      readonly message: string;
+      readonly seconds: number;
+    }
+  | {
+      readonly kind: 'flow-done';
+      readonly ok: boolean;
+      readonly failures: number;
+      readonly release: {
+        readonly folder: string;
+        readonly version: string;
+        readonly rows: number;
+        readonly written: boolean;
+      } | null;
+      readonly seconds: number;
+    }
   /** The flow was stopped on purpose (quit, a signal): what finished is stored. */
   | { readonly kind: 'flow-stopped'; readonly seconds: number };

@@ -32,7 +32,12 @@ export interface FlowStatus {
   readonly repositories: readonly RepositoryStatus[];
   readonly selection: { readonly selectionId: string; readonly tasks: number } | null;
   /** The latest selection's tasks by their current verdict. */
-  readonly validation: { readonly passed: number; readonly failed: number; readonly infraError: number; readonly notValidated: number };
+  readonly validation: {
+    readonly passed: number;
+    readonly failed: number;
+    readonly infraError: number;
+    readonly notValidated: number;
+  };
   readonly releaseFolder: string;
   readonly releasedVersions: readonly { readonly version: string; readonly tasks: number }[];
 }
@@ -66,10 +71,19 @@ export async function flowStatus(catalog: Catalog, options: FlowStatusOptions): 
   const byStatus = (status: string): number => overview.entries.filter((entry) => entry.status === status).length;
   return {
     repositories,
-    selection: overview.selectionId === null ? null : { selectionId: overview.selectionId, tasks: overview.entries.length },
-    validation: { passed: byStatus('passed'), failed: byStatus('failed'), infraError: byStatus('infra-error'), notValidated: byStatus('not-validated') },
+    selection:
+      overview.selectionId === null ? null : { selectionId: overview.selectionId, tasks: overview.entries.length },
+    validation: {
+      passed: byStatus('passed'),
+      failed: byStatus('failed'),
+      infraError: byStatus('infra-error'),
+      notValidated: byStatus('not-validated'),
+    },
     releaseFolder: options.out,
-    releasedVersions: releasedVersions(options.out).map((config) => ({ version: config.version, tasks: config.numExamples })),
+    releasedVersions: releasedVersions(options.out).map((config) => ({
+      version: config.version,
+      tasks: config.numExamples,
+    })),
   };
 }
 
@@ -92,12 +106,23 @@ async function countsByRepository(catalog: Catalog): Promise<Map<string, Counts>
   const counts = new Map<string, Counts>();
   for (const row of result.rows) {
     const [name, functions, candidates, mined, withTests, tasks] = row;
-    counts.set(String(name), { functions: Number(functions), candidates: Number(candidates), mined: Number(mined), withTests: Number(withTests), tasks: Number(tasks) });
+    counts.set(String(name), {
+      functions: Number(functions),
+      candidates: Number(candidates),
+      mined: Number(mined),
+      withTests: Number(withTests),
+      tasks: Number(tasks),
+    });
   }
   return counts;
 }
 
 function hasEnvironment(envsRoot: string, entry: ManifestEntry): boolean {
   if (!existsSync(envsRoot)) return false;
-  return readdirSync(envsRoot, { withFileTypes: true }).some((item) => item.isDirectory() && item.name.startsWith(`${entry.name}-`) && readEnvironmentMarker(join(envsRoot, item.name)) !== null);
+  return readdirSync(envsRoot, { withFileTypes: true }).some(
+    (item) =>
+      item.isDirectory() &&
+      item.name.startsWith(`${entry.name}-`) &&
+      readEnvironmentMarker(join(envsRoot, item.name)) !== null,
+  );
 }

@@ -70,8 +70,17 @@ export interface FlowOptions {
 export interface FlowResult {
   readonly ok: boolean;
   /** Stages that failed, with the repository and what to do. */
-  readonly failures: readonly { readonly stage: FlowStage; readonly repository: string | null; readonly message: string }[];
-  readonly release: { readonly folder: string; readonly version: string; readonly rows: number; readonly written: boolean } | null;
+  readonly failures: readonly {
+    readonly stage: FlowStage;
+    readonly repository: string | null;
+    readonly message: string;
+  }[];
+  readonly release: {
+    readonly folder: string;
+    readonly version: string;
+    readonly rows: number;
+    readonly written: boolean;
+  } | null;
   readonly durationSeconds: number;
 }
 
@@ -96,15 +105,31 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const failures: { stage: FlowStage; repository: string | null; message: string }[] = [];
   const workers = options.workers ?? 2;
   const repeat = options.repeat ?? 3;
-  const common = { projectRoot: options.projectRoot, stateRoot: options.stateRoot, manifest: options.manifest, sources: options.sources, executor: options.executor };
+  const common = {
+    projectRoot: options.projectRoot,
+    stateRoot: options.stateRoot,
+    manifest: options.manifest,
+    sources: options.sources,
+    executor: options.executor,
+  };
 
   // A function, not the property, so that TypeScript does not narrow it across awaits.
   const aborted = (): boolean => options.signal?.aborted === true;
   const chosen = new Set(options.stages ?? FLOW_STAGES);
-  emit({ kind: 'flow-start', repositories: [...options.repositories], stages: FLOW_STAGES.filter((name) => chosen.has(name)) });
+  emit({
+    kind: 'flow-start',
+    repositories: [...options.repositories],
+    stages: FLOW_STAGES.filter((name) => chosen.has(name)),
+  });
   /** A stage's progress: each step at once, and where it stands every interval while it runs (until stop). */
   const stageProgress = (name: FlowStage, repository: string | null): StageProgress & { stop: () => void } => {
-    const reportOf = (report: ProgressReport, periodic: boolean): FlowEvent => ({ kind: 'stage-progress', stage: name, repository, ...report, periodic });
+    const reportOf = (report: ProgressReport, periodic: boolean): FlowEvent => ({
+      kind: 'stage-progress',
+      stage: name,
+      repository,
+      ...report,
+      periodic,
+    });
     const ticker = new ProgressTicker((report) => {
       if (!aborted()) emit(reportOf(report, true));
     }, options.progressIntervalMs).start();
@@ -119,7 +144,11 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       stop: () => ticker.stop(),
     };
   };
-  const stage = async <T>(name: FlowStage, repository: string | null, body: (progress: StageProgress) => Promise<{ summary: string; value: T }>): Promise<T | undefined | null> => {
+  const stage = async <T>(
+    name: FlowStage,
+    repository: string | null,
+    body: (progress: StageProgress) => Promise<{ summary: string; value: T }>,
+  ): Promise<T | undefined | null> => {
     if (aborted()) throw new FlowAborted();
     if (!chosen.has(name)) return null;
     const stageStarted = performance.now();
@@ -128,14 +157,27 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     try {
       const { summary, value } = await body(progress);
       // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps itself.
-      if (repository !== null) await recordStageTime(catalog, repository, name, (performance.now() - stageStarted) / 1000);
-      emit({ kind: 'stage-done', stage: name, repository, summary, seconds: (performance.now() - stageStarted) / 1000 });
+      if (repository !== null)
+        await recordStageTime(catalog, repository, name, (performance.now() - stageStarted) / 1000);
+      emit({
+        kind: 'stage-done',
+        stage: name,
+        repository,
+        summary,
+        seconds: (performance.now() - stageStarted) / 1000,
+      });
       return value;
     } catch (error) {
       if (error instanceof FlowAborted || aborted()) throw new FlowAborted();
       const message = failureMessage(error);
       failures.push({ stage: name, repository, message });
-      emit({ kind: 'stage-failed', stage: name, repository, message, seconds: (performance.now() - stageStarted) / 1000 });
+      emit({
+        kind: 'stage-failed',
+        stage: name,
+        repository,
+        message,
+        seconds: (performance.now() - stageStarted) / 1000,
+      });
       return undefined;
     } finally {
       progress.stop();
@@ -155,15 +197,20 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         workers,
         repeat,
         onEvent: (event) => {
-          if (event.kind === 'tasks-built') progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
+          if (event.kind === 'tasks-built')
+            progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
           if (event.kind === 'task-checked') {
             progress.step(event.done, event.total, event.instanceId);
-            if (!event.passed) progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
+            if (!event.passed)
+              progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
           }
         },
       });
       const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
-      return { value, summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks` };
+      return {
+        value,
+        summary: `${value.tasks.length} tasks (${levels}); ${value.tasks.length - value.failedChecks.length} pass their checks`,
+      };
     });
 
   /**
@@ -193,7 +240,13 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         const message = failureMessage(error);
         failed.add(repository);
         failures.push({ stage: 'mine', repository, message });
-        emit({ kind: 'stage-failed', stage: 'mine', repository, message, seconds: (performance.now() - row.at) / 1000 });
+        emit({
+          kind: 'stage-failed',
+          stage: 'mine',
+          repository,
+          message,
+          seconds: (performance.now() - row.at) / 1000,
+        });
         row.progress.stop();
       };
       if (pass === 1) for (const repository of repositories) begin(repository);
@@ -213,7 +266,15 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
             const row = begin(request.repository);
             row.progress.step(0, request.functions, `round ${request.round}: ${request.functions} function(s)`);
             try {
-              const value = await mineStage(catalog, { ...common, repository: request.repository, workers, repeat, mode: 'fast', ...request.mineOptions, onEvent: mineProgress(row.progress) });
+              const value = await mineStage(catalog, {
+                ...common,
+                repository: request.repository,
+                workers,
+                repeat,
+                mode: 'fast',
+                ...request.mineOptions,
+                onEvent: mineProgress(row.progress),
+              });
               row.minedNow += request.functions;
               return value;
             } catch (error) {
@@ -228,12 +289,17 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         return [];
       }
       const levels = summary.plan.levels.map((level) => `${level.level} ${level.found}/${level.target}`).join(', ');
-      const closing = summary.repositories.filter(({ repository }) => !failed.has(repository) && (pass === 1 || started.has(repository)));
+      const closing = summary.repositories.filter(
+        ({ repository }) => !failed.has(repository) && (pass === 1 || started.has(repository)),
+      );
       for (const [index, repository] of closing.entries()) {
         const row = begin(repository.repository);
         // Levels short of candidates concern every repository: said once, on the first row.
         for (const level of index === 0 ? summary.plan.levels : []) {
-          if (level.state === 'exhausted') row.progress.problem(`${level.level}: every candidate mined, ${level.found} task(s) for a target of ${level.target} (quota ${level.quota})`);
+          if (level.state === 'exhausted')
+            row.progress.problem(
+              `${level.level}: every candidate mined, ${level.found} task(s) for a target of ${level.target} (quota ${level.quota})`,
+            );
         }
         const text =
           `Lite-first: ${repository.mined} of ${repository.ranked} candidates mined (${row.minedNow} now), ${repository.withTests} with relevant tests; ` +
@@ -244,7 +310,9 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         row.progress.stop();
       }
       // The tasks of the repositories mined in this pass (of all of them in the first): their checks may send the planner further.
-      const toBuild = [...started.keys()].filter((repository) => !failed.has(repository) && (pass === 1 || (started.get(repository)?.minedNow ?? 0) > 0));
+      const toBuild = [...started.keys()].filter(
+        (repository) => !failed.has(repository) && (pass === 1 || (started.get(repository)?.minedNow ?? 0) > 0),
+      );
       for (const repository of toBuild) if ((await buildTasks(repository)) === undefined) failed.add(repository);
       const left = repositories.filter((repository) => !failed.has(repository));
       if (toBuild.length === 0 || !(await liteNeedsMore(left))) return left;
@@ -272,14 +340,23 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const ready: string[] = [];
     for (const repository of options.repositories) {
       const prepared = await stage('prepare', repository, async (progress) => {
-        const value = await prepareStage({ ...common, repository, workers, onLog: (line) => progress.step(0, 1, line) });
+        const value = await prepareStage({
+          ...common,
+          repository,
+          workers,
+          onLog: (line) => progress.step(0, 1, line),
+        });
         const env = value.environment;
-        return { value, summary: `${value.checkout.baseCommit.slice(0, 12)}, python ${env.pythonVersion} (${env.installer}), ${value.worktrees.length} worktree(s)` };
+        return {
+          value,
+          summary: `${value.checkout.baseCommit.slice(0, 12)}, python ${env.pythonVersion} (${env.installer}), ${value.worktrees.length} worktree(s)`,
+        };
       });
       if (prepared === undefined) continue;
       if (prepared === null) {
         // Not run: the later per-repository stages need the checkout, so they are not run either.
-        if (['extract', 'mine', 'tasks'].some((name) => chosen.has(name as FlowStage))) throw new Error('the flow runs extract, mine and tasks only with prepare');
+        if (['extract', 'mine', 'tasks'].some((name) => chosen.has(name as FlowStage)))
+          throw new Error('the flow runs extract, mine and tasks only with prepare');
         ready.push(repository);
         continue;
       }
@@ -292,7 +369,10 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
             if (event.kind === 'extract-issue') progress.problem(`${event.issue.file}: ${event.issue.message}`);
           },
         });
-        return { value, summary: `${value.files} files (${value.extractedFiles} parsed, ${value.unchangedFiles} unchanged), ${value.functions} functions, ${value.candidates} candidates` };
+        return {
+          value,
+          summary: `${value.files} files (${value.extractedFiles} parsed, ${value.unchangedFiles} unchanged), ${value.functions} functions, ${value.candidates} candidates`,
+        };
       });
       if (extracted === undefined) continue;
       if (!mineAll && prepared !== null) {
@@ -301,10 +381,20 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       }
       const mined = await stage('mine', repository, async (progress) => {
         let total = 0;
-        const value = await mineStage(catalog, { ...common, repository, workers, repeat, mode: 'fast', onEvent: mineProgress(progress, (targets) => (total = targets)) });
+        const value = await mineStage(catalog, {
+          ...common,
+          repository,
+          workers,
+          repeat,
+          mode: 'fast',
+          onEvent: mineProgress(progress, (targets) => (total = targets)),
+        });
         const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
         const fromCatalog = value.resumed;
-        return { value, summary: `${total} candidates: ${withTests} with relevant tests (${value.functions.length - value.resumed} mined now, ${fromCatalog} from the catalog)` };
+        return {
+          value,
+          summary: `${total} candidates: ${withTests} with relevant tests (${value.functions.length - value.resumed} mined now, ${fromCatalog} from the catalog)`,
+        };
       });
       if (mined === undefined) continue;
       if ((await buildTasks(repository)) !== undefined) ready.push(repository);
@@ -315,7 +405,10 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const selected = await stage('select', null, async (progress) => {
       const value = await selectStage(catalog, options.spec ?? REPOCOD_LITE_SPEC);
       progress.step(value.picks.length, value.picks.length, value.selectionId);
-      for (const short of value.short) progress.problem(`${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`);
+      for (const short of value.short)
+        progress.problem(
+          `${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`,
+        );
       const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
       return { value, summary: `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})` };
     });
@@ -332,10 +425,18 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         narrow: options.narrow,
         onEvent: (event) => {
           laps.heard(event.repository, performance.now());
-          if (event.kind === 'validate-repository') progress.step(0, event.toValidate, `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`);
+          if (event.kind === 'validate-repository')
+            progress.step(
+              0,
+              event.toValidate,
+              `${event.repository}: ${event.toValidate} of ${event.tasks} task(s) to validate`,
+            );
           if (event.kind === 'validate-task') {
             progress.step(event.done, event.total, `${event.instanceId} ${event.status}`);
-            if (event.status !== 'passed') progress.problem(`${event.instanceId} ${event.status === 'failed' ? 'failed' : 'could not be judged'}: ${event.problem ?? 'no check named'}`);
+            if (event.status !== 'passed')
+              progress.problem(
+                `${event.instanceId} ${event.status === 'failed' ? 'failed' : 'could not be judged'}: ${event.problem ?? 'no check named'}`,
+              );
           }
         },
       });
@@ -343,7 +444,9 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       const counts = countValidations(value.validations);
       const summary = `${counts.tasks} task(s): ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ${counts.byStatus['infra-error']} not judged; ${counts.flakyTests} flaky test(s) removed`;
       if (counts.byStatus['infra-error'] > 0) {
-        throw new FlowStageError(`${summary}. The infrastructure errors are retried by running the flow again (or repocod validate); repocod show ID gives each one's log`);
+        throw new FlowStageError(
+          `${summary}. The infrastructure errors are retried by running the flow again (or repocod validate); repocod show ID gives each one's log`,
+        );
       }
       return { value, summary };
     });
@@ -355,8 +458,13 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       const earlier = existing.find((config) => config.version === version);
       if (earlier !== undefined && options.push === undefined) {
         progress.step(1, 1, `${version} is already in ${options.out}`);
-        progress.problem(`version ${version} is already released in ${options.out} (versions are never rewritten); give another version to release the catalog as it is now`);
-        return { value: { folder: options.out, version, rows: earlier.numExamples, written: false }, summary: `version ${version} already in ${options.out} (${earlier.numExamples} tasks): left as it is` };
+        progress.problem(
+          `version ${version} is already released in ${options.out} (versions are never rewritten); give another version to release the catalog as it is now`,
+        );
+        return {
+          value: { folder: options.out, version, rows: earlier.numExamples, written: false },
+          summary: `version ${version} already in ${options.out} (${earlier.numExamples} tasks): left as it is`,
+        };
       }
       const value = await publishStage(catalog, {
         version: earlier === undefined ? version : undefined,
@@ -368,9 +476,18 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       });
       progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
       const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;
-      const pushed = value.pushed === null ? '' : `; pushed to ${options.push?.repo} (commit ${value.pushed.commitOid.slice(0, 12)})`;
-      const written = value.version === null ? `version ${version} already in ${options.out}` : `version ${version}: ${rows} task(s) in ${options.out}`;
-      return { value: { folder: options.out, version, rows, written: value.version !== null }, summary: `${written}${pushed}` };
+      const pushed =
+        value.pushed === null
+          ? ''
+          : `; pushed to ${options.push?.repo} (commit ${value.pushed.commitOid.slice(0, 12)})`;
+      const written =
+        value.version === null
+          ? `version ${version} already in ${options.out}`
+          : `version ${version}: ${rows} task(s) in ${options.out}`;
+      return {
+        value: { folder: options.out, version, rows, written: value.version !== null },
+        summary: `${written}${pushed}`,
+      };
     });
     return finish(release !== undefined, release ?? null);
   } catch (error) {
@@ -381,15 +498,30 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   }
 
   function finish(ok: boolean, release: FlowResult['release'] = null): FlowResult {
-    const result = { ok: ok && failures.length === 0, failures, release, durationSeconds: (performance.now() - started) / 1000 };
+    const result = {
+      ok: ok && failures.length === 0,
+      failures,
+      release,
+      durationSeconds: (performance.now() - started) / 1000,
+    };
     emit({ kind: 'flow-done', ok: result.ok, failures: failures.length, release, seconds: result.durationSeconds });
     return result;
   }
 }
 
 /** What a mining phase's jobs are, for progress lines: `baseline: pytest jobs (whole-suite shards) …`. */
-export function miningPhaseItem(event: { readonly phase: MiningPhase; readonly jobs: number; readonly resumed: number; readonly functions: number }): string {
-  const what = { baseline: 'whole-suite shards', mutation: 'mutation runs', fallback: 'one process per mutation', confirm: 'confirmation runs' }[event.phase];
+export function miningPhaseItem(event: {
+  readonly phase: MiningPhase;
+  readonly jobs: number;
+  readonly resumed: number;
+  readonly functions: number;
+}): string {
+  const what = {
+    baseline: 'whole-suite shards',
+    mutation: 'mutation runs',
+    fallback: 'one process per mutation',
+    confirm: 'confirmation runs',
+  }[event.phase];
   const resumed = event.resumed > 0 ? `, ${event.resumed} done by an earlier run` : '';
   const functions = event.functions > 0 ? ` for ${event.functions} function(s)` : '';
   return `${event.phase}: pytest jobs (${what}${functions}${resumed})`;
@@ -397,7 +529,11 @@ export function miningPhaseItem(event: { readonly phase: MiningPhase; readonly j
 
 /** A stage's own errors say what to do; anything else is a bug, whose stack is what helps. */
 function failureMessage(error: unknown): string {
-  return isRepocodError(error) || error instanceof FlowStageError ? error.message : error instanceof Error ? (error.stack ?? error.message) : String(error);
+  return isRepocodError(error) || error instanceof FlowStageError
+    ? error.message
+    : error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
 }
 
 /** Mining's events as a stage's progress: job-level progress in every phase (its jobs are what the pool works through). */
@@ -407,9 +543,12 @@ function mineProgress(progress: StageProgress, onTargets?: (targets: number) => 
     if (event.kind === 'phase-start') progress.step(0, event.jobs, miningPhaseItem(event));
     if (event.kind === 'job-done') progress.step(event.done, event.total, '');
     if (event.kind === 'shard-incomplete') {
-      progress.problem(`a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out of the baseline`);
+      progress.problem(
+        `a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ${event.reported} reported test(s) count, the others are left out of the baseline`,
+      );
     }
-    if (event.kind === 'function-done' && event.result.status === 'error') progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
+    if (event.kind === 'function-done' && event.result.status === 'error')
+      progress.problem(`${event.result.qualname}: ${event.result.reason ?? 'mining failed'}`);
   };
 }
 

@@ -15,7 +15,11 @@ export function jobRunIds(result: Pick<JobResult, 'jobHash' | 'patchError' | 'ru
 }
 
 /** A job's stored attempts as a result, when all of them are there; null when the job must run. */
-export function storedJobResult(job: RunJob, prepared: PreparedRepository, stored: readonly StoredRun[]): JobResult | null {
+export function storedJobResult(
+  job: RunJob,
+  prepared: PreparedRepository,
+  stored: readonly StoredRun[],
+): JobResult | null {
   const repeat = job.repeat ?? 1;
   if (stored.length < repeat) return null;
   const attempts = stored.slice(0, repeat);
@@ -30,7 +34,12 @@ export function storedJobResult(job: RunJob, prepared: PreparedRepository, store
           log: run.log,
           network: run.network,
           artifact: null,
-          results: orderLike(job, run.results).map((test) => ({ nodeId: test.nodeId, outcome: test.outcome, duration: test.durationSeconds, message: test.message })),
+          results: orderLike(job, run.results).map((test) => ({
+            nodeId: test.nodeId,
+            outcome: test.outcome,
+            duration: test.durationSeconds,
+            message: test.message,
+          })),
         }));
   return { job, jobHash: jobHash(job, prepared), patchError, runs, worker: attempts[0]?.worker ?? 0 };
 }
@@ -46,7 +55,11 @@ function orderLike(job: RunJob, results: readonly TestResultRecord[]): TestResul
 }
 
 /** Stores every run of a finished job (a patch that did not apply is one `patch-error` run). */
-export async function recordJobResult(catalog: Catalog, prepared: PreparedRepository, result: JobResult): Promise<void> {
+export async function recordJobResult(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  result: JobResult,
+): Promise<void> {
   const finishedAt = new Date();
   const base = {
     jobHash: result.jobHash,
@@ -59,15 +72,42 @@ export async function recordJobResult(catalog: Catalog, prepared: PreparedReposi
     worker: result.worker,
   };
   if (result.patchError !== null) {
-    const record: RunRecord = { ...base, runId: `${result.jobHash}:1`, attempt: 1, status: 'patch-error', exitCode: null, durationSeconds: 0, network: '', log: result.patchError, startedAt: finishedAt, finishedAt };
+    const record: RunRecord = {
+      ...base,
+      runId: `${result.jobHash}:1`,
+      attempt: 1,
+      status: 'patch-error',
+      exitCode: null,
+      durationSeconds: 0,
+      network: '',
+      log: result.patchError,
+      startedAt: finishedAt,
+      finishedAt,
+    };
     await catalog.recordRun(record, []);
     return;
   }
   for (const [index, run] of result.runs.entries()) {
     const startedAt = new Date(finishedAt.getTime() - run.durationSeconds * 1000);
-    const record: RunRecord = { ...base, runId: `${result.jobHash}:${index + 1}`, attempt: index + 1, status: run.status, exitCode: run.exitCode, durationSeconds: run.durationSeconds, network: run.network, log: run.log, startedAt, finishedAt };
+    const record: RunRecord = {
+      ...base,
+      runId: `${result.jobHash}:${index + 1}`,
+      attempt: index + 1,
+      status: run.status,
+      exitCode: run.exitCode,
+      durationSeconds: run.durationSeconds,
+      network: run.network,
+      log: run.log,
+      startedAt,
+      finishedAt,
+    };
     // A run may report a node id twice (a test listed twice); the catalog keeps one row per id.
-    const unique = new Map(run.results.map((test) => [test.nodeId, { nodeId: test.nodeId, outcome: test.outcome, durationSeconds: test.duration, message: test.message }]));
+    const unique = new Map(
+      run.results.map((test) => [
+        test.nodeId,
+        { nodeId: test.nodeId, outcome: test.outcome, durationSeconds: test.duration, message: test.message },
+      ]),
+    );
     await catalog.recordRun(record, [...unique.values()]);
   }
 }

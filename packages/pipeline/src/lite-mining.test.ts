@@ -19,7 +19,11 @@ const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-lite-'));
 const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2 };
 // Small quotas, so that Lite-first mining can stop well before the demo's 52 candidates.
-const SPEC: SelectionSpec = { quotas: { 'self-contained': 5, 'file-level': 5, 'repo-level': 5 }, score: 'prompt_lines * solution_lines', filter: 'true' };
+const SPEC: SelectionSpec = {
+  quotas: { 'self-contained': 5, 'file-level': 5, 'repo-level': 5 },
+  score: 'prompt_lines * solution_lines',
+  filter: 'true',
+};
 
 let full: Catalog;
 let lite: Catalog;
@@ -36,7 +40,13 @@ beforeAll(async () => {
   fullSelection = await selectStage(full, SPEC);
 
   const { repository: _repository, ...common } = options;
-  summary = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast', onEvent: (event) => events.push(event) });
+  summary = await liteMining(lite, {
+    ...common,
+    repositories: ['demo'],
+    spec: SPEC,
+    mode: 'fast',
+    onEvent: (event) => events.push(event),
+  });
   await tasksStage(lite, options);
   liteSelection = await selectStage(lite, SPEC);
 }, 900_000);
@@ -48,16 +58,22 @@ afterAll(async () => {
 }, 60_000);
 
 describe('Lite-first mining on the demo', () => {
-  it('picks exactly the tasks that mining every candidate picks, with the same relevant tests', { timeout: 300_000 }, async () => {
+  it('picks exactly the tasks that mining every candidate picks, with the same relevant tests', {
+    timeout: 300_000,
+  }, async () => {
     expect(fullSelection.picks.length).toBe(15);
-    expect(liteSelection.picks.map((pick) => pick.instanceId)).toEqual(fullSelection.picks.map((pick) => pick.instanceId));
+    expect(liteSelection.picks.map((pick) => pick.instanceId)).toEqual(
+      fullSelection.picks.map((pick) => pick.instanceId),
+    );
     expect(liteSelection.selectionId).toBe(fullSelection.selectionId);
     for (const pick of liteSelection.picks) {
       expect((await lite.task(pick.instanceId))?.failToPass).toEqual((await full.task(pick.instanceId))?.failToPass);
     }
   });
 
-  it('mines fewer functions than there are candidates, and says so per level and round', { timeout: 300_000 }, async () => {
+  it('mines fewer functions than there are candidates, and says so per level and round', {
+    timeout: 300_000,
+  }, async () => {
     expect(summary.candidates).toBe(52);
     expect(summary.mined).toBeLessThan(52);
     expect(summary.minedNow).toBe(summary.mined);
@@ -72,10 +88,14 @@ describe('Lite-first mining on the demo', () => {
     }
     expect(events.filter((event) => event.kind === 'lite-round')).toHaveLength(summary.rounds);
     // One baseline for the repository: the traced run of the first round maps every candidate.
-    const baselines = events.filter((event) => event.kind === 'lite-mine' && event.event.kind === 'phase-start' && event.event.phase === 'baseline');
+    const baselines = events.filter(
+      (event) => event.kind === 'lite-mine' && event.event.kind === 'phase-start' && event.event.phase === 'baseline',
+    );
     expect(baselines).toHaveLength(1);
     const mined = events.find((event) => event.kind === 'lite-mined');
-    expect((await lite.miningCoverage('demo', mined?.kind === 'lite-mined' ? mined.summary.miningKey : '')).length).toBe(52);
+    expect(
+      (await lite.miningCoverage('demo', mined?.kind === 'lite-mined' ? mined.summary.miningKey : '')).length,
+    ).toBe(52);
   });
 
   it('does nothing more when run again: the catalog already answers', { timeout: 300_000 }, async () => {
@@ -90,7 +110,9 @@ describe('Lite-first mining on the demo', () => {
     expect(again.mined).toBe(summary.mined + first.minedNow);
   });
 
-  it('refuses a spec whose score needs what only mining tells, naming the columns it may use', { timeout: 300_000 }, async () => {
+  it('refuses a spec whose score needs what only mining tells, naming the columns it may use', {
+    timeout: 300_000,
+  }, async () => {
     const { repository: _repository, ...common } = options;
     const spec = { ...SPEC, score: 'len(fail_to_pass)' };
     const attempt = liteMining(lite, { ...common, repositories: ['demo'], spec, mode: 'fast' });
@@ -98,7 +120,9 @@ describe('Lite-first mining on the demo', () => {
     await expect(attempt).rejects.toThrow(/cannot rank candidates before mining[\s\S]*prompt_lines[\s\S]*--all/);
   });
 
-  it('mines a round in the order the repositories were given, whatever their candidates score', { timeout: 300_000 }, async () => {
+  it('mines a round in the order the repositories were given, whatever their candidates score', {
+    timeout: 300_000,
+  }, async () => {
     const { repository: _repository, ...common } = options;
     // The demo under a second name; the demo itself keeps only its three lowest-scoring candidates, so
     // the plan's first round (quotas bigger than both) starts with the twin's, whichever comes first.
@@ -112,8 +136,14 @@ describe('Lite-first mining on the demo', () => {
         SELECT function_id FROM functions WHERE repository = 'demo' AND is_candidate
         ORDER BY prompt_lines * solution_lines, function_id LIMIT 3)`);
       const spec = { ...SPEC, quotas: { 'self-contained': 100, 'file-level': 100, 'repo-level': 100 } };
-      const prepared = new Map([['demo', demo], ['demo-twin', twin]]);
-      for (const repositories of [['demo', 'demo-twin'], ['demo-twin', 'demo']]) {
+      const prepared = new Map([
+        ['demo', demo],
+        ['demo-twin', twin],
+      ]);
+      for (const repositories of [
+        ['demo', 'demo-twin'],
+        ['demo-twin', 'demo'],
+      ]) {
         const asked: string[] = [];
         // Dropping each repository as it is asked ends the run after one round.
         const mineRound = async (request: { repository: string }): Promise<null> => {

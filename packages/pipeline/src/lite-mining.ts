@@ -25,7 +25,8 @@ import { candidateInstanceIds, taskRepoName } from './task-identity.js';
  * (and its traced run maps every candidate, so later rounds go straight to the mutations).
  */
 
-export interface LiteMiningOptions extends Omit<MineStageOptions, 'repository' | 'only' | 'onlyFunctionIds' | 'traceAll' | 'onEvent'> {
+export interface LiteMiningOptions
+  extends Omit<MineStageOptions, 'repository' | 'only' | 'onlyFunctionIds' | 'traceAll' | 'onEvent'> {
   readonly repositories: readonly string[];
   readonly spec: SelectionSpec;
   /** Default 20% of each quota. */
@@ -50,9 +51,19 @@ export interface LiteRoundRequest {
 
 export type LiteMiningEvent =
   | { readonly kind: 'lite-ranked'; readonly repository: string; readonly candidates: number; readonly ranked: number }
-  | { readonly kind: 'lite-round'; readonly round: number; readonly plan: LitePlan; readonly repositories: readonly string[] }
+  | {
+      readonly kind: 'lite-round';
+      readonly round: number;
+      readonly plan: LitePlan;
+      readonly repositories: readonly string[];
+    }
   | { readonly kind: 'lite-mine'; readonly round: number; readonly repository: string; readonly event: MineStageEvent }
-  | { readonly kind: 'lite-mined'; readonly round: number; readonly repository: string; readonly summary: MineStageSummary };
+  | {
+      readonly kind: 'lite-mined';
+      readonly round: number;
+      readonly repository: string;
+      readonly summary: MineStageSummary;
+    };
 
 export interface LiteMiningSummary {
   /** Rounds that mined something. */
@@ -100,7 +111,12 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
   const dropped = new Set<string>();
   let rounds = 0;
   for (;;) {
-    const plan = planLiteMining({ candidates: ranked.filter((fn) => !dropped.has(fn.repository)), outcomes, quotas: options.spec.quotas, margin });
+    const plan = planLiteMining({
+      candidates: ranked.filter((fn) => !dropped.has(fn.repository)),
+      outcomes,
+      quotas: options.spec.quotas,
+      margin,
+    });
     if (plan.done) break;
     rounds++;
     const byRepository = new Map<string, string[]>();
@@ -111,21 +127,28 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
     for (const [repository, functionIds] of byRepository) if (functionIds.length === 0) byRepository.delete(repository);
     emit({ kind: 'lite-round', round: rounds, plan, repositories: [...byRepository.keys()] });
     for (const [repository, functionIds] of byRepository) {
-      const summary = await mineRound({ repository, round: rounds, mineOptions: { onlyFunctionIds: functionIds, traceAll: true }, functions: functionIds.length });
+      const summary = await mineRound({
+        repository,
+        round: rounds,
+        mineOptions: { onlyFunctionIds: functionIds, traceAll: true },
+        functions: functionIds.length,
+      });
       if (summary === null) {
         dropped.add(repository);
         continue;
       }
       const results = new Map(summary.functions.map((fn) => [fn.id, fn.status] as const));
       // A planned function mining gave no answer for counts as an error: it is not planned again.
-      for (const functionId of functionIds) outcomes.set(liteKey(repository, functionId), results.get(functionId) ?? 'error');
+      for (const functionId of functionIds)
+        outcomes.set(liteKey(repository, functionId), results.get(functionId) ?? 'error');
       const count = counts.get(repository);
       if (count !== undefined) count.minedNow += functionIds.length;
     }
   }
   const kept = ranked.filter((fn) => !dropped.has(fn.repository));
   const plan = planLiteMining({ candidates: kept, outcomes, quotas: options.spec.quotas, margin });
-  const minedOf = (fns: readonly LiteCandidate[]): number => fns.filter((fn) => outcomes.has(liteKey(fn.repository, fn.functionId))).length;
+  const minedOf = (fns: readonly LiteCandidate[]): number =>
+    fns.filter((fn) => outcomes.has(liteKey(fn.repository, fn.functionId))).length;
   return {
     rounds,
     candidates: kept.length,
@@ -136,20 +159,39 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
     repositories: options.repositories.map((repository) => {
       const ofRepository = ranked.filter((fn) => fn.repository === repository);
       const count = counts.get(repository) ?? { candidates: 0, ranked: 0, minedNow: 0 };
-      const withTests = ofRepository.filter((fn) => ['tests', 'failed-checks'].includes(outcomes.get(liteKey(fn.repository, fn.functionId)) ?? '')).length;
+      const withTests = ofRepository.filter((fn) =>
+        ['tests', 'failed-checks'].includes(outcomes.get(liteKey(fn.repository, fn.functionId)) ?? ''),
+      ).length;
       return { repository, ...count, mined: minedOf(ofRepository), withTests };
     }),
   };
 }
 
-async function prepareAndExtract(catalog: Catalog, repository: string, options: LiteMiningOptions): Promise<PreparedRepository> {
+async function prepareAndExtract(
+  catalog: Catalog,
+  repository: string,
+  options: LiteMiningOptions,
+): Promise<PreparedRepository> {
   const prepared = await prepareStage({ ...options, repository });
   await runExtract(catalog, { root: prepared.checkout.path, repository, config: options.extraction });
   return prepared;
 }
 
-async function defaultRound(catalog: Catalog, options: LiteMiningOptions, request: LiteRoundRequest, emit: (event: LiteMiningEvent) => void): Promise<MineStageSummary> {
-  const { repositories: _repositories, spec: _spec, margin: _margin, prepared: _prepared, mineRound: _mineRound, onEvent: _onEvent, ...mineOptions } = options;
+async function defaultRound(
+  catalog: Catalog,
+  options: LiteMiningOptions,
+  request: LiteRoundRequest,
+  emit: (event: LiteMiningEvent) => void,
+): Promise<MineStageSummary> {
+  const {
+    repositories: _repositories,
+    spec: _spec,
+    margin: _margin,
+    prepared: _prepared,
+    mineRound: _mineRound,
+    onEvent: _onEvent,
+    ...mineOptions
+  } = options;
   const summary = await mineStage(catalog, {
     ...mineOptions,
     ...request.mineOptions,
@@ -164,7 +206,11 @@ async function defaultRound(catalog: Catalog, options: LiteMiningOptions, reques
  * A repository's candidates as the planner sees them: the level static classification gives, the
  * instance id the tasks stage will give, and the spec's score and filter over those prospective tasks.
  */
-export async function rankCandidates(catalog: Catalog, prepared: PreparedRepository, spec: SelectionSpec): Promise<{ candidates: LiteCandidate[]; all: number }> {
+export async function rankCandidates(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  spec: SelectionSpec,
+): Promise<{ candidates: LiteCandidate[]; all: number }> {
   const repository = prepared.entry.name;
   const functions = await catalog.functions(repository, { candidatesOnly: true });
   if (functions.length === 0) return { candidates: [], all: 0 };
@@ -172,8 +218,12 @@ export async function rankCandidates(catalog: Catalog, prepared: PreparedReposit
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
   const levels = classifyFunctions(buildRepositoryIndex(await loadPythonParser(), texts), functions);
   const ids = candidateInstanceIds(taskRepoName(prepared), functions);
-  const prospective = functions.map((fn) => ({ functionId: fn.functionId, instanceId: ids.get(fn.functionId) as string, level: levels.get(fn.functionId)?.level ?? 'self-contained' }));
-  let scored;
+  const prospective = functions.map((fn) => ({
+    functionId: fn.functionId,
+    instanceId: ids.get(fn.functionId) as string,
+    level: levels.get(fn.functionId)?.level ?? 'self-contained',
+  }));
+  let scored: Awaited<ReturnType<Catalog['scoreProspectiveTasks']>>;
   try {
     scored = await catalog.scoreProspectiveTasks(repository, spec, prospective);
   } catch (error) {
@@ -188,7 +238,15 @@ export async function rankCandidates(catalog: Catalog, prepared: PreparedReposit
   const candidates = scored.flatMap((row): LiteCandidate[] => {
     const task = byId.get(row.functionId);
     if (!row.kept || task === undefined) return [];
-    return [{ repository, functionId: row.functionId, level: task.level, score: row.score, tieBreak: tieBreakKey(row.solutionTokens, task.instanceId) }];
+    return [
+      {
+        repository,
+        functionId: row.functionId,
+        level: task.level,
+        score: row.score,
+        tieBreak: tieBreakKey(row.solutionTokens, task.instanceId),
+      },
+    ];
   });
   return { candidates, all: functions.length };
 }
@@ -203,7 +261,11 @@ function tieBreakKey(solutionTokens: number, instanceId: string): string {
  * error counts as not mined, so this run tries it once more, as `repocod mine` does) and the tasks of
  * this base commit that failed their checks (they will not be picked).
  */
-async function storedOutcomes(catalog: Catalog, prepared: PreparedRepository, options: LiteMiningOptions): Promise<Map<string, LiteOutcome>> {
+async function storedOutcomes(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  options: LiteMiningOptions,
+): Promise<Map<string, LiteOutcome>> {
   const repository = prepared.entry.name;
   const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
   const outcomes = new Map<string, LiteOutcome>();
@@ -212,7 +274,8 @@ async function storedOutcomes(catalog: Catalog, prepared: PreparedRepository, op
   }
   for (const task of await catalog.tasks(repository)) {
     const key = liteKey(repository, task.functionId);
-    if (!task.checksPassed && task.baseCommit === prepared.checkout.baseCommit && outcomes.get(key) === 'tests') outcomes.set(key, 'failed-checks');
+    if (!task.checksPassed && task.baseCommit === prepared.checkout.baseCommit && outcomes.get(key) === 'tests')
+      outcomes.set(key, 'failed-checks');
   }
   return outcomes;
 }

@@ -12,8 +12,18 @@ function outcomes(entries: readonly (readonly [LiteCandidate, LiteOutcome])[]): 
   return new Map(entries.map(([fn, outcome]) => [liteKey(fn.repository, fn.functionId), outcome]));
 }
 
-function plan(candidates: readonly LiteCandidate[], mined: readonly (readonly [LiteCandidate, LiteOutcome])[], quota: number, margin: LitePlanInput['margin'] = { tasks: 0 }): LitePlan {
-  return planLiteMining({ candidates, outcomes: outcomes(mined), quotas: { ...NO_QUOTAS, 'self-contained': quota }, margin });
+function plan(
+  candidates: readonly LiteCandidate[],
+  mined: readonly (readonly [LiteCandidate, LiteOutcome])[],
+  quota: number,
+  margin: LitePlanInput['margin'] = { tasks: 0 },
+): LitePlan {
+  return planLiteMining({
+    candidates,
+    outcomes: outcomes(mined),
+    quotas: { ...NO_QUOTAS, 'self-contained': quota },
+    margin,
+  });
 }
 
 const ids = (result: LitePlan): string[] => result.next.map((fn) => `${fn.repository}:${fn.functionId}`);
@@ -29,8 +39,20 @@ describe('planLiteMining', () => {
   });
 
   it('stops when the target is found and everything above it is mined', () => {
-    const [a, b, c, d] = [4, 3, 2, 1].map((score) => candidate(`f${score}`, score)) as [LiteCandidate, LiteCandidate, LiteCandidate, LiteCandidate];
-    const result = plan([a, b, c, d], [[a, 'tests'], [b, 'tests']], 2);
+    const [a, b, c, d] = [4, 3, 2, 1].map((score) => candidate(`f${score}`, score)) as [
+      LiteCandidate,
+      LiteCandidate,
+      LiteCandidate,
+      LiteCandidate,
+    ];
+    const result = plan(
+      [a, b, c, d],
+      [
+        [a, 'tests'],
+        [b, 'tests'],
+      ],
+      2,
+    );
     expect(result.done).toBe(true);
     expect(result.next).toEqual([]);
     expect(result.levels[0]).toMatchObject({ state: 'enough', found: 2, mined: 2, cutoff: 3, candidates: 4 });
@@ -42,11 +64,27 @@ describe('planLiteMining', () => {
     const tiedB = candidate('b', 5, { tieBreak: 'zz' });
     const tiedC = candidate('c', 5, { repository: 'other' });
     const low = candidate('low', 1);
-    const first = plan([low, tiedC, tiedB, tiedA, top], [[top, 'tests'], [tiedA, 'tests']], 2);
+    const first = plan(
+      [low, tiedC, tiedB, tiedA, top],
+      [
+        [top, 'tests'],
+        [tiedA, 'tests'],
+      ],
+      2,
+    );
     expect(first.done).toBe(false);
     expect(first.levels[0]?.cutoff).toBe(5);
     expect(ids(first)).toEqual(['other:c', 'r:b']);
-    const second = plan([low, tiedC, tiedB, tiedA, top], [[top, 'tests'], [tiedA, 'tests'], [tiedB, 'no-tests'], [tiedC, 'tests']], 2);
+    const second = plan(
+      [low, tiedC, tiedB, tiedA, top],
+      [
+        [top, 'tests'],
+        [tiedA, 'tests'],
+        [tiedB, 'no-tests'],
+        [tiedC, 'tests'],
+      ],
+      2,
+    );
     expect(second.done).toBe(true);
   });
 
@@ -59,7 +97,14 @@ describe('planLiteMining', () => {
     const fns = [candidate('a', 3), candidate('b', 2)];
     const first = plan(fns, [], 5);
     expect(ids(first)).toEqual(['r:a', 'r:b']);
-    const second = plan(fns, [[fns[0] as LiteCandidate, 'tests'], [fns[1] as LiteCandidate, 'no-tests']], 5);
+    const second = plan(
+      fns,
+      [
+        [fns[0] as LiteCandidate, 'tests'],
+        [fns[1] as LiteCandidate, 'no-tests'],
+      ],
+      5,
+    );
     expect(second.done).toBe(true);
     expect(second.levels[0]).toMatchObject({ state: 'exhausted', found: 1, mined: 2, cutoff: null });
   });
@@ -67,7 +112,15 @@ describe('planLiteMining', () => {
   it('counts neither errors nor failed checks as tasks, does not plan them again, and widens the next round by the yield', () => {
     const fns = [9, 8, 7, 6, 5, 4, 3, 2, 1].map((score) => candidate(`f${score}`, score));
     const [f9, f8, f7] = fns as [LiteCandidate, LiteCandidate, LiteCandidate];
-    const result = plan(fns, [[f9, 'error'], [f8, 'failed-checks'], [f7, 'tests']], 3);
+    const result = plan(
+      fns,
+      [
+        [f9, 'error'],
+        [f8, 'failed-checks'],
+        [f7, 'tests'],
+      ],
+      3,
+    );
     // 1 task from 3 mined: yield (1+1)/(3+1) = 1/2, so the 2 missing tasks need 4 more candidates.
     expect(ids(result)).toEqual(['r:f6', 'r:f5', 'r:f4', 'r:f3']);
     expect(result.levels[0]).toMatchObject({ state: 'mining', found: 1, mined: 3, next: 4 });
@@ -75,7 +128,14 @@ describe('planLiteMining', () => {
 
   it('mines an unmined candidate ranked above the cut (one a previous run left out) before stopping', () => {
     const [a, b, c] = [candidate('a', 9), candidate('b', 8), candidate('c', 7)];
-    const result = plan([a, b, c], [[b, 'tests'], [c, 'tests']], 2);
+    const result = plan(
+      [a, b, c],
+      [
+        [b, 'tests'],
+        [c, 'tests'],
+      ],
+      2,
+    );
     expect(ids(result)).toEqual(['r:a']);
     expect(result.done).toBe(false);
   });
@@ -107,7 +167,16 @@ describe('planLiteMining', () => {
     ];
     const result = plan(fns, [], 3);
     expect(ids(result)).toEqual(['x:x1', 'y:y1', 'y:y2', 'x:x2']);
-    const after = plan(fns, [[fns[0] as LiteCandidate, 'tests'], [fns[1] as LiteCandidate, 'tests'], [fns[2] as LiteCandidate, 'tests'], [fns[3] as LiteCandidate, 'no-tests']], 3);
+    const after = plan(
+      fns,
+      [
+        [fns[0] as LiteCandidate, 'tests'],
+        [fns[1] as LiteCandidate, 'tests'],
+        [fns[2] as LiteCandidate, 'tests'],
+        [fns[3] as LiteCandidate, 'no-tests'],
+      ],
+      3,
+    );
     expect(after.done).toBe(true);
     expect(after.levels[0]?.cutoff).toBe(8);
   });

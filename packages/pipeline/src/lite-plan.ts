@@ -81,7 +81,10 @@ export function parseLiteMargin(text: string): LiteMargin {
   const percent = /^(\d+(?:\.\d+)?)%$/.exec(text.trim());
   if (percent !== null) return { percent: Number(percent[1]) };
   if (/^\d+$/.test(text.trim())) return { tasks: Number(text.trim()) };
-  throw new RepocodError('usage', `--margin must be a percentage of each quota such as 20% or a number of tasks such as 5 (got ${text})`);
+  throw new RepocodError(
+    'usage',
+    `--margin must be a percentage of each quota such as 20% or a number of tasks such as 5 (got ${text})`,
+  );
 }
 
 export function planLiteMining(input: LitePlanInput): LitePlan {
@@ -98,18 +101,26 @@ export function compareLiteCandidates(a: LiteCandidate, b: LiteCandidate): numbe
   const scoreA = a.score ?? Number.NEGATIVE_INFINITY;
   const scoreB = b.score ?? Number.NEGATIVE_INFINITY;
   if (scoreA !== scoreB) return scoreB - scoreA;
-  return compareText(a.tieBreak, b.tieBreak) || compareText(a.repository, b.repository) || compareText(a.functionId, b.functionId);
+  return (
+    compareText(a.tieBreak, b.tieBreak) ||
+    compareText(a.repository, b.repository) ||
+    compareText(a.functionId, b.functionId)
+  );
 }
 
 function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function planLevel(level: SelectionLevel, input: LitePlanInput): Omit<LiteLevelPlan, 'next'> & { next: LiteCandidate[] } {
+function planLevel(
+  level: SelectionLevel,
+  input: LitePlanInput,
+): Omit<LiteLevelPlan, 'next'> & { next: LiteCandidate[] } {
   const ranked = input.candidates.filter((candidate) => candidate.level === level).sort(compareLiteCandidates);
   const quota = input.quotas[level];
   const target = quota === 0 ? 0 : quota + marginTasks(input.margin, quota);
-  const outcomeOf = (candidate: LiteCandidate): LiteOutcome | undefined => input.outcomes.get(liteKey(candidate.repository, candidate.functionId));
+  const outcomeOf = (candidate: LiteCandidate): LiteOutcome | undefined =>
+    input.outcomes.get(liteKey(candidate.repository, candidate.functionId));
   const mined = ranked.filter((candidate) => outcomeOf(candidate) !== undefined).length;
   const found = ranked.filter((candidate) => outcomeOf(candidate) === 'tests').length;
   const base = { level, quota, target, candidates: ranked.length, mined, found };
@@ -121,7 +132,8 @@ function planLevel(level: SelectionLevel, input: LitePlanInput): Omit<LiteLevelP
   const cutoff = cutIndex >= 0 ? (ranked[cutIndex]?.score ?? null) : null;
   const unmined = ranked.filter((candidate) => outcomeOf(candidate) === undefined);
   if (cutIndex >= 0) {
-    const isAbove = (candidate: LiteCandidate): boolean => ranked.indexOf(candidate) <= cutIndex || sameScore(candidate.score, cutoff);
+    const isAbove = (candidate: LiteCandidate): boolean =>
+      ranked.indexOf(candidate) <= cutIndex || sameScore(candidate.score, cutoff);
     const above = unmined.filter(isAbove);
     if (above.length === 0) return { ...base, cutoff, state: 'enough', next: [] };
   } else if (unmined.length === 0) {
@@ -160,7 +172,8 @@ function nextInRankOrder(
     }
   }
   const lastScore = ranked[stop]?.score ?? null;
-  const isTie = (candidate: LiteCandidate): boolean => outcomeOf(candidate) === undefined && sameScore(candidate.score, lastScore);
+  const isTie = (candidate: LiteCandidate): boolean =>
+    outcomeOf(candidate) === undefined && sameScore(candidate.score, lastScore);
   const ties = ranked.slice(stop + 1).filter(isTie);
   return [...next, ...ties];
 }

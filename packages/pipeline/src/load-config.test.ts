@@ -33,7 +33,9 @@ function loadError(path: string): RepocodError {
 
 describe('loadExtractionConfig', () => {
   it('reads the candidate filter and keeps the other defaults', () => {
-    const path = configFile(JSON.stringify({ candidateFilter: { minDocstringLinesExclusive: 20, includeNested: false } }));
+    const path = configFile(
+      JSON.stringify({ candidateFilter: { minDocstringLinesExclusive: 20, includeNested: false } }),
+    );
     const config = loadExtractionConfig(path);
     expect(config.candidateFilter).toEqual({ minDocstringLinesExclusive: 20, includeNested: false });
     expect(config.settings).toBe(DEFAULT_EXTRACTION_CONFIG.settings);
@@ -41,8 +43,10 @@ describe('loadExtractionConfig', () => {
     expect(extractorFingerprint(config)).not.toBe(extractorFingerprint(DEFAULT_EXTRACTION_CONFIG));
   });
 
-  it('fills a field left out with REPOCOD\'s default', () => {
-    expect(loadExtractionConfig(configFile('{"candidateFilter": {"minDocstringLinesExclusive": 5}}')).candidateFilter).toEqual({
+  it("fills a field left out with REPOCOD's default", () => {
+    expect(
+      loadExtractionConfig(configFile('{"candidateFilter": {"minDocstringLinesExclusive": 5}}')).candidateFilter,
+    ).toEqual({
       minDocstringLinesExclusive: 5,
       includeNested: true,
     });

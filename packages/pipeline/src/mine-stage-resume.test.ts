@@ -50,25 +50,37 @@ describe('a stopped baseline', () => {
     const fresh = await openCatalog(join(state, 'fresh.duckdb'));
     try {
       const killed: RunJob[][] = [];
-      await expect(mineStage(catalog, { ...options, executor: countingExecutor(killed, FINISHED_BEFORE_THE_KILL) })).rejects.toThrow(/killed after the first shards/);
+      await expect(
+        mineStage(catalog, { ...options, executor: countingExecutor(killed, FINISHED_BEFORE_THE_KILL) }),
+      ).rejects.toThrow(/killed after the first shards/);
       expect(killed).toHaveLength(1);
-      expect(killed[0]?.every((job) => job.tests === 'all' && (job.paths !== undefined || job.ignore !== undefined))).toBe(true);
+      expect(
+        killed[0]?.every((job) => job.tests === 'all' && (job.paths !== undefined || job.ignore !== undefined)),
+      ).toBe(true);
 
       const resumedCalls: RunJob[][] = [];
       const events: MineStageEvent[] = [];
-      const resumed = await mineStage(catalog, { ...options, executor: countingExecutor(resumedCalls), onEvent: (event) => events.push(event) });
+      const resumed = await mineStage(catalog, {
+        ...options,
+        executor: countingExecutor(resumedCalls),
+        onEvent: (event) => events.push(event),
+      });
       // The baseline phase ran only the shards the killed run had not finished.
       expect(resumedCalls[0]).toHaveLength(BASELINE_JOBS - FINISHED_BEFORE_THE_KILL);
       const finishedHashes = new Set(killed[0]?.map((job) => JSON.stringify(job)));
       expect(resumedCalls[0]?.some((job) => finishedHashes.has(JSON.stringify(job)))).toBe(false);
-      expect(events.find((event) => event.kind === 'phase-start' && event.phase === 'baseline')).toMatchObject({ jobs: BASELINE_JOBS - FINISHED_BEFORE_THE_KILL, resumed: FINISHED_BEFORE_THE_KILL });
+      expect(events.find((event) => event.kind === 'phase-start' && event.phase === 'baseline')).toMatchObject({
+        jobs: BASELINE_JOBS - FINISHED_BEFORE_THE_KILL,
+        resumed: FINISHED_BEFORE_THE_KILL,
+      });
 
       const uninterruptedCalls: RunJob[][] = [];
       const uninterrupted = await mineStage(fresh, { ...options, executor: countingExecutor(uninterruptedCalls) });
       expect(uninterruptedCalls[0]).toHaveLength(BASELINE_JOBS);
       expect(standing(resumed)).toEqual(standing(uninterrupted));
       expect(resumed.baseline.passing.size).toBeGreaterThan(100);
-      const sets = (summary: MineStageSummary): Map<string, readonly string[]> => new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
+      const sets = (summary: MineStageSummary): Map<string, readonly string[]> =>
+        new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
       expect(sets(resumed)).toEqual(sets(uninterrupted));
       expect(resumed.functions.map((fn) => fn.status)).toEqual(['tests', 'tests', 'tests']);
     } finally {

@@ -13,7 +13,10 @@ const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const EDGE = 'mining-edge-cases';
 const state = mkdtempSync(join(tmpdir(), 'repocod-mine-'));
 // Every function with a docstring is a target here, however short the docstring.
-const EVERY_DOCUMENTED = { ...DEFAULT_EXTRACTION_CONFIG, candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true } };
+const EVERY_DOCUMENTED = {
+  ...DEFAULT_EXTRACTION_CONFIG,
+  candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true },
+};
 const options: MineStageOptions = {
   projectRoot: PROJECT_ROOT,
   stateRoot: state,
@@ -56,7 +59,7 @@ function byQualname(summary: MineStageSummary): Map<string, FunctionMining> {
 
 beforeAll(async () => {
   // test_flaky fails on every other run, counted in this file (see its docstring).
-  process.env['EDGE_FLAKY_FILE'] = join(state, 'flaky-runs');
+  process.env.EDGE_FLAKY_FILE = join(state, 'flaky-runs');
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
   fast = await mineStage(catalog, { ...options, confirm: true });
   exact = await mineStage(catalog, { ...options, mode: 'exact' });
@@ -100,16 +103,35 @@ describe('mineStage on the edge-case project', () => {
       // At import time: the suite collected with the mutation. register breaks conftest's import, so every test.
       register: { tests: PASSING, method: 'fresh-process' },
       make_adder: { tests: PASSING, method: 'fresh-process' },
-      build_table: { tests: ['tests/test_tables.py::test_table', 'tests/test_tables.py::test_table_size'], method: 'fresh-process' },
+      build_table: {
+        tests: ['tests/test_tables.py::test_table', 'tests/test_tables.py::test_table_size'],
+        method: 'fresh-process',
+      },
       // At the import of a test module, which builds its parametrize table with it.
-      square_cases: { tests: ['tests/test_cases.py::test_square[1]', 'tests/test_cases.py::test_square[2]', 'tests/test_cases.py::test_square[3]'], method: 'fresh-process' },
+      square_cases: {
+        tests: [
+          'tests/test_cases.py::test_square[1]',
+          'tests/test_cases.py::test_square[2]',
+          'tests/test_cases.py::test_square[3]',
+        ],
+        method: 'fresh-process',
+      },
       // At import time behind a fallback that swallows the exception: the suite collects in full, so the whole suite runs.
       load_units: { tests: ['tests/test_units.py::test_kilometre'], method: 'whole-suite' },
     };
     for (const [qualname, want] of Object.entries(expected)) {
-      expect({ qualname, ...mined.get(qualname) }).toMatchObject({ qualname, status: 'tests', tests: want.tests, method: want.method });
+      expect({ qualname, ...mined.get(qualname) }).toMatchObject({
+        qualname,
+        status: 'tests',
+        tests: want.tests,
+        method: want.method,
+      });
     }
-    expect(mined.get('unused')).toMatchObject({ status: 'no-tests', method: 'coverage', reason: 'no test runs its body' });
+    expect(mined.get('unused')).toMatchObject({
+      status: 'no-tests',
+      method: 'coverage',
+      reason: 'no test runs its body',
+    });
   });
 
   it('gives exactly the sets of the exact mode, and every in-process answer is confirmed in a fresh process', () => {
@@ -122,16 +144,22 @@ describe('mineStage on the edge-case project', () => {
     expect(exact.phases.map((phase) => phase.phase)).toEqual(['mutation']);
   });
 
-  it('stores every result in the catalog, and a rerun answers from there without running anything', { timeout: 60_000 }, async () => {
+  it('stores every result in the catalog, and a rerun answers from there without running anything', {
+    timeout: 60_000,
+  }, async () => {
     const rows = await catalog.relevantTests(EDGE, { mode: 'fast' });
-    expect(rows.map((row) => [row.functionId, row.tests])).toEqual(fast.functions.map((fn) => [fn.id, fn.tests]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)));
+    expect(rows.map((row) => [row.functionId, row.tests])).toEqual(
+      fast.functions.map((fn) => [fn.id, fn.tests]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
+    );
     const again = await mineStage(catalog, options);
     expect(again.resumed).toBe(fast.functions.length);
     expect(again.phases).toEqual([]);
     expect(again.functions).toEqual(fast.functions);
   });
 
-  it('resumes a run that stopped part way: only the functions without a result are mined', { timeout: 300_000 }, async () => {
+  it('resumes a run that stopped part way: only the functions without a result are mined', {
+    timeout: 300_000,
+  }, async () => {
     const fresh = await openCatalog(join(state, 'resume.duckdb'));
     try {
       const part = await mineStage(fresh, { ...options, only: ['Square.area', 'fib'] });
@@ -141,21 +169,37 @@ describe('mineStage on the edge-case project', () => {
       // The stored baseline is reused: only the traced run is made again (its two shards), for the
       // coverage of the functions not yet covered.
       expect(rest.phases[0]).toMatchObject({ phase: 'baseline', processes: 2 });
-      expect(new Map(rest.functions.map((fn) => [fn.id, fn.tests]))).toEqual(new Map(fast.functions.map((fn) => [fn.id, fn.tests])));
+      expect(new Map(rest.functions.map((fn) => [fn.id, fn.tests]))).toEqual(
+        new Map(fast.functions.map((fn) => [fn.id, fn.tests])),
+      );
     } finally {
       await fresh.close();
     }
   });
 
   it('names a --only that matches no candidate, with near names', async () => {
-    await expect(mineStage(catalog, { ...options, only: ['Square.aera'] })).rejects.toThrow(/--only Square\.aera: no candidate function of mining-edge-cases.*did you mean/);
+    await expect(mineStage(catalog, { ...options, only: ['Square.aera'] })).rejects.toThrow(
+      /--only Square\.aera: no candidate function of mining-edge-cases.*did you mean/,
+    );
   });
 
   it('stops with tests-cannot-run when no test passes at the base commit', { timeout: 300_000 }, async () => {
     const manifest = join(state, 'broken.yaml');
     writeFileSync(
       manifest,
-      ['repositories:', `  - name: ${EDGE}`, '    source: datasets/mining-edge-cases', '    python: "3.11"', '    package_root: .', '    install:', '      - python -m pip install pytest==8.3.5', '    test_roots: [tests]', '    pytest_args: ["--no-such-option"]', '    timeout: 60', ''].join('\n'),
+      [
+        'repositories:',
+        `  - name: ${EDGE}`,
+        '    source: datasets/mining-edge-cases',
+        '    python: "3.11"',
+        '    package_root: .',
+        '    install:',
+        '      - python -m pip install pytest==8.3.5',
+        '    test_roots: [tests]',
+        '    pytest_args: ["--no-such-option"]',
+        '    timeout: 60',
+        '',
+      ].join('\n'),
     );
     const broken = await openCatalog(join(state, 'broken.duckdb'));
     try {

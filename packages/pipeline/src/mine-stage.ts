@@ -63,12 +63,22 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   const prepared = await prepareStage({ ...options, workers });
   options.onEvent?.({ kind: 'prepared', prepared });
   const name = prepared.entry.name;
-  const extraction = await runExtract(catalog, { root: prepared.checkout.path, repository: name, config: options.extraction });
+  const extraction = await runExtract(catalog, {
+    root: prepared.checkout.path,
+    repository: name,
+    config: options.extraction,
+  });
   const candidates = await catalog.functions(name, { candidatesOnly: true });
   const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
   const chosenIds = new Set(chosen.map((fn) => fn.functionId));
-  const traceAlso = options.traceAll === true ? mutationTargets(candidates.filter((fn) => !chosenIds.has(fn.functionId)), prepared.checkout.path) : undefined;
+  const traceAlso =
+    options.traceAll === true
+      ? mutationTargets(
+          candidates.filter((fn) => !chosenIds.has(fn.functionId)),
+          prepared.checkout.path,
+        )
+      : undefined;
   options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
   const repeat = options.repeat ?? 3;
   const tracebacks = options.tracebacks ?? 'native';
@@ -84,26 +94,50 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     store: new CatalogMiningStore(catalog, prepared, miningKey),
     onEvent: options.onEvent,
   });
-  return { ...summary, baseCommit: prepared.checkout.baseCommit, miningKey, workers: executor.parallelism, candidates: candidates.length };
+  return {
+    ...summary,
+    baseCommit: prepared.checkout.baseCommit,
+    miningKey,
+    workers: executor.parallelism,
+    candidates: candidates.length,
+  };
 }
 
 /** What mining results depend on besides the functions: a new key starts afresh, the same key resumes. */
 export function miningKeyOf(prepared: PreparedRepository, repeat = 3, tracebacks: MiningTracebacks = 'native'): string {
   return contentHash(
-    JSON.stringify({ version: MINING_VERSION, baseCommit: prepared.checkout.baseCommit, environment: prepared.environment.key, repeat, timeout: prepared.entry.timeoutSeconds, tracebacks }),
+    JSON.stringify({
+      version: MINING_VERSION,
+      baseCommit: prepared.checkout.baseCommit,
+      environment: prepared.environment.key,
+      repeat,
+      timeout: prepared.entry.timeoutSeconds,
+      tracebacks,
+    }),
   );
 }
 
-function chooseFunctions(candidates: readonly CatalogFunction[], options: MineStageOptions, repository: string): CatalogFunction[] {
+function chooseFunctions(
+  candidates: readonly CatalogFunction[],
+  options: MineStageOptions,
+  repository: string,
+): CatalogFunction[] {
   if (options.onlyFunctionIds === undefined) return selectFunctions(candidates, options.only, repository);
   const ids = new Set(options.onlyFunctionIds);
-  const byName = options.only === undefined || options.only.length === 0 ? [] : selectFunctions(candidates, options.only, repository);
+  const byName =
+    options.only === undefined || options.only.length === 0
+      ? []
+      : selectFunctions(candidates, options.only, repository);
   for (const fn of byName) ids.add(fn.functionId);
   return candidates.filter((fn) => ids.has(fn.functionId));
 }
 
 /** The candidates named by --only (all without it); a name that matches nothing is an error that lists near names. */
-export function selectFunctions(candidates: readonly CatalogFunction[], only: readonly string[] | undefined, repository: string): CatalogFunction[] {
+export function selectFunctions(
+  candidates: readonly CatalogFunction[],
+  only: readonly string[] | undefined,
+  repository: string,
+): CatalogFunction[] {
   if (only === undefined || only.length === 0) return [...candidates];
   const chosen = new Set<CatalogFunction>();
   for (const name of only) {
@@ -113,7 +147,9 @@ export function selectFunctions(candidates: readonly CatalogFunction[], only: re
       throw new RepocodError(
         'usage',
         `--only ${name}: no candidate function of ${repository} has that qualified name` +
-          (near.length > 0 ? `; did you mean ${near.map((fn) => `${fn.file}::${fn.qualname}`).join(', ')}?` : '; `repocod sql "select file, qualname from functions where is_candidate"` lists them'),
+          (near.length > 0
+            ? `; did you mean ${near.map((fn) => `${fn.file}::${fn.qualname}`).join(', ')}?`
+            : '; `repocod sql "select file, qualname from functions where is_candidate"` lists them'),
       );
     }
     for (const fn of matches) chosen.add(fn);
@@ -134,7 +170,11 @@ function editDistance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1));
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
     }
     previous = current;
   }

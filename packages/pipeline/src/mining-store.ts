@@ -33,7 +33,12 @@ export class CatalogMiningStore implements MiningStore {
 
   async loadCoverage(): Promise<ReadonlyMap<string, CoverageEntry>> {
     const rows = await this.catalog.miningCoverage(this.repository, this.miningKey);
-    return new Map(rows.map((row) => [row.functionId, { tests: row.tests, subprocessTests: row.subprocessTests, importTime: row.importTime }]));
+    return new Map(
+      rows.map((row) => [
+        row.functionId,
+        { tests: row.tests, subprocessTests: row.subprocessTests, importTime: row.importTime },
+      ]),
+    );
   }
 
   saveCoverage(entries: ReadonlyMap<string, CoverageEntry>): Promise<void> {
@@ -46,7 +51,21 @@ export class CatalogMiningStore implements MiningStore {
 
   async finishedFunctions(mode: MiningMode): Promise<ReadonlyMap<string, FunctionMining>> {
     const rows = await this.catalog.relevantTests(this.repository, { miningKey: this.miningKey, mode });
-    return new Map(rows.map((row) => [row.functionId, { id: row.functionId, qualname: row.qualname, status: row.status, tests: row.tests, reason: row.reason, method: row.method, candidates: row.candidates, seconds: row.seconds }]));
+    return new Map(
+      rows.map((row) => [
+        row.functionId,
+        {
+          id: row.functionId,
+          qualname: row.qualname,
+          status: row.status,
+          tests: row.tests,
+          reason: row.reason,
+          method: row.method,
+          candidates: row.candidates,
+          seconds: row.seconds,
+        },
+      ]),
+    );
   }
 
   saveFunction(mode: MiningMode, result: FunctionMining): Promise<void> {
@@ -59,7 +78,11 @@ export class CatalogMiningStore implements MiningStore {
     if (result === null || job.plugins === undefined) return result;
     // The catalog keeps runs, not artifacts: a traced shard's coverage is kept as rows of its own key.
     const rows = await this.catalog.miningCoverage(this.repository, this.shardCoverageKey(hash));
-    const artifact = rows.map(({ functionId, tests, subprocessTests, importTime }) => JSON.stringify({ id: functionId, tests, subprocessTests, importTime })).join('\n');
+    const artifact = rows
+      .map(({ functionId, tests, subprocessTests, importTime }) =>
+        JSON.stringify({ id: functionId, tests, subprocessTests, importTime }),
+      )
+      .join('\n');
     return { ...result, runs: result.runs.map((run) => ({ ...run, artifact })) };
   }
 

@@ -41,7 +41,9 @@ describe.skipIf(!isolated)('a test that needs the network', () => {
   it('fails at the base commit under the runner, and is listed as network-bound with its error', () => {
     const remote = summary.baseline.tests.find((test) => test.nodeId === REMOTE);
     expect(remote).toMatchObject({ status: 'not-passing', outcomes: ['failed', 'failed', 'failed'] });
-    expect(remote?.reason).toMatch(/failed in all 3 runs \(.*(Network is unreachable|name resolution|Name or service not known)/);
+    expect(remote?.reason).toMatch(
+      /failed in all 3 runs \(.*(Network is unreachable|name resolution|Name or service not known)/,
+    );
     expect(networkBound(summary.baseline.tests).map((test) => test.nodeId)).toEqual([REMOTE]);
     expect(summary.baseline.passing.has(LOCAL)).toBe(true);
   });

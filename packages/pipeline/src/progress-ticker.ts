@@ -70,7 +70,10 @@ export class ProgressTicker {
   report(): ProgressReport {
     const at = this.now();
     const finished = this.done - this.countStartedDone;
-    const etaSeconds = finished > 0 && this.total >= this.done ? ((at - this.countStartedAt) / 1000 / finished) * (this.total - this.done) : null;
+    const etaSeconds =
+      finished > 0 && this.total >= this.done
+        ? ((at - this.countStartedAt) / 1000 / finished) * (this.total - this.done)
+        : null;
     return {
       done: this.done,
       total: this.total,

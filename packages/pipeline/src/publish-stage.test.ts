@@ -30,7 +30,9 @@ beforeAll(async () => {
   catalog = await openMinedDemo(state);
   await tasksStage(catalog, { ...options, repository: 'demo' });
   // Record.__eq__ fails validation: without its body it returns None, and `assert a != b` holds.
-  selectionId = (await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'quote', 'ensure_non_negative']) })).selectionId;
+  selectionId = (
+    await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'quote', 'ensure_non_negative']) })
+  ).selectionId;
   await validateStage(catalog, { ...options, selectionId });
   hub = await startLoopbackHub();
 }, 600_000);
@@ -48,13 +50,32 @@ describe('publishing a validated selection', () => {
     expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
     // The exact packages the tasks were validated with, from the environment's marker.
     const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
-    expect(environments).toMatch(/^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer (uv|pip), undated\n/);
+    expect(environments).toMatch(
+      /^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer (uv|pip), undated\n/,
+    );
     expect(environments).toMatch(/^pytest==8\.3\.5$/m);
-    expect(release.content?.leftOut).toEqual([{ instanceId: EQ, status: 'failed', check: 'fails-without-body', detail: 'no FAIL_TO_PASS test fails without the body (4 pass)' }]);
-    expect(release.release.files).toEqual(['README.md', `data/${PARQUET_NAME}`, '1.0/environments.txt', `1.0/${PARQUET_NAME}`, '1.0/validation.jsonl']);
-    const read = await catalog.query(`SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`);
+    expect(release.content?.leftOut).toEqual([
+      {
+        instanceId: EQ,
+        status: 'failed',
+        check: 'fails-without-body',
+        detail: 'no FAIL_TO_PASS test fails without the body (4 pass)',
+      },
+    ]);
+    expect(release.release.files).toEqual([
+      'README.md',
+      `data/${PARQUET_NAME}`,
+      '1.0/environments.txt',
+      `1.0/${PARQUET_NAME}`,
+      '1.0/validation.jsonl',
+    ]);
+    const read = await catalog.query(
+      `SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
+    );
     const validations = new Map((await catalog.validations()).map((row) => [row.instanceId, row]));
-    expect(read.rows).toEqual(RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]));
+    expect(read.rows).toEqual(
+      RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]),
+    );
     const card = readFileSync(join(out, 'README.md'), 'utf8');
     expect(card).toMatch(/^---\ndataset_info:\n/);
     expect(card).toContain('| all | 2 |');
@@ -62,10 +83,19 @@ describe('publishing a validated selection', () => {
     expect(card).toContain('| 2. the tests fail without the body | 2 | 1 | 0 |');
     expect(card).toContain('| 3. the tests pass with the gold patches (3 runs) | 3 | 0 | 0 |');
     expect(card).toContain('Of 3 selected tasks, 2 passed every check; released: 2; left out: 1.');
-    expect(card).toContain(`| ${EQ} | fails-without-body | no FAIL_TO_PASS test fails without the body (4 pass) | no |`);
-    expect(card).toMatch(/Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./);
-    const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(record.map((line) => [line['instance_id'], line['released'], line['status'], (line['run_ids'] as string[]).length])).toEqual([
+    expect(card).toContain(
+      `| ${EQ} | fails-without-body | no FAIL_TO_PASS test fails without the body (4 pass) | no |`,
+    );
+    expect(card).toMatch(
+      /Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./,
+    );
+    const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      record.map((line) => [line.instance_id, line.released, line.status, (line.run_ids as string[]).length]),
+    ).toEqual([
       // Two runs each: the pre state collecting and the run without the body; the gold check is answered by mining's baseline.
       ['demo-inventory.pricing.quote', true, 'passed', 2],
       [EQ, false, 'failed', 2],
@@ -81,12 +111,16 @@ describe('publishing a validated selection', () => {
     expect(bytesOf(out, `1.0/${PARQUET_NAME}`)).toEqual(first);
     expect(bytesOf(out, `data/${PARQUET_NAME}`)).toEqual(bytesOf(out, `1.1/${PARQUET_NAME}`));
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('(1 kept by the curator despite a failed check)');
-    await expect(publishStage(catalog, { version: '1.2', out, selectionId, keep: ['demo-nope'] })).rejects.toThrow(/--keep demo-nope: not a task of selection/);
+    await expect(publishStage(catalog, { version: '1.2', out, selectionId, keep: ['demo-nope'] })).rejects.toThrow(
+      /--keep demo-nope: not a task of selection/,
+    );
   });
 
   it('refuses tasks that were not validated as they are now', async () => {
     const other = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'Warehouse.pick']) });
-    await expect(publishStage(catalog, { version: '9', out: join(state, 'unvalidated'), selectionId: other.selectionId })).rejects.toThrow(
+    await expect(
+      publishStage(catalog, { version: '9', out: join(state, 'unvalidated'), selectionId: other.selectionId }),
+    ).rejects.toThrow(
       /1 of the 2 task\(s\) of selection \w+ have not been validated as they are now \(demo-inventory\.warehouse\.Warehouse\.pick\); run `repocod validate --selection \w+` first/,
     );
     expect(existsSync(join(state, 'unvalidated'))).toBe(false);
@@ -94,7 +128,11 @@ describe('publishing a validated selection', () => {
 });
 
 describe('publishing to the Hub (a loopback server)', () => {
-  const push = (): { repo: string; hubUrl: string; accessToken: string } => ({ repo: 'repocod/demo-lite', hubUrl: hub.url, accessToken: hub.token });
+  const push = (): { repo: string; hubUrl: string; accessToken: string } => ({
+    repo: 'repocod/demo-lite',
+    hubUrl: hub.url,
+    accessToken: hub.token,
+  });
 
   it('uploads the whole release folder in one commit, creating the dataset repository', async () => {
     const pushed = await publishStage(catalog, { out, push: push() });
@@ -105,7 +143,12 @@ describe('publishing to the Hub (a loopback server)', () => {
     expect(commit?.title).toBe('Upload the release (versions 1.0, 1.1)');
     expect(commit?.files.map((file) => file.path).sort()).toEqual([...releaseFiles(out)].sort());
     for (const file of commit?.files ?? []) expect(Buffer.from(file.bytes)).toEqual(bytesOf(out, file.path));
-    expect(commit?.files.filter((file) => file.lfs).map((file) => file.path).sort()).toEqual([`1.0/${PARQUET_NAME}`, `1.1/${PARQUET_NAME}`, `data/${PARQUET_NAME}`]);
+    expect(
+      commit?.files
+        .filter((file) => file.lfs)
+        .map((file) => file.path)
+        .sort(),
+    ).toEqual([`1.0/${PARQUET_NAME}`, `1.1/${PARQUET_NAME}`, `data/${PARQUET_NAME}`]);
   });
 
   it('starts an empty folder from the release on the Hub, adds the version beside it, and pushes', async () => {
@@ -118,20 +161,44 @@ describe('publishing to the Hub (a loopback server)', () => {
     const commits = hub.commits('repocod/demo-lite');
     expect(commits).toHaveLength(2);
     expect(commits[1]?.title).toBe('Add version 2.0 (2 tasks)');
-    expect(commits[1]?.description).toMatch(/^Selection \w+: 2 of 3 selected tasks released after validation \(repocod-kit /);
+    expect(commits[1]?.description).toMatch(
+      /^Selection \w+: 2 of 3 selected tasks released after validation \(repocod-kit /,
+    );
     const onHub = hub.files('repocod/demo-lite');
     expect([...(onHub?.keys() ?? [])].sort()).toEqual([...releaseFiles(fresh)].sort());
     expect(Buffer.from(onHub?.get('README.md')?.bytes ?? [])).toEqual(bytesOf(fresh, 'README.md'));
     // The folder that lacks 2.0 may no longer push: its card would drop a published version.
-    await expect(publishStage(catalog, { out, push: push() })).rejects.toThrow(/repocod\/demo-lite on the Hub has version\(s\) 2\.0 that .*release lacks/);
+    await expect(publishStage(catalog, { out, push: push() })).rejects.toThrow(
+      /repocod\/demo-lite on the Hub has version\(s\) 2\.0 that .*release lacks/,
+    );
   });
 
   it('lists what a dry run would upload, and writes and uploads nothing', async () => {
     const fresh = join(state, 'from-hub');
     const before = hub.commits().length;
-    const planned = await publishStage(catalog, { version: '3.0', out: fresh, selectionId, push: push(), dryRun: true });
-    expect(planned.upload?.files.map((file) => file.path)).toEqual(['README.md', `data/${PARQUET_NAME}`, '1.0/environments.txt', `1.0/${PARQUET_NAME}`, '1.0/validation.jsonl', `1.1/${PARQUET_NAME}`, '1.1/validation.jsonl', `2.0/${PARQUET_NAME}`, '2.0/validation.jsonl', `3.0/${PARQUET_NAME}`, '3.0/validation.jsonl']);
-    expect(planned.upload?.files.find((file) => file.path === `3.0/${PARQUET_NAME}`)?.bytes).toBe(planned.writes.find((write) => write.path === `3.0/${PARQUET_NAME}`)?.bytes);
+    const planned = await publishStage(catalog, {
+      version: '3.0',
+      out: fresh,
+      selectionId,
+      push: push(),
+      dryRun: true,
+    });
+    expect(planned.upload?.files.map((file) => file.path)).toEqual([
+      'README.md',
+      `data/${PARQUET_NAME}`,
+      '1.0/environments.txt',
+      `1.0/${PARQUET_NAME}`,
+      '1.0/validation.jsonl',
+      `1.1/${PARQUET_NAME}`,
+      '1.1/validation.jsonl',
+      `2.0/${PARQUET_NAME}`,
+      '2.0/validation.jsonl',
+      `3.0/${PARQUET_NAME}`,
+      '3.0/validation.jsonl',
+    ]);
+    expect(planned.upload?.files.find((file) => file.path === `3.0/${PARQUET_NAME}`)?.bytes).toBe(
+      planned.writes.find((write) => write.path === `3.0/${PARQUET_NAME}`)?.bytes,
+    );
     expect(planned.pushed).toBeNull();
     expect(existsSync(join(fresh, '3.0'))).toBe(false);
     expect(hub.commits()).toHaveLength(before);
@@ -140,7 +207,9 @@ describe('publishing to the Hub (a loopback server)', () => {
   it('keeps the release folder whole when the upload fails, and a rerun of the push completes it', async () => {
     const fresh = join(state, 'from-hub');
     hub.failNext('commit', 500, 'the Hub is having a bad day');
-    const failure = await publishStage(catalog, { version: '3.0', out: fresh, selectionId, push: push() }).catch((error: unknown) => error);
+    const failure = await publishStage(catalog, { version: '3.0', out: fresh, selectionId, push: push() }).catch(
+      (error: unknown) => error,
+    );
     expect(isRepocodError(failure) && failure.code).toBe('hub-failed');
     const message = failure instanceof Error ? failure.message : '';
     expect(message).toContain('the Hub is having a bad day');
@@ -150,6 +219,8 @@ describe('publishing to the Hub (a loopback server)', () => {
     expect(hub.files('repocod/demo-lite')?.has(`3.0/${PARQUET_NAME}`)).toBe(false);
     const rerun = await publishStage(catalog, { out: fresh, push: push() });
     expect(rerun.pushed?.created).toBe(false);
-    expect(Buffer.from(hub.files('repocod/demo-lite')?.get(`3.0/${PARQUET_NAME}`)?.bytes ?? [])).toEqual(bytesOf(fresh, `3.0/${PARQUET_NAME}`));
+    expect(Buffer.from(hub.files('repocod/demo-lite')?.get(`3.0/${PARQUET_NAME}`)?.bytes ?? [])).toEqual(
+      bytesOf(fresh, `3.0/${PARQUET_NAME}`),
+    );
   });
 });

@@ -3,7 +3,16 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { DownloadedRelease, PushPlan, PushResult, ReleasePlan, WrittenRelease } from '@repocod/publish';
-import { applyReleasePlan, configsOfCard, downloadHubRelease, hubReleaseCard, planPush, planRelease, pushRelease, releaseFiles } from '@repocod/publish';
+import {
+  applyReleasePlan,
+  configsOfCard,
+  downloadHubRelease,
+  hubReleaseCard,
+  planPush,
+  planRelease,
+  pushRelease,
+  releaseFiles,
+} from '@repocod/publish';
 import type { ReleaseContent } from './release-content.js';
 import { releaseContent } from './release-content.js';
 
@@ -60,14 +69,23 @@ export interface PublishSummary {
 export async function publishStage(catalog: Catalog, options: PublishOptions): Promise<PublishSummary> {
   const { version, out, push } = options;
   const dryRun = options.dryRun === true;
-  if (version === undefined && push === undefined) throw new RepocodError('usage', 'give --version V to add a version, or --push ORG/NAME to upload the release folder as it is');
+  if (version === undefined && push === undefined)
+    throw new RepocodError(
+      'usage',
+      'give --version V to add a version, or --push ORG/NAME to upload the release folder as it is',
+    );
   const downloaded = push === undefined ? null : await alignWithHub(out, push);
 
   let content: ReleaseContent | null = null;
   let plan: ReleasePlan | null = null;
   if (version !== undefined) {
     const envsRoot = options.stateRoot === undefined ? undefined : join(options.stateRoot, 'envs');
-    content = await releaseContent(catalog, { version, selectionId: options.selectionId, keep: options.keep, envsRoot });
+    content = await releaseContent(catalog, {
+      version,
+      selectionId: options.selectionId,
+      keep: options.keep,
+      envsRoot,
+    });
     plan = planRelease(out, version, content.rows, content.body, content.extras);
     if (!dryRun) applyReleasePlan(plan);
   }
@@ -78,14 +96,39 @@ export async function publishStage(catalog: Catalog, options: PublishOptions): P
   let pushed: PushResult | null = null;
   let commitTitle: string | null = null;
   if (push !== undefined) {
-    commitTitle = version === undefined ? `Upload the release (versions ${release.configs.map((config) => config.version).join(', ')})` : `Add version ${version} (${content?.rows.length ?? 0} tasks)`;
+    commitTitle =
+      version === undefined
+        ? `Upload the release (versions ${release.configs.map((config) => config.version).join(', ')})`
+        : `Add version ${version} (${content?.rows.length ?? 0} tasks)`;
     upload = dryRun ? plannedUpload(out, release.files, writes) : planPush(out, release.files);
     if (!dryRun) {
-      const description = content === null ? undefined : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released after validation (${content.counts.toolVersions.join(', ')}).`;
-      pushed = await pushRelease({ folder: out, files: release.files, repo: push.repo, hubUrl: push.hubUrl, accessToken: push.accessToken, commitTitle, commitDescription: description });
+      const description =
+        content === null
+          ? undefined
+          : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released after validation (${content.counts.toolVersions.join(', ')}).`;
+      pushed = await pushRelease({
+        folder: out,
+        files: release.files,
+        repo: push.repo,
+        hubUrl: push.hubUrl,
+        accessToken: push.accessToken,
+        commitTitle,
+        commitDescription: description,
+      });
     }
   }
-  return { folder: out, version: version ?? null, dryRun, content, release, writes, downloaded, upload, commitTitle, pushed };
+  return {
+    folder: out,
+    version: version ?? null,
+    dryRun,
+    content,
+    release,
+    writes,
+    downloaded,
+    upload,
+    commitTitle,
+    pushed,
+  };
 }
 
 /**
@@ -104,20 +147,31 @@ async function alignWithHub(out: string, push: HubTarget): Promise<DownloadedRel
     .map((config) => config.version)
     .filter((remote) => !local.has(remote));
   if (missing.length > 0) {
-    throw new RepocodError('usage', `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions into ${out}`);
+    throw new RepocodError(
+      'usage',
+      `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions into ${out}`,
+    );
   }
   return null;
 }
 
 function existingRelease(out: string): WrittenRelease {
   const cardPath = join(out, 'README.md');
-  if (!existsSync(cardPath)) throw new RepocodError('path-not-found', `${out} holds no release (no README.md); write one first with --version V`);
+  if (!existsSync(cardPath))
+    throw new RepocodError(
+      'path-not-found',
+      `${out} holds no release (no README.md); write one first with --version V`,
+    );
   const configs = configsOfCard(readFileSync(cardPath, 'utf8'), cardPath);
   return { folder: out, version: configs.at(-1)?.version ?? '', configs, files: releaseFiles(out), diff: null };
 }
 
 /** On a dry run the new files exist only in the plan: their planned sizes, the others' sizes on disk. */
-function plannedUpload(out: string, files: readonly string[], writes: readonly { path: string; bytes: number }[]): PushPlan {
+function plannedUpload(
+  out: string,
+  files: readonly string[],
+  writes: readonly { path: string; bytes: number }[],
+): PushPlan {
   const planned = new Map(writes.map((write) => [write.path, write.bytes]));
   const listed = files.map((path) => ({ path, bytes: planned.get(path) ?? statSync(join(out, path)).size }));
   return { folder: out, files: listed, totalBytes: listed.reduce((sum, file) => sum + file.bytes, 0) };

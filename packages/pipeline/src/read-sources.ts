@@ -24,7 +24,12 @@ export function readSources(root: string, files: readonly string[]): ReadSources
       sources.push({ file, bytes, contentHash: contentHash(bytes) });
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code ?? String(error);
-      unreadable.push({ file, kind: 'unreadable', lines: [], message: `${file}: cannot be read (${reason}); check that it is a readable file` });
+      unreadable.push({
+        file,
+        kind: 'unreadable',
+        lines: [],
+        message: `${file}: cannot be read (${reason}); check that it is a readable file`,
+      });
     }
   }
   return { sources, unreadable };

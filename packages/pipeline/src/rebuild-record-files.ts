@@ -119,7 +119,14 @@ export async function writeLiteRecord(
   const validations = [];
   for (const repository of repositories) validations.push(...(await catalog.validations({ repository })));
   const { selectionId: id, spec, picks } = selection;
-  const record = buildLiteRecord({ selectionId: id, spec, picks, tasks, validations, toolVersion: toolPackageVersion() });
+  const record = buildLiteRecord({
+    selectionId: id,
+    spec,
+    picks,
+    tasks,
+    validations,
+    toolVersion: toolPackageVersion(),
+  });
   const file = join(folder, LITE_RECORD_FILE);
   writeIn(folder, () => writeFileSync(file, formatLiteRecord(record)));
   return { file, tasks: record.tasks };

@@ -220,7 +220,12 @@ describe('miningBehindTasks', () => {
   });
 
   it('falls back on the mining of most functions, then the most recent', () => {
-    const rows = [row('old', 'fast', 1, 'f'), row('new', 'exact', 5, 'f'), row('mid', 'fast', 3, 'g'), row('mid', 'fast', 4, 'h')];
+    const rows = [
+      row('old', 'fast', 1, 'f'),
+      row('new', 'exact', 5, 'f'),
+      row('mid', 'fast', 3, 'g'),
+      row('mid', 'fast', 4, 'h'),
+    ];
     expect(miningBehindTasks(rows, new Set())).toEqual({ miningKey: 'mid', mode: 'fast' });
     expect(miningBehindTasks(rows.slice(0, 2), new Set())).toEqual({ miningKey: 'new', mode: 'exact' });
   });

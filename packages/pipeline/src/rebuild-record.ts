@@ -110,20 +110,22 @@ export interface RebuildRecordInputs {
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
   const verdicts = currentVerdicts(inputs.tasks, inputs.selection, inputs.validations);
   const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
-  const lines = tasks.map((task): RecordLine => ({
-    instance_id: task.instanceId,
-    repository: task.repository,
-    file: task.file,
-    qualname: task.qualname,
-    level: task.level,
-    prompt_lines: task.promptLines,
-    solution_lines: task.solutionLines,
-    prompt_tokens: task.promptTokens,
-    solution_tokens: task.solutionTokens,
-    cc: task.complexity,
-    fail_to_pass: [...task.failToPass].sort(compare),
-    valid: verdictValue(verdicts.get(task.instanceId)),
-  }));
+  const lines = tasks.map(
+    (task): RecordLine => ({
+      instance_id: task.instanceId,
+      repository: task.repository,
+      file: task.file,
+      qualname: task.qualname,
+      level: task.level,
+      prompt_lines: task.promptLines,
+      solution_lines: task.solutionLines,
+      prompt_tokens: task.promptTokens,
+      solution_tokens: task.solutionTokens,
+      cc: task.complexity,
+      fail_to_pass: [...task.failToPass].sort(compare),
+      valid: verdictValue(verdicts.get(task.instanceId)),
+    }),
+  );
   return { lines, meta: recordMeta(inputs, tasks, verdicts) };
 }
 
@@ -149,7 +151,12 @@ export function miningBehindTasks(
   const groups = new Map<string, { choice: MiningChoice; covered: number; mined: number; latest: number }>();
   for (const row of rows) {
     const id = `${row.miningKey}\n${row.mode}`;
-    const group = groups.get(id) ?? { choice: { miningKey: row.miningKey, mode: row.mode }, covered: 0, mined: 0, latest: 0 };
+    const group = groups.get(id) ?? {
+      choice: { miningKey: row.miningKey, mode: row.mode },
+      covered: 0,
+      mined: 0,
+      latest: 0,
+    };
     group.mined++;
     if (row.status === 'tests' && taskFunctionIds.has(row.functionId)) group.covered++;
     group.latest = Math.max(group.latest, row.minedAt.getTime());
@@ -218,12 +225,15 @@ function recordMeta(
     validated_with: newest?.toolVersion ?? null,
     selection: inputs.selection?.selectionId ?? null,
     environment: recordEnvironment(inputs),
-    baseline: inputs.baseline === null ? null : {
-      tests: inputs.baseline.length,
-      passing: inputs.baseline.filter((row) => row.status === 'passing').length,
-      flaky: inputs.baseline.filter((row) => row.status === 'flaky').length,
-      not_passing: inputs.baseline.filter((row) => row.status === 'not-passing').length,
-    },
+    baseline:
+      inputs.baseline === null
+        ? null
+        : {
+            tests: inputs.baseline.length,
+            passing: inputs.baseline.filter((row) => row.status === 'passing').length,
+            flaky: inputs.baseline.filter((row) => row.status === 'flaky').length,
+            not_passing: inputs.baseline.filter((row) => row.status === 'not-passing').length,
+          },
     candidates: inputs.candidates,
     mined: {
       with_tests: inputs.mined.filter((row) => row.status === 'tests').length,

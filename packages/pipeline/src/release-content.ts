@@ -48,7 +48,11 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
   const { tasks } = selection;
   const keep = new Set(options.keep ?? []);
   const unknownKeeps = [...keep].filter((id) => !tasks.some((task) => task.instanceId === id));
-  if (unknownKeeps.length > 0) throw new RepocodError('usage', `--keep ${unknownKeeps.join(', ')}: not a task of selection ${selection.selectionId}`);
+  if (unknownKeeps.length > 0)
+    throw new RepocodError(
+      'usage',
+      `--keep ${unknownKeeps.join(', ')}: not a task of selection ${selection.selectionId}`,
+    );
 
   // Newest first within a task: the first row of a task's present content is its current validation.
   const newest = new Map<string, StoredValidation>();
@@ -66,7 +70,12 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
     const repositories = [...new Set(unvalidated.map((task) => task.repository))].sort();
     throw new RepocodError(
       'usage',
-      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been validated as they are now (${unvalidated.slice(0, 3).map((task) => task.instanceId).join(', ')}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${options.selectionId === undefined ? '' : ` --selection ${selection.selectionId}`}\` first (repositories: ${repositories.join(', ')})`,
+      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been validated as they are now (${unvalidated
+        .slice(0, 3)
+        .map((task) => task.instanceId)
+        .join(
+          ', ',
+        )}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${options.selectionId === undefined ? '' : ` --selection ${selection.selectionId}`}\` first (repositories: ${repositories.join(', ')})`,
     );
   }
 
@@ -80,14 +89,22 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
       continue;
     }
     const problem = firstProblem(validation);
-    const entry = { instanceId: task.instanceId, status: validation.status, check: problem?.check ?? 'unknown', detail: problem?.detail ?? '' };
+    const entry = {
+      instanceId: task.instanceId,
+      status: validation.status,
+      check: problem?.check ?? 'unknown',
+      detail: problem?.detail ?? '',
+    };
     if (keep.has(task.instanceId)) {
       kept.push(entry);
       released.push({ task, validation });
     } else leftOut.push(entry);
   }
   if (released.length === 0) {
-    throw new RepocodError('usage', `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to release (\`repocod validate\` lists why; --keep ID releases a task all the same)`);
+    throw new RepocodError(
+      'usage',
+      `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to release (\`repocod validate\` lists why; --keep ID releases a task all the same)`,
+    );
   }
   const rows: ReleaseRow[] = released.map(({ task, validation }) => ({
     instance_id: task.instanceId,
@@ -105,14 +122,31 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
   const counts = countValidations([...current.values()]);
   const releasedIds = new Set(released.map(({ task }) => task.instanceId));
   const keptIds = new Set(kept.map((task) => task.instanceId));
-  const record = tasks.map((task) => validationRecord(task, current.get(task.instanceId) as StoredValidation, releasedIds.has(task.instanceId), keptIds.has(task.instanceId)));
+  const record = tasks.map((task) =>
+    validationRecord(
+      task,
+      current.get(task.instanceId) as StoredValidation,
+      releasedIds.has(task.instanceId),
+      keptIds.has(task.instanceId),
+    ),
+  );
   return {
     selectionId: selection.selectionId,
     rows,
     body: cardBody(options.version, selection.spec, released, { counts, selected: tasks.length, leftOut, kept }),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
-      ...(options.envsRoot === undefined ? [] : [{ name: ENVIRONMENTS_RECORD, content: releaseEnvironments(released.map(({ validation }) => validation), options.envsRoot) }]),
+      ...(options.envsRoot === undefined
+        ? []
+        : [
+            {
+              name: ENVIRONMENTS_RECORD,
+              content: releaseEnvironments(
+                released.map(({ validation }) => validation),
+                options.envsRoot,
+              ),
+            },
+          ]),
     ],
     selected: tasks.length,
     leftOut,
@@ -124,13 +158,32 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
 /** Beside each version's Parquet: one JSON line per selected task, released or not. */
 export const VALIDATION_RECORD = 'validation.jsonl';
 
-function validationRecord(task: StoredTask, validation: StoredValidation, released: boolean, kept: boolean): Record<string, unknown> {
+function validationRecord(
+  task: StoredTask,
+  validation: StoredValidation,
+  released: boolean,
+  kept: boolean,
+): Record<string, unknown> {
   return {
     instance_id: task.instanceId,
     released,
     kept_by_curator: kept,
     status: validation.status,
-    checks: (JSON.parse(validation.checks) as { check: string; status: string; detail: string; tests: string[]; runIds: string[] }[]).map((check) => ({ check: check.check, status: check.status, detail: check.detail, tests: check.tests, run_ids: check.runIds })),
+    checks: (
+      JSON.parse(validation.checks) as {
+        check: string;
+        status: string;
+        detail: string;
+        tests: string[];
+        runIds: string[];
+      }[]
+    ).map((check) => ({
+      check: check.check,
+      status: check.status,
+      detail: check.detail,
+      tests: check.tests,
+      run_ids: check.runIds,
+    })),
     fail_to_pass_mined: task.failToPass.length,
     fail_to_pass_validated: validation.failToPass.length,
     flaky_tests: validation.flakyTests,
@@ -158,17 +211,34 @@ interface ValidationFacts {
 }
 
 /** The card for people: what the dataset is, how it was built and checked, its statistics. */
-export function cardBody(version: string, spec: string, released: readonly { task: StoredTask; validation: StoredValidation }[], facts: ValidationFacts): string {
+export function cardBody(
+  version: string,
+  spec: string,
+  released: readonly { task: StoredTask; validation: StoredValidation }[],
+  facts: ValidationFacts,
+): string {
   const tasks = released.map(({ task }) => task);
-  const testsOf = new Map(released.map(({ task, validation }) => [task.instanceId, validation.failToPass.length > 0 ? validation.failToPass.length : task.failToPass.length]));
-  const mean = (values: readonly number[]): string => (values.length === 0 ? '–' : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1));
+  const testsOf = new Map(
+    released.map(({ task, validation }) => [
+      task.instanceId,
+      validation.failToPass.length > 0 ? validation.failToPass.length : task.failToPass.length,
+    ]),
+  );
+  const mean = (values: readonly number[]): string =>
+    values.length === 0 ? '–' : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1);
   const statsRow = (label: string, group: readonly StoredTask[]): string =>
     `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | ${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | ${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => testsOf.get(task.instanceId) ?? 0))} |`;
-  const header = ['| | tasks | prompt lines | solution lines | solution tokens | complexity | tests per task |', '|---|---|---|---|---|---|---|'];
+  const header = [
+    '| | tasks | prompt lines | solution lines | solution tokens | complexity | tests per task |',
+    '|---|---|---|---|---|---|---|',
+  ];
   const repositories = [...new Set(tasks.map((task) => task.repo))].sort();
   const { counts } = facts;
-  const checkRow = (label: string, check: keyof ValidationCounts['byCheck']): string => `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | ${counts.byCheck[check]['infra-error']} |`;
-  const environments = [...new Map(released.map(({ task, validation }) => [task.repo, validation])).entries()].sort(([a], [b]) => (a < b ? -1 : 1));
+  const checkRow = (label: string, check: keyof ValidationCounts['byCheck']): string =>
+    `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | ${counts.byCheck[check]['infra-error']} |`;
+  const environments = [...new Map(released.map(({ task, validation }) => [task.repo, validation])).entries()].sort(
+    ([a], [b]) => (a < b ? -1 : 1),
+  );
   const k = counts.repeats.join(' or ');
   return [
     `# REPOCOD-style repository-level code generation, version ${version}`,
@@ -176,7 +246,7 @@ export function cardBody(version: string, spec: string, released: readonly { tas
     'Each task is a function of a real Python repository whose body was removed: the model gets the',
     'repository at the base commit with `pre_patches` applied (signature and docstring kept, the',
     "function's relevant tests removed) and must write the body; `gold_patches` restore both. A task",
-    "passes when every test of `evaluation.FAIL_TO_PASS` passes. The columns follow REPOCOD_Lite_Unified.",
+    'passes when every test of `evaluation.FAIL_TO_PASS` passes. The columns follow REPOCOD_Lite_Unified.',
     '',
     '## How it was built',
     '',
@@ -192,11 +262,21 @@ export function cardBody(version: string, spec: string, released: readonly { tas
     '## Statistics',
     '',
     ...header,
-    ...CONTEXT_LEVELS.map((level) => statsRow(level, tasks.filter((task) => task.level === level))),
+    ...CONTEXT_LEVELS.map((level) =>
+      statsRow(
+        level,
+        tasks.filter((task) => task.level === level),
+      ),
+    ),
     statsRow('all', tasks),
     '',
     ...header,
-    ...repositories.map((repo) => statsRow(repo, tasks.filter((task) => task.repo === repo))),
+    ...repositories.map((repo) =>
+      statsRow(
+        repo,
+        tasks.filter((task) => task.repo === repo),
+      ),
+    ),
     '',
     '## Validation',
     '',
@@ -217,11 +297,24 @@ export function cardBody(version: string, spec: string, released: readonly { tas
       (facts.kept.length > 0 ? ` (${facts.kept.length} kept by the curator despite a failed check)` : '') +
       `; left out: ${facts.leftOut.length}. ` +
       `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in ${counts.tasksWithFlakyTests} task(s)` +
-      (counts.droppedTests > 0 ? `; tests that pass without the body were removed from FAIL_TO_PASS: ${counts.droppedTests}.` : '.'),
+      (counts.droppedTests > 0
+        ? `; tests that pass without the body were removed from FAIL_TO_PASS: ${counts.droppedTests}.`
+        : '.'),
     '',
     ...(facts.leftOut.length + facts.kept.length === 0
       ? []
-      : ['| task | check | why | released |', '|---|---|---|---|', ...[...facts.leftOut.map((task) => ({ ...task, released: 'no' })), ...facts.kept.map((task) => ({ ...task, released: 'kept' }))].map((task) => `| ${task.instanceId} | ${task.check} | ${task.detail.replaceAll('|', '\\|')} | ${task.released} |`), '']),
+      : [
+          '| task | check | why | released |',
+          '|---|---|---|---|',
+          ...[
+            ...facts.leftOut.map((task) => ({ ...task, released: 'no' })),
+            ...facts.kept.map((task) => ({ ...task, released: 'kept' })),
+          ].map(
+            (task) =>
+              `| ${task.instanceId} | ${task.check} | ${task.detail.replaceAll('|', '\\|')} | ${task.released} |`,
+          ),
+          '',
+        ]),
     `Provenance: ${counts.toolVersions.join(', ')}; ${environments.map(([repo, validation]) => `${repo}: Python ${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHash.slice(0, 16)}\``).join('; ')}.`,
     `Each task's checks, tests removed and run ids are in \`${version}/${VALIDATION_RECORD}\`.`,
     '',

@@ -15,14 +15,31 @@ export function releaseEnvironments(validations: readonly StoredValidation[], en
   const seen = new Map<string, StoredValidation>();
   for (const validation of validations) seen.set(`${validation.repository}\n${validation.environmentKey}`, validation);
   const blocks = [...seen.values()]
-    .sort((a, b) => (a.repository === b.repository ? (a.environmentKey < b.environmentKey ? -1 : 1) : a.repository < b.repository ? -1 : 1))
+    .sort((a, b) =>
+      a.repository === b.repository
+        ? a.environmentKey < b.environmentKey
+          ? -1
+          : 1
+        : a.repository < b.repository
+          ? -1
+          : 1,
+    )
     .map((validation) => {
-      const marker = readEnvironmentMarker(join(envsRoot, environmentDirectoryName(validation.repository, validation.environmentKey)));
+      const marker = readEnvironmentMarker(
+        join(envsRoot, environmentDirectoryName(validation.repository, validation.environmentKey)),
+      );
       const header = [
         `# ${validation.repository}: Python ${validation.pythonVersion}, environment ${validation.environmentKey.slice(0, 16)}, packages sha256 ${validation.packagesHash.slice(0, 16)}`,
       ];
-      if (marker === null) return [...header, '# (the environment is not on the machine that released this version: packages not listed)'].join('\n');
-      const resolved = marker.resolvedAsOf === undefined || marker.resolvedAsOf === null ? 'undated' : `resolved as of ${marker.resolvedAsOf}`;
+      if (marker === null)
+        return [
+          ...header,
+          '# (the environment is not on the machine that released this version: packages not listed)',
+        ].join('\n');
+      const resolved =
+        marker.resolvedAsOf === undefined || marker.resolvedAsOf === null
+          ? 'undated'
+          : `resolved as of ${marker.resolvedAsOf}`;
       return [...header, `# installer ${marker.installer}, ${resolved}`, ...marker.packages].join('\n');
     });
   return `${blocks.join('\n\n')}\n`;

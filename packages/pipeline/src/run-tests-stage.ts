@@ -1,7 +1,16 @@
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import { jobHash, listTestFiles, localExecutor, prepareRepository, runnerPaths, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
+import {
+  jobHash,
+  listTestFiles,
+  localExecutor,
+  prepareRepository,
+  runnerPaths,
+  shardSelection,
+  shardTimeoutSeconds,
+  splitSuite,
+} from '@repocod/runner';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository } from './find-repository.js';
@@ -81,14 +90,25 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
     else results.push(cached);
   }
   const fromCatalogCount = results.length;
-  options.onEvent?.({ kind: 'run-start', jobs: toRun.length, fromCatalog: fromCatalogCount, shards: options.tests === 'all' ? jobs.length : 0 });
+  options.onEvent?.({
+    kind: 'run-start',
+    jobs: toRun.length,
+    fromCatalog: fromCatalogCount,
+    shards: options.tests === 'all' ? jobs.length : 0,
+  });
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
   let done = 0;
   for await (const { result } of (options.executor ?? localExecutor)(prepared).run(toRun)) {
     await recordJobResult(catalog, prepared, result);
     results.push(result);
     done++;
-    options.onEvent?.({ kind: 'job-done', done, total: toRun.length, status: result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok') });
+    options.onEvent?.({
+      kind: 'job-done',
+      done,
+      total: toRun.length,
+      status:
+        result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok'),
+    });
   }
   return { ...summarise(prepared, results, (performance.now() - started) / 1000), fromCatalog: fromCatalogCount };
 }
@@ -111,7 +131,12 @@ function suiteJobs(options: RunTestsOptions, prepared: PreparedRepository, worke
 }
 
 function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {
-  const common = { repository: options.repository, patches: options.patches, repeat: options.repeat, timeoutSeconds: options.timeoutSeconds };
+  const common = {
+    repository: options.repository,
+    patches: options.patches,
+    repeat: options.repeat,
+    timeoutSeconds: options.timeoutSeconds,
+  };
   const byFile = new Map<string, string[]>();
   for (const id of options.tests === 'all' ? [] : options.tests) {
     const file = id.split('::')[0] ?? id;
@@ -126,7 +151,11 @@ function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {
   return chunks.filter((chunk) => chunk.length > 0).map((tests) => ({ ...common, tests }));
 }
 
-function summarise(prepared: PreparedRepository, results: readonly JobResult[], durationSeconds: number): RunTestsSummary {
+function summarise(
+  prepared: PreparedRepository,
+  results: readonly JobResult[],
+  durationSeconds: number,
+): RunTestsSummary {
   const tests: TestResult[] = [];
   const problems: string[] = [];
   let network = '';
@@ -134,7 +163,10 @@ function summarise(prepared: PreparedRepository, results: readonly JobResult[], 
     if (result.patchError !== null) problems.push(result.patchError);
     for (const run of result.runs) {
       network = run.network;
-      if (run.status !== 'ok') problems.push(`${run.status} (exit code ${run.exitCode ?? 'none'}):\n${run.log.split('\n').slice(-15).join('\n')}`);
+      if (run.status !== 'ok')
+        problems.push(
+          `${run.status} (exit code ${run.exitCode ?? 'none'}):\n${run.log.split('\n').slice(-15).join('\n')}`,
+        );
       tests.push(...run.results);
     }
   }

@@ -29,12 +29,20 @@ export interface SelectSummary {
  * in DuckDB), takes each level's quota, and stores the selection with its spec. The id is a hash of
  * the spec and of the picks, so the same spec on the same tasks gives the same selection.
  */
-export async function selectStage(catalog: Catalog, spec: SelectionSpec, source = 'the selection spec'): Promise<SelectSummary> {
+export async function selectStage(
+  catalog: Catalog,
+  spec: SelectionSpec,
+  source = 'the selection spec',
+): Promise<SelectSummary> {
   let ranked: RankedTask[];
   try {
     ranked = await catalog.rankTasks(spec);
   } catch (error) {
-    throw new RepocodError('config-invalid', `${source}: the score or the filter is not valid SQL over the tasks columns: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: the score or the filter is not valid SQL over the tasks columns: ${error instanceof Error ? error.message : String(error)}`,
+      { cause: error },
+    );
   }
   const picks = ranked.filter((task) => task.picked);
   const levels = SELECTION_LEVELS.map((level): LevelCut => {

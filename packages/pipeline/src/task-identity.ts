@@ -17,6 +17,14 @@ export function taskRepoName(prepared: PreparedRepository): string {
  */
 export function candidateInstanceIds(repo: string, functions: readonly CatalogFunction[]): Map<string, string> {
   const unique = new Map(functions.map((fn) => [fn.functionId, fn]));
-  const ids = uniqueInstanceIds(repo, [...unique.values()].map((fn) => ({ functionId: fn.functionId, file: fn.file, qualname: fn.qualname, line: fn.signatureSpan.start })));
+  const ids = uniqueInstanceIds(
+    repo,
+    [...unique.values()].map((fn) => ({
+      functionId: fn.functionId,
+      file: fn.file,
+      qualname: fn.qualname,
+      line: fn.signatureSpan.start,
+    })),
+  );
   return new Map([...ids].map(([fn, id]) => [fn.functionId, id]));
 }

@@ -33,7 +33,12 @@ describe('tasks of the demo', () => {
     // the body is needed at collection, and without it every test fails there, as a task asks.
     expect(summary.failedChecks).toEqual([]);
     const retry = summary.tasks.find((task) => task.instanceId === 'demo-inventory.util.retry');
-    expect(JSON.parse(retry?.checks ?? '{}')).toMatchObject({ roundTrip: true, applies: true, collects: true, bodyNeededAtCollection: true });
+    expect(JSON.parse(retry?.checks ?? '{}')).toMatchObject({
+      roundTrip: true,
+      applies: true,
+      collects: true,
+      bodyNeededAtCollection: true,
+    });
     expect(new Set(summary.tasks.map((task) => task.instanceId)).size).toBe(52);
     expect(summary.tasks.map((task) => task.instanceId)).toContain('demo-inventory.util.retry');
     expect(Object.values(summary.byLevel).reduce((sum, count) => sum + count, 0)).toBe(52);
@@ -46,21 +51,27 @@ describe('tasks of the demo', () => {
     const folder = mkdtempSync(join(tmpdir(), 'repocod-tasks-apply-'));
     execFileSync('git', ['clone', '-q', join(state, 'repos', 'demo'), folder]);
     const original = readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8');
-    for (const [name, patch] of [['pre.code', task?.preCode], ['pre.test', task?.preTest]] as const) {
+    for (const [name, patch] of [
+      ['pre.code', task?.preCode],
+      ['pre.test', task?.preTest],
+    ] as const) {
       execFileSync('git', ['apply', '-'], { cwd: folder, input: patch ?? '' });
       expect(name).toBeTruthy();
     }
     const pre = readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8');
     expect(pre).toContain(task?.prompt ?? '');
     expect(pre).not.toContain(task?.solution ?? '');
-    for (const patch of [task?.goldTest, task?.goldCode]) execFileSync('git', ['apply', '-'], { cwd: folder, input: patch ?? '' });
+    for (const patch of [task?.goldTest, task?.goldCode])
+      execFileSync('git', ['apply', '-'], { cwd: folder, input: patch ?? '' });
     expect(readFileSync(join(folder, 'inventory/warehouse.py'), 'utf8')).toBe(original);
     expect(execFileSync('git', ['status', '--porcelain'], { cwd: folder, encoding: 'utf8' })).toBe('');
   });
 
   it('fills the problem statements from the templates', () => {
     const task = summary.tasks.find((candidate) => candidate.qualname === 'slugify');
-    expect(task?.problemCode).toContain('Complete the body of `slugify` in `inventory/util.py` of the repository demo.');
+    expect(task?.problemCode).toContain(
+      'Complete the body of `slugify` in `inventory/util.py` of the repository demo.',
+    );
     expect(task?.problemCode).toContain(task?.prompt.trimEnd() ?? 'x');
     expect(task?.problemTest).toContain(task?.failToPass[0] ?? 'x');
   });
@@ -69,7 +80,10 @@ describe('tasks of the demo', () => {
     const selection = await selectStage(catalog, REPOCOD_LITE_SPEC);
     expect(selection.picks).toHaveLength(52);
     expect(selection.short.map((level) => level.level).sort()).toEqual(['file-level', 'repo-level', 'self-contained']);
-    const small = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 } });
+    const small = await selectStage(catalog, {
+      ...REPOCOD_LITE_SPEC,
+      quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 },
+    });
     expect(small.picks).toHaveLength(6);
     for (const level of small.levels) {
       const picks = small.picks.filter((pick) => pick.level === level.level);
@@ -78,7 +92,16 @@ describe('tasks of the demo', () => {
       expect(level.cutoff).toBe(picks[1]?.score);
     }
     // Same spec, same tasks: same selection.
-    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 } })).selectionId).toBe(small.selectionId);
-    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(/spec\.json: the score or the filter is not valid SQL/);
+    expect(
+      (
+        await selectStage(catalog, {
+          ...REPOCOD_LITE_SPEC,
+          quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 },
+        })
+      ).selectionId,
+    ).toBe(small.selectionId);
+    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(
+      /spec\.json: the score or the filter is not valid SQL/,
+    );
   });
 });

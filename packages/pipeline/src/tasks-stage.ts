@@ -36,7 +36,13 @@ export interface TasksStageOptions extends PrepareStageOptions {
 
 export type TasksStageEvent =
   | { readonly kind: 'tasks-built'; readonly tasks: number }
-  | { readonly kind: 'task-checked'; readonly instanceId: string; readonly passed: boolean; readonly done: number; readonly total: number };
+  | {
+      readonly kind: 'task-checked';
+      readonly instanceId: string;
+      readonly passed: boolean;
+      readonly done: number;
+      readonly total: number;
+    };
 
 export interface TaskChecks {
   /** base + pre + gold gives the base bytes back (applied with git in a worktree). */
@@ -75,9 +81,14 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   const prepared = await prepareStage({ ...options, workers: options.workers ?? 2 });
   const name = prepared.entry.name;
   const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
-  const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter((row) => row.status === 'tests');
+  const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
+    (row) => row.status === 'tests',
+  );
   if (mined.length === 0) {
-    throw new RepocodError('usage', `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod mine ${name}\` first`);
+    throw new RepocodError(
+      'usage',
+      `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod mine ${name}\` first`,
+    );
   }
   const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));
   const chosen = mined.flatMap((row) => {
@@ -88,7 +99,10 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
   const parser = await loadPythonParser();
   const index = buildRepositoryIndex(parser, texts);
-  const levels = classifyFunctions(index, chosen.map(({ fn }) => fn));
+  const levels = classifyFunctions(
+    index,
+    chosen.map(({ fn }) => fn),
+  );
   const resolveBase = indexedBaseResolver(index);
   // Parsed when first asked: the tests' own files, and the files their inherited tests come from.
   const parsedTests = new Map<string, TestFileModel | undefined>();
@@ -109,11 +123,31 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     const code = codePatches(fn, texts.get(fn.file) ?? '');
     const test = testPatches(testModels, tests, resolveBase);
     const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
-    const fields = { repository: taskRepoName(prepared), file: fn.file, qualname: fn.qualname, prompt: fn.slices.prompt, level: classification.level, tests: tests.map((id) => `- ${id}`).join('\n') };
+    const fields = {
+      repository: taskRepoName(prepared),
+      file: fn.file,
+      qualname: fn.qualname,
+      prompt: fn.slices.prompt,
+      level: classification.level,
+      tests: tests.map((id) => `- ${id}`).join('\n'),
+    };
     return { instanceId, fn, tests, code, test, classification, fields };
   });
   options.onEvent?.({ kind: 'tasks-built', tasks: drafts.length });
-  const checks = await checkPatches(catalog, prepared, drafts.map((draft) => ({ instanceId: draft.instanceId, preCode: draft.code.pre, preTest: draft.test.pre, gold: [draft.test.gold, draft.code.gold], failToPass: draft.tests, testsNotFound: draft.test.missing })), options.executor ?? localExecutor, options.onEvent);
+  const checks = await checkPatches(
+    catalog,
+    prepared,
+    drafts.map((draft) => ({
+      instanceId: draft.instanceId,
+      preCode: draft.code.pre,
+      preTest: draft.test.pre,
+      gold: [draft.test.gold, draft.code.gold],
+      failToPass: draft.tests,
+      testsNotFound: draft.test.missing,
+    })),
+    options.executor ?? localExecutor,
+    options.onEvent,
+  );
   const tasks: TaskRow[] = drafts.map((draft) => {
     const check = checks.get(draft.instanceId) as TaskChecks;
     return {
@@ -152,14 +186,15 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
     repository: name,
     tasks,
     byLevel,
-    failedChecks: tasks.filter((task) => !task.checksPassed).map((task) => ({ instanceId: task.instanceId, checks: checks.get(task.instanceId) as TaskChecks })),
+    failedChecks: tasks
+      .filter((task) => !task.checksPassed)
+      .map((task) => ({ instanceId: task.instanceId, checks: checks.get(task.instanceId) as TaskChecks })),
     bodyNeededAtCollection: tasks
       .filter((task) => checks.get(task.instanceId)?.bodyNeededAtCollection === true)
       .map((task) => task.instanceId),
     durationSeconds: (performance.now() - started) / 1000,
   };
 }
-
 
 interface PatchCheck {
   readonly instanceId: string;
@@ -176,7 +211,13 @@ interface PatchCheck {
  * without error in the task's test files (a removed body or removed tests must not break an import),
  * unless the tests' modules need the body at collection time (collectsCheck).
  */
-async function checkPatches(catalog: Catalog, prepared: PreparedRepository, tasks: readonly PatchCheck[], executor: ExecutorFactory, onEvent?: (event: TasksStageEvent) => void): Promise<Map<string, TaskChecks>> {
+async function checkPatches(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  tasks: readonly PatchCheck[],
+  executor: ExecutorFactory,
+  onEvent?: (event: TasksStageEvent) => void,
+): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
   if (worktree === undefined) throw new Error('the tasks stage needs a worktree');
   const roundTrips = new Map<string, { applies: boolean; roundTrip: boolean; message: string | null }>();
@@ -189,7 +230,11 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
     }
     const status = await git(worktree.path, ['status', '--porcelain']);
     await resetWorktree(worktree);
-    roundTrips.set(task.instanceId, { applies: true, roundTrip: status === '', message: status === '' ? null : `base + pre + gold differs from the base: ${status}` });
+    roundTrips.set(task.instanceId, {
+      applies: true,
+      roundTrip: status === '',
+      message: status === '' ? null : `base + pre + gold differs from the base: ${status}`,
+    });
   }
   const repository = prepared.entry.name;
   const preJobs = tasks.map((task) => preStateCollectJob({ repository, ...task }));
@@ -203,7 +248,9 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
       ...(trip.message === null ? [] : [trip.message]),
       ...(pre.patchError !== null ? [pre.patchError] : []),
       ...(collects ? [] : [`${collect.detail}:\n${(collect.log ?? '').trimEnd().split('\n').slice(-15).join('\n')}`]),
-      ...(task.testsNotFound.length > 0 ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`] : []),
+      ...(task.testsNotFound.length > 0
+        ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`]
+        : []),
     ];
     const checks: TaskChecks = {
       roundTrip: trip.roundTrip,
@@ -215,7 +262,13 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
     };
     results.set(task.instanceId, checks);
     done++;
-    onEvent?.({ kind: 'task-checked', instanceId: task.instanceId, passed: checksPass(checks), done, total: tasks.length });
+    onEvent?.({
+      kind: 'task-checked',
+      instanceId: task.instanceId,
+      passed: checksPass(checks),
+      done,
+      total: tasks.length,
+    });
   };
   // A pre state that does not collect is asked again with the body kept (is the failure the body's?).
   const followUps: { index: number; pre: JobResult }[] = [];
@@ -223,7 +276,9 @@ async function checkPatches(catalog: Catalog, prepared: PreparedRepository, task
     if (needsTestsRemovedCollect(result)) followUps.push({ index, pre: result });
     else decide(tasks[index] as PatchCheck, result, null);
   }
-  const removedJobs = followUps.map(({ index }) => testsRemovedCollectJob({ repository, ...(tasks[index] as PatchCheck) }));
+  const removedJobs = followUps.map(({ index }) =>
+    testsRemovedCollectJob({ repository, ...(tasks[index] as PatchCheck) }),
+  );
   for await (const { index, result } of collectJobs(catalog, prepared, removedJobs, executor)) {
     const { index: taskIndex, pre } = followUps[index] as { index: number; pre: JobResult };
     decide(tasks[taskIndex] as PatchCheck, pre, result);

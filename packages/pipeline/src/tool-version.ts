@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-const PACKAGE_VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+const PACKAGE_VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 /**
  * `repocod-kit <version>` alone: for files that must come out byte-identical from any commit of the
@@ -19,7 +21,12 @@ export function toolPackageVersion(): string {
 export function toolVersion(projectRoot: string): string {
   const git = (args: string[]): string | null => {
     try {
-      return execFileSync('git', args, { cwd: projectRoot, encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      return execFileSync('git', args, {
+        cwd: projectRoot,
+        encoding: 'utf8',
+        timeout: 10_000,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     } catch {
       return null;
     }

@@ -30,18 +30,36 @@ let summary: ValidateSummary;
 beforeAll(async () => {
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
   // Mined while test_flaky is stable (no counter file): it is flaky_target's one relevant test.
-  delete process.env['EDGE_FLAKY_FILE'];
-  await mineStage(catalog, { ...options, mode: 'fast', extraction: { ...DEFAULT_EXTRACTION_CONFIG, candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true } } });
+  delete process.env.EDGE_FLAKY_FILE;
+  await mineStage(catalog, {
+    ...options,
+    mode: 'fast',
+    extraction: {
+      ...DEFAULT_EXTRACTION_CONFIG,
+      candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true },
+    },
+  });
   await tasksStage(catalog, options);
-  const { selectionId } = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: "qualname IN ('flaky_target', 'fib', 'square_cases')" });
+  const { selectionId } = await selectStage(catalog, {
+    ...REPOCOD_LITE_SPEC,
+    filter: "qualname IN ('flaky_target', 'fib', 'square_cases')",
+  });
   // From now on test_flaky fails on every other run (see its docstring): the k runs must catch it. Mining's
   // baseline saw it stable, so the gold patches run k times here (--gold-runs) rather than the baseline answering.
-  process.env['EDGE_FLAKY_FILE'] = join(state, 'flaky-runs');
-  summary = await validateStage(catalog, { projectRoot: PROJECT_ROOT, stateRoot: state, manifest: options.manifest, workers: 2, selectionId, repeat: 3, goldRuns: true });
+  process.env.EDGE_FLAKY_FILE = join(state, 'flaky-runs');
+  summary = await validateStage(catalog, {
+    projectRoot: PROJECT_ROOT,
+    stateRoot: state,
+    manifest: options.manifest,
+    workers: 2,
+    selectionId,
+    repeat: 3,
+    goldRuns: true,
+  });
 }, 600_000);
 
 afterAll(async () => {
-  delete process.env['EDGE_FLAKY_FILE'];
+  delete process.env.EDGE_FLAKY_FILE;
   await catalog.close();
 });
 
@@ -51,23 +69,39 @@ describe('validation of a task whose test turns flaky', () => {
     const row = summary.validations.find((validation) => validation.instanceId === FLAKY_TARGET);
     expect(row).toMatchObject({ status: 'failed', flakyTests: ['tests/test_core.py::test_flaky'], failToPass: [] });
     const gold = checksOf(row ?? { checks: '[]' })[2];
-    expect(gold).toMatchObject({ check: 'passes-with-gold', status: 'failed', tests: ['tests/test_core.py::test_flaky'] });
-    expect(gold?.detail).toMatch(/^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.py::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$/);
+    expect(gold).toMatchObject({
+      check: 'passes-with-gold',
+      status: 'failed',
+      tests: ['tests/test_core.py::test_flaky'],
+    });
+    expect(gold?.detail).toMatch(
+      /^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.py::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$/,
+    );
     expect(gold?.detail).toContain('passed');
     expect(gold?.detail).toContain('failed');
   });
 
   it('leaves the other task as it was', () => {
-    expect(summary.validations.find((validation) => validation.instanceId === 'mining-edge-cases-edgecases.core.fib')).toMatchObject({ status: 'passed', flakyTests: [] });
+    expect(
+      summary.validations.find((validation) => validation.instanceId === 'mining-edge-cases-edgecases.core.fib'),
+    ).toMatchObject({ status: 'passed', flakyTests: [] });
   });
 });
 
 describe('a task whose function runs while pytest collects', () => {
   it('passes the collect check of the tasks stage: the pre state does not collect, and does with the body', async () => {
     const task = await catalog.task(SQUARE_CASES);
-    expect(task?.failToPass).toEqual(['tests/test_cases.py::test_square[1]', 'tests/test_cases.py::test_square[2]', 'tests/test_cases.py::test_square[3]']);
+    expect(task?.failToPass).toEqual([
+      'tests/test_cases.py::test_square[1]',
+      'tests/test_cases.py::test_square[2]',
+      'tests/test_cases.py::test_square[3]',
+    ]);
     expect(task?.checksPassed).toBe(true);
-    expect(JSON.parse(task?.checks ?? '{}')).toMatchObject({ collects: true, bodyNeededAtCollection: true, messages: [] });
+    expect(JSON.parse(task?.checks ?? '{}')).toMatchObject({
+      collects: true,
+      bodyNeededAtCollection: true,
+      messages: [],
+    });
   });
 
   it('validates: its tests fail at collection without the body (errors, not missing) and pass with it', () => {

@@ -32,7 +32,13 @@ afterAll(async () => {
 
 /** What a verdict decides: the status, each check's status, FAIL_TO_PASS as validated and the flaky tests. */
 const verdicts = (summary: ValidateSummary): unknown[] =>
-  summary.validations.map((row) => [row.instanceId, row.status, checksOf(row).map((check) => check.status), row.failToPass, row.flakyTests]);
+  summary.validations.map((row) => [
+    row.instanceId,
+    row.status,
+    checksOf(row).map((check) => check.status),
+    row.failToPass,
+    row.flakyTests,
+  ]);
 
 describe('the gold check on the whole demo selection', () => {
   it('gives the same verdicts answered by mining’s baseline as by k runs of the gold patches', () => {
@@ -41,8 +47,11 @@ describe('the gold check on the whole demo selection', () => {
     expect(fromRuns.repositories[0]).toMatchObject({ goldFromBaseline: 0, baselineKey: null });
     expect(fromBaseline.validations.every((row) => row.goldFrom === 'baseline')).toBe(true);
     // Five runs each (collect, without the body, gold k = 3); retry's collect check has two (see collectsCheck).
-    const runCount = (row: ValidateSummary['validations'][number]): number => (row.instanceId === 'demo-inventory.util.retry' ? 6 : 5);
-    expect(fromRuns.validations.every((row) => row.goldFrom === 'runs' && row.runIds.length === runCount(row))).toBe(true);
+    const runCount = (row: ValidateSummary['validations'][number]): number =>
+      row.instanceId === 'demo-inventory.util.retry' ? 6 : 5;
+    expect(fromRuns.validations.every((row) => row.goldFrom === 'runs' && row.runIds.length === runCount(row))).toBe(
+      true,
+    );
     expect(verdicts(fromRuns)).toEqual(verdicts(fromBaseline));
   });
 });

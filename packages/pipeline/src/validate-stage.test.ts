@@ -25,12 +25,16 @@ let selectionId: string;
 let first: ValidateSummary;
 const events: ValidateStageEvent[] = [];
 
-const byId = (summary: ValidateSummary): Map<string, StoredValidation> => new Map(summary.validations.map((row) => [row.instanceId, row]));
+const byId = (summary: ValidateSummary): Map<string, StoredValidation> =>
+  new Map(summary.validations.map((row) => [row.instanceId, row]));
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
   await tasksStage(catalog, { ...options, repository: 'demo' });
-  const selection = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: `qualname IN (${CHOSEN.map((name) => `'${name}'`).join(', ')})` });
+  const selection = await selectStage(catalog, {
+    ...REPOCOD_LITE_SPEC,
+    filter: `qualname IN (${CHOSEN.map((name) => `'${name}'`).join(', ')})`,
+  });
   selectionId = selection.selectionId;
   first = await validateStage(catalog, { ...options, selectionId, onEvent: (event) => events.push(event) });
 }, 600_000);
@@ -56,36 +60,66 @@ describe('validating the demo selection', () => {
       const checks = checksOf(row);
       expect(checks.map((check) => check.check)).toEqual(['collects', 'fails-without-body', 'passes-with-gold']);
       // The run without the body stops at its first failure: it saw one failing test, and what passed before it.
-      expect(checks[1]?.detail).toMatch(/^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$/);
-      expect(checks[2]?.detail).toBe(`all ${task?.failToPass.length} test(s) pass in each of 3 baseline run(s) of mining at the base commit`);
+      expect(checks[1]?.detail).toMatch(
+        /^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$/,
+      );
+      expect(checks[2]?.detail).toBe(
+        `all ${task?.failToPass.length} test(s) pass in each of 3 baseline run(s) of mining at the base commit`,
+      );
       expect(row).toMatchObject({ goldFrom: 'baseline', goldBaselineKey: first.repositories[0]?.baselineKey });
     }
     // Record.__eq__ without its body returns None, which is falsy: `assert a != b` holds. Those tests are kept.
     const eq = rows.get(EQ) as StoredValidation;
     expect(eq.withoutBodyComplete).toBe(false);
-    expect((await catalog.validations()).map((row) => row.instanceId)).toEqual(first.validations.map((row) => row.instanceId));
-    expect(events.filter((event) => event.kind === 'validate-task').map((event) => (event.kind === 'validate-task' ? event.done : 0))).toEqual([1, 2, 3, 4, 5]);
+    expect((await catalog.validations()).map((row) => row.instanceId)).toEqual(
+      first.validations.map((row) => row.instanceId),
+    );
+    expect(
+      events
+        .filter((event) => event.kind === 'validate-task')
+        .map((event) => (event.kind === 'validate-task' ? event.done : 0)),
+    ).toEqual([1, 2, 3, 4, 5]);
   });
 
   it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with provenance', async () => {
     // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check: one job per task runs.
-    expect(first.repositories).toEqual([expect.objectContaining({ repository: 'demo', tasks: 5, validatedNow: 5, jobsRun: 5, jobsFromCatalog: 5, goldFromBaseline: 5, workers: 2 })]);
+    expect(first.repositories).toEqual([
+      expect.objectContaining({
+        repository: 'demo',
+        tasks: 5,
+        validatedNow: 5,
+        jobsRun: 5,
+        jobsFromCatalog: 5,
+        goldFromBaseline: 5,
+        workers: 2,
+      }),
+    ]);
     const repository = first.repositories[0];
     expect(repository?.baselineKey).toMatch(/^[0-9a-f]{64}$/);
     expect(await catalog.miningBaseline('demo', repository?.baselineKey as string)).not.toBeNull();
     expect(first.toolVersion).toMatch(/^repocod-kit \d+\.\d+\.\d+/);
     for (const row of first.validations) {
-      expect(row).toMatchObject({ toolVersion: first.toolVersion, pythonVersion: repository?.pythonVersion, packagesHash: repository?.packagesHash, environmentKey: repository?.environmentKey, repeat: 3 });
+      expect(row).toMatchObject({
+        toolVersion: first.toolVersion,
+        pythonVersion: repository?.pythonVersion,
+        packagesHash: repository?.packagesHash,
+        environmentKey: repository?.environmentKey,
+        repeat: 3,
+      });
       expect(row.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
       expect(row.packagesHash).toMatch(/^[0-9a-f]{64}$/);
       // One collect run and one run without the body, in the catalog; the gold check cites no run of its own.
       expect(row.runIds).toHaveLength(2);
-      const stored = await catalog.query(`SELECT count(*) FROM runs WHERE run_id IN (${row.runIds.map((id) => `'${id}'`).join(', ')})`);
+      const stored = await catalog.query(
+        `SELECT count(*) FROM runs WHERE run_id IN (${row.runIds.map((id) => `'${id}'`).join(', ')})`,
+      );
       expect(Number(stored.rows[0]?.[0])).toBe(2);
     }
   });
 
-  it('resumes: a rerun redoes nothing, and a task whose verdict was lost is judged again from its stored runs', { timeout: 300_000 }, async () => {
+  it('resumes: a rerun redoes nothing, and a task whose verdict was lost is judged again from its stored runs', {
+    timeout: 300_000,
+  }, async () => {
     const again = await validateStage(catalog, { ...options, selectionId });
     expect(again.repositories[0]).toMatchObject({ validatedNow: 0, jobsRun: 0 });
     expect(again.validations).toEqual(first.validations);
@@ -93,10 +127,15 @@ describe('validating the demo selection', () => {
     await catalog.query(`DELETE FROM validations WHERE instance_id = 'demo-inventory.util.slugify'`);
     const resumed = await validateStage(catalog, { ...options, selectionId });
     expect(resumed.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 0, jobsFromCatalog: 2 });
-    expect(byId(resumed).get('demo-inventory.util.slugify')).toMatchObject({ status: 'passed', runIds: byId(first).get('demo-inventory.util.slugify')?.runIds });
+    expect(byId(resumed).get('demo-inventory.util.slugify')).toMatchObject({
+      status: 'passed',
+      runIds: byId(first).get('demo-inventory.util.slugify')?.runIds,
+    });
   });
 
-  it('validates the failed tasks again with --retry-failed, running their jobs afresh', { timeout: 300_000 }, async () => {
+  it('validates the failed tasks again with --retry-failed, running their jobs afresh', {
+    timeout: 300_000,
+  }, async () => {
     // A verdict stored as failed (by an earlier, broken run): only that task is validated again.
     await catalog.query(`UPDATE validations SET status = 'failed' WHERE instance_id = '${EQ}'`);
     const retried = await validateStage(catalog, { ...options, selectionId, retryFailed: true });
@@ -107,8 +146,16 @@ describe('validating the demo selection', () => {
   it('runs the gold patches k times when asked, and finds the same verdicts', { timeout: 300_000 }, async () => {
     const runs = await validateStage(catalog, { ...options, selectionId, goldRuns: true });
     // The collect and the without-body jobs are the same jobs: only the gold ones run.
-    expect(runs.repositories[0]).toMatchObject({ validatedNow: 5, jobsRun: 5, jobsFromCatalog: 10, goldFromBaseline: 0, baselineKey: null });
-    expect(runs.validations.map((row) => [row.instanceId, row.status, row.failToPass, row.flakyTests])).toEqual(first.validations.map((row) => [row.instanceId, row.status, row.failToPass, row.flakyTests]));
+    expect(runs.repositories[0]).toMatchObject({
+      validatedNow: 5,
+      jobsRun: 5,
+      jobsFromCatalog: 10,
+      goldFromBaseline: 0,
+      baselineKey: null,
+    });
+    expect(runs.validations.map((row) => [row.instanceId, row.status, row.failToPass, row.flakyTests])).toEqual(
+      first.validations.map((row) => [row.instanceId, row.status, row.failToPass, row.flakyTests]),
+    );
     for (const row of runs.validations) {
       expect(row).toMatchObject({ goldFrom: 'runs', goldBaselineKey: null });
       expect(row.runIds).toHaveLength(5);
@@ -116,24 +163,43 @@ describe('validating the demo selection', () => {
     }
   });
 
-  it('narrows FAIL_TO_PASS to the tests that fail without the body when asked, from a whole run', { timeout: 300_000 }, async () => {
+  it('narrows FAIL_TO_PASS to the tests that fail without the body when asked, from a whole run', {
+    timeout: 300_000,
+  }, async () => {
     const narrowed = await validateStage(catalog, { ...options, selectionId, narrow: true, repositories: ['demo'] });
     const rows = byId(narrowed);
     expect(narrowed.validations.map((row) => row.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
-    expect(rows.get(PICK)?.droppedTests).toEqual(['tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line']);
-    expect(rows.get(PICK)?.passingWithoutBody).toEqual(['tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line']);
+    expect(rows.get(PICK)?.droppedTests).toEqual([
+      'tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line',
+    ]);
+    expect(rows.get(PICK)?.passingWithoutBody).toEqual([
+      'tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line',
+    ]);
     const pick = await catalog.task(PICK);
-    expect(rows.get(PICK)?.failToPass).toEqual(pick?.failToPass.filter((test) => test !== 'tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line'));
+    expect(rows.get(PICK)?.failToPass).toEqual(
+      pick?.failToPass.filter(
+        (test) => test !== 'tests/test_orders.py::TestFulfil::test_reports_progress_for_every_line',
+      ),
+    );
     const eq = rows.get(EQ) as StoredValidation;
     expect(checksOf(eq)[1]?.detail).toBe('11 test(s) fail without the body; 2 that pass without it left FAIL_TO_PASS');
-    expect(eq.droppedTests).toEqual(['tests/test_models.py::test_records_with_different_fields_differ', 'tests/test_pricing.py::test_priced_item_is_not_equal_to_plain_item']);
+    expect(eq.droppedTests).toEqual([
+      'tests/test_models.py::test_records_with_different_fields_differ',
+      'tests/test_pricing.py::test_priced_item_is_not_equal_to_plain_item',
+    ]);
     expect(eq.withoutBodyComplete).toBe(true);
     // Another setting, another validation key: the default verdicts stay stored beside these.
-    expect((await catalog.validations({ instanceIds: [EQ] })).map((row) => row.droppedTests.length).sort()).toEqual([0, 0, 2]);
+    expect((await catalog.validations({ instanceIds: [EQ] })).map((row) => row.droppedTests.length).sort()).toEqual([
+      0, 0, 2,
+    ]);
   });
 
   it('refuses a repository the selection has no task of, and a missing selection', { timeout: 300_000 }, async () => {
-    await expect(validateStage(catalog, { ...options, selectionId, repositories: ['flask'] })).rejects.toThrow(/--repo flask: selection \w+ has no task of it \(it has tasks of demo\)/);
-    await expect(validateStage(catalog, { ...options, selectionId: 'nope' })).rejects.toThrow(/no selection nope in the catalog/);
+    await expect(validateStage(catalog, { ...options, selectionId, repositories: ['flask'] })).rejects.toThrow(
+      /--repo flask: selection \w+ has no task of it \(it has tasks of demo\)/,
+    );
+    await expect(validateStage(catalog, { ...options, selectionId: 'nope' })).rejects.toThrow(
+      /no selection nope in the catalog/,
+    );
   });
 });

@@ -9,7 +9,13 @@ import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { toolVersion } from './tool-version.js';
 import type { ValidationCheck } from './validation-jobs.js';
-import { taskHash, testsRemovedCollectJob, VALIDATION_CHECKS, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+import {
+  taskHash,
+  testsRemovedCollectJob,
+  VALIDATION_CHECKS,
+  validationJobs,
+  wholeWithoutBodyJob,
+} from './validation-jobs.js';
 import type { GoldEvidence, TaskVerdict } from './validation-verdict.js';
 import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
 
@@ -112,15 +118,32 @@ export async function validateStage(catalog: Catalog, options: ValidateStageOpti
     repositories.push(result.repository);
     validations.push(...result.validations);
   }
-  return { selectionId, repeat, toolVersion: tool, repositories, validations, durationSeconds: (performance.now() - started) / 1000 };
+  return {
+    selectionId,
+    repeat,
+    toolVersion: tool,
+    repositories,
+    validations,
+    durationSeconds: (performance.now() - started) / 1000,
+  };
 }
 
-async function selectedTasks(catalog: Catalog, selectionId: string | undefined, repositories: readonly string[] | undefined): Promise<{ selectionId: string; tasks: StoredTask[] }> {
+async function selectedTasks(
+  catalog: Catalog,
+  selectionId: string | undefined,
+  repositories: readonly string[] | undefined,
+): Promise<{ selectionId: string; tasks: StoredTask[] }> {
   const selection = await tasksOfSelection(catalog, selectionId);
   const known = [...new Set(selection.tasks.map((task) => task.repository))].sort();
   const unknown = (repositories ?? []).filter((name) => !known.includes(name));
-  if (unknown.length > 0) throw new RepocodError('usage', `--repo ${unknown.join(', ')}: selection ${selection.selectionId} has no task of it (it has tasks of ${known.join(', ')})`);
-  const tasks = selection.tasks.filter((task) => repositories === undefined || repositories.length === 0 || repositories.includes(task.repository));
+  if (unknown.length > 0)
+    throw new RepocodError(
+      'usage',
+      `--repo ${unknown.join(', ')}: selection ${selection.selectionId} has no task of it (it has tasks of ${known.join(', ')})`,
+    );
+  const tasks = selection.tasks.filter(
+    (task) => repositories === undefined || repositories.length === 0 || repositories.includes(task.repository),
+  );
   return { selectionId: selection.selectionId, tasks };
 }
 
@@ -145,10 +168,17 @@ interface PendingTask {
   testsRemoved?: { readonly job: RunJob; result?: JobResult };
 }
 
-async function validateRepository(catalog: Catalog, prepared: PreparedRepository, tasks: readonly StoredTask[], settings: RepositorySettings): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
+async function validateRepository(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  tasks: readonly StoredTask[],
+  settings: RepositorySettings,
+): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
   const repository = prepared.entry.name;
   const environment = prepared.environment;
-  const earlier = new Map((await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]));
+  const earlier = new Map(
+    (await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]),
+  );
   const baseline = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
@@ -156,10 +186,21 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   for (const task of tasks) {
     const hash = taskHash(task);
     const validationKey = contentHash(
-      JSON.stringify({ version: VALIDATION_VERSION, taskHash: hash, environment: environment.key, repeat: settings.repeat, timeout: timeoutSeconds, narrow: settings.narrow === true, goldRuns: settings.goldRuns === true }),
+      JSON.stringify({
+        version: VALIDATION_VERSION,
+        taskHash: hash,
+        environment: environment.key,
+        repeat: settings.repeat,
+        timeout: timeoutSeconds,
+        narrow: settings.narrow === true,
+        goldRuns: settings.goldRuns === true,
+      }),
     );
     const stored = earlier.get(`${task.instanceId}\n${validationKey}`);
-    const redo = stored === undefined || stored.status === 'infra-error' || (settings.retryFailed === true && stored.status === 'failed');
+    const redo =
+      stored === undefined ||
+      stored.status === 'infra-error' ||
+      (settings.retryFailed === true && stored.status === 'failed');
     if (!redo) {
       current.push(stored);
       continue;
@@ -168,14 +209,35 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     const fresh = settings.fresh === true || stored !== undefined;
     const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
     const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
-    const entry: PendingTask = { task, taskHash: hash, validationKey, jobs: validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true), checks, baseline: gold, results: {} };
-    if (!fresh) for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
+    const entry: PendingTask = {
+      task,
+      taskHash: hash,
+      validationKey,
+      jobs: validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true),
+      checks,
+      baseline: gold,
+      results: {},
+    };
+    if (!fresh)
+      for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
     pending.push(entry);
   }
-  const queue = pending.flatMap((entry) => entry.checks.filter((check) => entry.results[check] === undefined).map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' | 'tests-removed' })));
+  const queue = pending.flatMap((entry) =>
+    entry.checks
+      .filter((check) => entry.results[check] === undefined)
+      .map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' | 'tests-removed' })),
+  );
   const jobsFromCatalog = pending.reduce((sum, entry) => sum + entry.checks.length, 0) - queue.length;
   const goldFromBaseline = pending.filter((entry) => entry.baseline !== null).length;
-  settings.onEvent?.({ kind: 'validate-repository', repository, tasks: tasks.length, toValidate: pending.length, jobs: queue.length, jobsFromCatalog, goldFromBaseline });
+  settings.onEvent?.({
+    kind: 'validate-repository',
+    repository,
+    tasks: tasks.length,
+    toValidate: pending.length,
+    jobs: queue.length,
+    jobsFromCatalog,
+    goldFromBaseline,
+  });
 
   const executor = (settings.executor ?? localExecutor)(prepared);
   let done = 0;
@@ -183,7 +245,11 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   let followUpsRun = 0;
   const followUps: typeof queue = [];
   /** A follow-up job's stored result, or the job queued for the next round (its result then comes later). */
-  const followUp = async (entry: PendingTask, check: 'whole' | 'tests-removed', job: RunJob): Promise<{ job: RunJob; result?: JobResult }> => {
+  const followUp = async (
+    entry: PendingTask,
+    check: 'whole' | 'tests-removed',
+    job: RunJob,
+  ): Promise<{ job: RunJob; result?: JobResult }> => {
     const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
     if (stored === undefined) followUps.push({ entry, job, check });
     else followUpsFromCatalog++;
@@ -192,12 +258,16 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
   const finish = async (entry: PendingTask): Promise<void> => {
     const { collects, 'fails-without-body': firstWithoutBody, 'passes-with-gold': withGold } = entry.results;
     if (collects === undefined || firstWithoutBody === undefined) return;
-    const gold: GoldEvidence | undefined = entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
+    const gold: GoldEvidence | undefined =
+      entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
     if (gold === undefined) return;
     // Follow-ups, one after the other: is a pre state that does not collect the body's doing? Then,
     // did a run stopped at the first failure leave the question open (the whole run decides)?
     if (entry.testsRemoved === undefined && needsTestsRemovedCollect(collects)) {
-      entry.testsRemoved = await followUp(entry, 'tests-removed', { ...testsRemovedCollectJob(entry.task), timeoutSeconds });
+      entry.testsRemoved = await followUp(entry, 'tests-removed', {
+        ...testsRemovedCollectJob(entry.task),
+        timeoutSeconds,
+      });
     }
     if (entry.testsRemoved !== undefined && entry.testsRemoved.result === undefined) return;
     const undecided = withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold });
@@ -208,10 +278,19 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     const withoutBody = entry.whole?.result ?? firstWithoutBody;
     const testsRemovedCollects = entry.testsRemoved?.result ?? null;
     const { failToPass } = entry.task;
-    const verdict = taskVerdict({ failToPass, collects, testsRemovedCollects, withoutBody, gold, narrow: settings.narrow });
+    const verdict = taskVerdict({
+      failToPass,
+      collects,
+      testsRemovedCollects,
+      withoutBody,
+      gold,
+      narrow: settings.narrow,
+    });
     // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
     const earlierIds = entry.whole === undefined ? [] : jobRunIds(firstWithoutBody);
-    const checks = verdict.checks.map((check) => (check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check));
+    const checks = verdict.checks.map((check) =>
+      check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check,
+    );
     const row: StoredValidation = {
       instanceId: entry.task.instanceId,
       taskHash: entry.taskHash,
@@ -241,7 +320,15 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
     current.push(row);
     done++;
     const problem = verdict.checks.find((check) => check.status !== 'passed');
-    settings.onEvent?.({ kind: 'validate-task', repository, instanceId: row.instanceId, status: row.status, problem: problem === undefined ? null : `${problem.check}: ${problem.detail}`, done, total: pending.length });
+    settings.onEvent?.({
+      kind: 'validate-task',
+      repository,
+      instanceId: row.instanceId,
+      status: row.status,
+      problem: problem === undefined ? null : `${problem.check}: ${problem.detail}`,
+      done,
+      total: pending.length,
+    });
   };
   const runAll = async (items: typeof queue): Promise<void> => {
     // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
@@ -287,7 +374,11 @@ async function validateRepository(catalog: Catalog, prepared: PreparedRepository
  * commit), as gold evidence; null when mining has not run here (or ran in another environment,
  * e.g. before a rebuild), and the gold patches are then run k times.
  */
-async function storedBaseline(catalog: Catalog, prepared: PreparedRepository, repeat: number): Promise<GoldEvidence | null> {
+async function storedBaseline(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  repeat: number,
+): Promise<GoldEvidence | null> {
   for (const tracebacks of ['native', 'pytest'] as const) {
     const miningKey = miningKeyOf(prepared, repeat, tracebacks);
     const rows = await catalog.miningBaseline(prepared.entry.name, miningKey);
@@ -309,9 +400,17 @@ function answersGold(baseline: GoldEvidence, task: StoredTask): boolean {
 }
 
 /** A job's stored runs, unless there are none (or too few) or one of them could not finish. */
-async function reusableResult(catalog: Catalog, prepared: PreparedRepository, job: RunJob): Promise<JobResult | undefined> {
+async function reusableResult(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  job: RunJob,
+): Promise<JobResult | undefined> {
   const result = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-  if (result === null || result.runs.some((run) => run.status === 'timeout' || run.status === 'crashed' || run.status === 'infra-error')) return undefined;
+  if (
+    result === null ||
+    result.runs.some((run) => run.status === 'timeout' || run.status === 'crashed' || run.status === 'infra-error')
+  )
+    return undefined;
   return result;
 }
 

@@ -10,7 +10,12 @@ const task: ValidatedTask = {
   preTest: '',
   goldCode: 'gold code\n',
   goldTest: 'gold test\n',
-  failToPass: ['tests/test_build.py::test_a', 'tests/test_build.py::test_b', 'tests/test_application.py::test_c', 'tests/test_util.py::test_d[x::y]'],
+  failToPass: [
+    'tests/test_build.py::test_a',
+    'tests/test_build.py::test_b',
+    'tests/test_application.py::test_c',
+    'tests/test_util.py::test_d[x::y]',
+  ],
   file: 'sphinx/application.py',
 };
 
@@ -50,9 +55,13 @@ describe('the runs of validation', () => {
     expect(evidenceLimitSeconds([], 600)).toBe(600);
   });
 
-  it('collect the pre state in the files of the task\'s tests, not the whole suite', () => {
+  it("collect the pre state in the files of the task's tests, not the whole suite", () => {
     const job = preStateCollectJob(task);
-    expect(job).toMatchObject({ tests: 'all', paths: ['tests/test_application.py', 'tests/test_build.py', 'tests/test_util.py'], patches: ['pre code\n'] });
+    expect(job).toMatchObject({
+      tests: 'all',
+      paths: ['tests/test_application.py', 'tests/test_build.py', 'tests/test_util.py'],
+      patches: ['pre code\n'],
+    });
     expect(job.pytestArgs).toEqual(['--collect-only', '-q']);
     expect(validationJobs(task, 3, 600).collects).toMatchObject({ paths: job.paths, timeoutSeconds: 600 });
   });

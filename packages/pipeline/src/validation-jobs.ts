@@ -34,8 +34,16 @@ const applicable = (patches: readonly string[]): string[] => patches.filter((pat
  * opens. The tasks stage runs this very job as its collect check, so validation finds its runs in the
  * catalog.
  */
-export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'preCode' | 'preTest' | 'failToPass'>): RunJob {
-  return { repository: task.repository, patches: applicable([task.preCode, task.preTest]), tests: 'all', paths: testFilesOf(task.failToPass), pytestArgs: ['--collect-only', '-q'] };
+export function preStateCollectJob(
+  task: Pick<ValidatedTask, 'repository' | 'preCode' | 'preTest' | 'failToPass'>,
+): RunJob {
+  return {
+    repository: task.repository,
+    patches: applicable([task.preCode, task.preTest]),
+    tests: 'all',
+    paths: testFilesOf(task.failToPass),
+    pytestArgs: ['--collect-only', '-q'],
+  };
 }
 
 /**
@@ -47,7 +55,13 @@ export function preStateCollectJob(task: Pick<ValidatedTask, 'repository' | 'pre
  */
 export function testsRemovedCollectJob(task: Pick<ValidatedTask, 'repository' | 'preTest' | 'failToPass'>): RunJob {
   const paths = testFilesOf(task.failToPass);
-  return { repository: task.repository, patches: applicable([task.preTest]), tests: 'all', paths, pytestArgs: ['--collect-only', '-q'] };
+  return {
+    repository: task.repository,
+    patches: applicable([task.preTest]),
+    tests: 'all',
+    paths,
+    pytestArgs: ['--collect-only', '-q'],
+  };
 }
 
 /** The test files of node ids, sorted (a job's paths are part of its hash). */
@@ -68,14 +82,29 @@ export function testFilesOf(tests: readonly string[]): string[] {
  * application ran past 600 s). So each of their tests gets the limit alone (pytest-timeout fails a
  * hung test and the run goes on) and the run gets it once per test file, as a whole-suite shard does.
  */
-export function validationJobs(task: ValidatedTask, repeat: number, timeoutSeconds: number, narrow = false): Record<ValidationCheck, RunJob> {
+export function validationJobs(
+  task: ValidatedTask,
+  repeat: number,
+  timeoutSeconds: number,
+  narrow = false,
+): Record<ValidationCheck, RunJob> {
   const withTests = applicable([task.preCode, task.preTest, task.goldTest]);
   const whole = wholeWithoutBodyJob(task, timeoutSeconds);
-  const firstFailure = { ...whole, tests: likeliestFailingFirst(task), pytestArgs: [...(whole.pytestArgs ?? []), ...FIRST_FAILURE_ARGS] };
+  const firstFailure = {
+    ...whole,
+    tests: likeliestFailingFirst(task),
+    pytestArgs: [...(whole.pytestArgs ?? []), ...FIRST_FAILURE_ARGS],
+  };
   return {
     collects: { ...preStateCollectJob(task), timeoutSeconds },
     'fails-without-body': narrow ? whole : firstFailure,
-    'passes-with-gold': { repository: task.repository, patches: applicable([...withTests, task.goldCode]), tests: task.failToPass, repeat, timeoutSeconds },
+    'passes-with-gold': {
+      repository: task.repository,
+      patches: applicable([...withTests, task.goldCode]),
+      tests: task.failToPass,
+      repeat,
+      timeoutSeconds,
+    },
   };
 }
 
@@ -101,7 +130,11 @@ export function evidenceLimitSeconds(tests: readonly string[], timeoutSeconds: n
  * the files in the order it is given them, so only the files' order matters.
  */
 export function likeliestFailingFirst(task: Pick<ValidatedTask, 'failToPass' | 'file'>): string[] {
-  const stem = task.file?.split('/').at(-1)?.replace(/\.py$/, '').replace(/^_+|_+$/g, '');
+  const stem = task.file
+    ?.split('/')
+    .at(-1)
+    ?.replace(/\.py$/, '')
+    .replace(/^_+|_+$/g, '');
   if (stem === undefined || stem === '' || stem === 'init') return [...task.failToPass];
   const direct = (test: string): boolean => (test.split('::')[0]?.split('/').at(-1) ?? '').includes(stem);
   return [...task.failToPass.filter(direct), ...task.failToPass.filter((test) => !direct(test))];

@@ -31,7 +31,10 @@ export interface ValidationCounts {
 export function countValidations(rows: readonly ValidationRow[]): ValidationCounts {
   const zero = (): Record<CheckStatus, number> => ({ passed: 0, failed: 0, 'infra-error': 0 });
   const byStatus = zero();
-  const byCheck = Object.fromEntries(VALIDATION_CHECKS.map((check) => [check, zero()])) as Record<ValidationCheck, Record<CheckStatus, number>>;
+  const byCheck = Object.fromEntries(VALIDATION_CHECKS.map((check) => [check, zero()])) as Record<
+    ValidationCheck,
+    Record<CheckStatus, number>
+  >;
   for (const row of rows) {
     byStatus[row.status]++;
     for (const check of checksOf(row)) byCheck[check.check][check.status]++;

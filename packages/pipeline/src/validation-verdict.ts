@@ -49,7 +49,12 @@ export interface TaskVerdict {
  */
 export type GoldEvidence =
   | { readonly from: 'runs'; readonly job: JobResult }
-  | { readonly from: 'baseline'; readonly miningKey: string; readonly runs: number; readonly outcomes: ReadonlyMap<string, readonly TestOutcome[]> };
+  | {
+      readonly from: 'baseline';
+      readonly miningKey: string;
+      readonly runs: number;
+      readonly outcomes: ReadonlyMap<string, readonly TestOutcome[]>;
+    };
 
 export interface VerdictInput {
   readonly failToPass: readonly string[];
@@ -88,7 +93,11 @@ export function taskVerdict(input: VerdictInput): TaskVerdict {
   const collectCheck = collectsCheck(input.collects, input.testsRemovedCollects ?? null);
   // The gold check judges every stable test, narrowed ones too: they must pass with the body as well.
   const checks = [collectCheck, withoutBody.check, passesWithGold(stable, flakyTests, input.gold)];
-  const status: CheckStatus = checks.some((check) => check.status === 'failed') ? 'failed' : checks.some((check) => check.status === 'infra-error') ? 'infra-error' : 'passed';
+  const status: CheckStatus = checks.some((check) => check.status === 'failed')
+    ? 'failed'
+    : checks.some((check) => check.status === 'infra-error')
+      ? 'infra-error'
+      : 'passed';
   const seen = observedWithoutBody(input.failToPass, input.withoutBody);
   return {
     status,
@@ -116,7 +125,11 @@ export function withoutBodyUndecided(input: Omit<VerdictInput, 'collects' | 'nar
   const stable = input.failToPass.filter((test) => !flaky.has(test));
   const outcomes = outcomesOf(job.runs[0] as PytestRun);
   const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
-  return stable.length > 0 && !stable.some((test) => failsOrErrors(outcome(test))) && input.failToPass.some((test) => outcome(test) === 'missing');
+  return (
+    stable.length > 0 &&
+    !stable.some((test) => failsOrErrors(outcome(test))) &&
+    input.failToPass.some((test) => outcome(test) === 'missing')
+  );
 }
 
 function stopsAtFirstFailure(job: JobResult): boolean {
@@ -129,7 +142,10 @@ function observedWithoutBody(tests: readonly string[], job: JobResult): { passin
   if (job.patchError !== null || run === undefined) return { passing: [], complete: false };
   const outcomes = outcomesOf(run);
   const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
-  return { passing: tests.filter((test) => outcome(test) !== 'missing' && !failsOrErrors(outcome(test))), complete: tests.every((test) => outcome(test) !== 'missing') };
+  return {
+    passing: tests.filter((test) => outcome(test) !== 'missing' && !failsOrErrors(outcome(test))),
+    complete: tests.every((test) => outcome(test) !== 'missing'),
+  };
 }
 
 /**
@@ -177,25 +193,48 @@ export function collectsCheck(
   };
 }
 
-function failsWithoutBody(tests: readonly string[], job: JobResult, narrow: boolean): { check: CheckResult; dropped: string[] } {
+function failsWithoutBody(
+  tests: readonly string[],
+  job: JobResult,
+  narrow: boolean,
+): { check: CheckResult; dropped: string[] } {
   const base = { check: 'fails-without-body' as const, runIds: jobRunIds(job) };
   const problem = jobProblem(job);
   if (problem !== null) return { check: { ...base, tests: [], ...problem }, dropped: [] };
   const run = job.runs[0] as PytestRun;
   // Every test flipped with the gold patches: the check of those runs says so; nothing is left to judge here.
-  if (tests.length === 0) return { check: { ...base, status: 'passed', tests: [], detail: 'no stable FAIL_TO_PASS test to judge', log: null }, dropped: [] };
+  if (tests.length === 0)
+    return {
+      check: { ...base, status: 'passed', tests: [], detail: 'no stable FAIL_TO_PASS test to judge', log: null },
+      dropped: [],
+    };
   const outcomes = outcomesOf(run);
   const outcome = (test: string): TestOutcome => outcomes.get(test)?.outcome ?? 'missing';
   const described = (list: readonly string[]): string[] => list.map((test) => `${test} (${outcome(test)})`);
   const missing = tests.filter((test) => outcome(test) === 'missing');
   const failing = tests.filter((test) => failsOrErrors(outcome(test)));
   const notFailing = tests.filter((test) => !missing.includes(test) && !failing.includes(test));
-  const missingNote = missing.length === 0 ? '' : `${missing.length} missing from the report${run.status === 'collection-error' ? ' (collection error)' : ''}`;
+  const missingNote =
+    missing.length === 0
+      ? ''
+      : `${missing.length} missing from the report${run.status === 'collection-error' ? ' (collection error)' : ''}`;
   if (!narrow) {
     // REPOCOD's rule: an empty body must not solve the task, so one failing test is enough.
     if (failing.length === 0) {
-      const seen = [...(notFailing.length === 0 ? [] : [`${notFailing.length} pass`]), ...(missingNote === '' ? [] : [missingNote])].join(', ');
-      return { check: { ...base, status: 'failed', tests: described([...notFailing, ...missing]), detail: `no FAIL_TO_PASS test fails without the body (${seen})`, log: logTail(run) }, dropped: [] };
+      const seen = [
+        ...(notFailing.length === 0 ? [] : [`${notFailing.length} pass`]),
+        ...(missingNote === '' ? [] : [missingNote]),
+      ].join(', ');
+      return {
+        check: {
+          ...base,
+          status: 'failed',
+          tests: described([...notFailing, ...missing]),
+          detail: `no FAIL_TO_PASS test fails without the body (${seen})`,
+          log: logTail(run),
+        },
+        dropped: [],
+      };
     }
     const detail =
       missing.length === 0
@@ -208,11 +247,27 @@ function failsWithoutBody(tests: readonly string[], job: JobResult, narrow: bool
     return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: [] };
   }
   // SWE-bench's reading: the tests that pass without the body leave FAIL_TO_PASS; every test must have run.
-  if (missing.length > 0) return { check: { ...base, status: 'failed', tests: described(missing), detail: missingNote, log: logTail(run) }, dropped: notFailing };
+  if (missing.length > 0)
+    return {
+      check: { ...base, status: 'failed', tests: described(missing), detail: missingNote, log: logTail(run) },
+      dropped: notFailing,
+    };
   if (failing.length === 0) {
-    return { check: { ...base, status: 'failed', tests: described(notFailing), detail: 'no FAIL_TO_PASS test fails without the body', log: logTail(run) }, dropped: notFailing };
+    return {
+      check: {
+        ...base,
+        status: 'failed',
+        tests: described(notFailing),
+        detail: 'no FAIL_TO_PASS test fails without the body',
+        log: logTail(run),
+      },
+      dropped: notFailing,
+    };
   }
-  const detail = notFailing.length === 0 ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body` : `${failing.length} test(s) fail without the body; ${notFailing.length} that pass without it left FAIL_TO_PASS`;
+  const detail =
+    notFailing.length === 0
+      ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body`
+      : `${failing.length} test(s) fail without the body; ${notFailing.length} that pass without it left FAIL_TO_PASS`;
   return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: notFailing };
 }
 
@@ -225,9 +280,18 @@ function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], g
   }
   const runs = fromBaseline ? gold.runs : gold.job.runs.length;
   const where = fromBaseline ? `${runs} baseline run(s) of mining at the base commit` : `${runs} run(s)`;
-  const flakyNote = flaky.length === 0 ? '' : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky.map((test) => `${test.nodeId}: ${test.outcomes.join(', ')}`).join('; ')})`;
+  const flakyNote =
+    flaky.length === 0
+      ? ''
+      : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky.map((test) => `${test.nodeId}: ${test.outcomes.join(', ')}`).join('; ')})`;
   if (tests.length === 0) {
-    return { ...base, status: 'failed', tests: flaky.map((test) => test.nodeId), detail: `no FAIL_TO_PASS test is left to pass${flakyNote}`, log: null };
+    return {
+      ...base,
+      status: 'failed',
+      tests: flaky.map((test) => test.nodeId),
+      detail: `no FAIL_TO_PASS test is left to pass${flakyNote}`,
+      log: null,
+    };
   }
   const never = tests.filter((test) => !goldOutcomes(test, gold).some(countsAsPass));
   if (never.length > 0) {
@@ -236,17 +300,26 @@ function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], g
     return {
       ...base,
       status: 'failed',
-      tests: never.map((test) => `${test} (${goldOutcomes(test, gold)[0] ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`),
+      tests: never.map(
+        (test) => `${test} (${goldOutcomes(test, gold)[0] ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`,
+      ),
       detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of ${where}${flakyNote}`,
       log: firstRun === undefined ? null : logTail(firstRun),
     };
   }
-  return { ...base, status: 'passed', tests: [], detail: `all ${tests.length} test(s) pass in each of ${where}${flakyNote}`, log: null };
+  return {
+    ...base,
+    status: 'passed',
+    tests: [],
+    detail: `all ${tests.length} test(s) pass in each of ${where}${flakyNote}`,
+    log: null,
+  };
 }
 
 /** A test's outcome in each of the k gold (or baseline) runs; `missing` where a run did not report it. */
 function goldOutcomes(test: string, gold: GoldEvidence): readonly TestOutcome[] {
-  if (gold.from === 'baseline') return gold.outcomes.get(test) ?? Array.from({ length: gold.runs }, () => 'missing' as const);
+  if (gold.from === 'baseline')
+    return gold.outcomes.get(test) ?? Array.from({ length: gold.runs }, () => 'missing' as const);
   return gold.job.runs.map((run) => outcomesOf(run).get(test)?.outcome ?? 'missing');
 }
 
@@ -254,7 +327,8 @@ function goldOutcomes(test: string, gold: GoldEvidence): readonly TestOutcome[] 
 function flakyAcross(tests: readonly string[], gold: GoldEvidence): FlakyTest[] {
   if (gold.from === 'runs') {
     const job = gold.job;
-    if (job.patchError !== null || job.runs.length < 2 || job.runs.some((run) => INFRA_STATUSES.has(run.status))) return [];
+    if (job.patchError !== null || job.runs.length < 2 || job.runs.some((run) => INFRA_STATUSES.has(run.status)))
+      return [];
   }
   return tests.flatMap((nodeId) => {
     const outcomes = goldOutcomes(nodeId, gold);
@@ -265,9 +339,15 @@ function flakyAcross(tests: readonly string[], gold: GoldEvidence): FlakyTest[] 
 
 /** A patch that does not apply fails the check; a run that could not finish is an infrastructure error. */
 function jobProblem(job: JobResult): Pick<CheckResult, 'status' | 'detail' | 'log'> | null {
-  if (job.patchError !== null) return { status: 'failed', detail: job.patchError.split('\n')[0] ?? job.patchError, log: job.patchError };
+  if (job.patchError !== null)
+    return { status: 'failed', detail: job.patchError.split('\n')[0] ?? job.patchError, log: job.patchError };
   const broken = job.runs.find((run) => INFRA_STATUSES.has(run.status));
-  if (broken !== undefined) return { status: 'infra-error', detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, ${broken.durationSeconds.toFixed(1)} s)`, log: logTail(broken) };
+  if (broken !== undefined)
+    return {
+      status: 'infra-error',
+      detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, ${broken.durationSeconds.toFixed(1)} s)`,
+      log: logTail(broken),
+    };
   if (job.runs.length === 0) return { status: 'infra-error', detail: 'no run was made', log: null };
   return null;
 }
@@ -289,7 +369,11 @@ function outcomesOf(run: PytestRun): Map<string, TestResult> {
 }
 
 function firstLine(message: string | null | undefined): string {
-  const line = message?.split('\n').find((text) => text.trim() !== '')?.trim().slice(0, 160);
+  const line = message
+    ?.split('\n')
+    .find((text) => text.trim() !== '')
+    ?.trim()
+    .slice(0, 160);
   return line === undefined ? '' : `: ${line}`;
 }
 

@@ -3,7 +3,9 @@ import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { cardFrontMatter, configsOfCard } from './dataset-card.js';
 
-const SEED = parse(readFileSync(new URL('../../../datasets/seed/REPOCOD_Lite_Unified.card.yaml', import.meta.url), 'utf8')) as Record<string, unknown>;
+const SEED = parse(
+  readFileSync(new URL('../../../datasets/seed/REPOCOD_Lite_Unified.card.yaml', import.meta.url), 'utf8'),
+) as Record<string, unknown>;
 
 describe('cardFrontMatter', () => {
   const configs = [
@@ -19,6 +21,8 @@ describe('cardFrontMatter', () => {
 
   it('reads the versions of an earlier card back', () => {
     expect(configsOfCard(`${cardFrontMatter(configs, '1.1')}\n# REPOCOD\n`, 'README.md')).toEqual(configs);
-    expect(() => configsOfCard('# no front matter\n', 'out/release/README.md')).toThrow(/out\/release\/README\.md: no YAML front matter/);
+    expect(() => configsOfCard('# no front matter\n', 'out/release/README.md')).toThrow(
+      /out\/release\/README\.md: no YAML front matter/,
+    );
   });
 });

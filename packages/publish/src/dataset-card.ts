@@ -39,7 +39,10 @@ export function cardFrontMatter(configs: readonly ConfigInfo[], defaultVersion: 
   const document = {
     dataset_info: [...configs.map((config) => info(config.version, config)), info('default', current)],
     configs: [
-      ...configs.map((config) => ({ config_name: config.version, data_files: [{ split: 'test', path: `${config.version}/test-*` }] })),
+      ...configs.map((config) => ({
+        config_name: config.version,
+        data_files: [{ split: 'test', path: `${config.version}/test-*` }],
+      })),
       { config_name: 'default', data_files: [{ split: 'test', path: 'data/test-*' }] },
     ],
   };
@@ -49,12 +52,16 @@ export function cardFrontMatter(configs: readonly ConfigInfo[], defaultVersion: 
 /** The versions an earlier release card lists (its `dataset_info`, `default` left out), oldest first. */
 export function configsOfCard(readme: string, source: string): ConfigInfo[] {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(readme);
-  if (match === null) throw new RepocodError('config-invalid', `${source}: no YAML front matter (--- … ---) at the top of the card`);
+  if (match === null)
+    throw new RepocodError('config-invalid', `${source}: no YAML front matter (--- … ---) at the top of the card`);
   let document: { dataset_info?: CardInfo[] };
   try {
     document = parse(match[1] ?? '') as { dataset_info?: CardInfo[] };
   } catch (error) {
-    throw new RepocodError('config-invalid', `${source}: the front matter is not YAML (${error instanceof Error ? error.message : String(error)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: the front matter is not YAML (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   return (document.dataset_info ?? [])
     .filter((info) => info.config_name !== 'default')

@@ -19,7 +19,10 @@ afterEach(async () => {
 
 const emptyFolder = (): string => join(mkdtempSync(join(tmpdir(), 'repocod-download-')), 'release');
 
-async function pushFixture(repo: string, options: { private?: boolean } = {}): Promise<{ folder: string; files: string[] }> {
+async function pushFixture(
+  repo: string,
+  options: { private?: boolean } = {},
+): Promise<{ folder: string; files: string[] }> {
   const release = writeReleaseFixture(['1.0', '1.1']);
   if (options.private === true) hub.addRepo(repo, { private: true });
   await pushRelease({ ...release, repo, hubUrl: hub.url, accessToken: hub.token, commitTitle: 'Release 1.1' });
@@ -37,7 +40,9 @@ describe('hubReleaseCard', () => {
 
   it('is the README.md the Hub holds, read with the token for a private repository', async () => {
     const { folder } = await pushFixture('org/private', { private: true });
-    expect(await hubReleaseCard({ repo: 'org/private', hubUrl: hub.url, accessToken: hub.token })).toBe(readFileSync(join(folder, 'README.md'), 'utf8'));
+    expect(await hubReleaseCard({ repo: 'org/private', hubUrl: hub.url, accessToken: hub.token })).toBe(
+      readFileSync(join(folder, 'README.md'), 'utf8'),
+    );
   });
 
   it('says what failed, with the token masked', async () => {
@@ -45,7 +50,11 @@ describe('hubReleaseCard', () => {
     hub.failNext('resolve', 500, 'storage backend unavailable');
     const error = await failure(() => hubReleaseCard({ repo: 'org/name', hubUrl: hub.url, accessToken: hub.token }));
     expect(error.code).toBe('hub-failed');
-    expect(error.message).toMatch(new RegExp(`^reading the dataset card of ${hub.url}/datasets/org/name failed: status 500: storage backend unavailable`));
+    expect(error.message).toMatch(
+      new RegExp(
+        `^reading the dataset card of ${hub.url}/datasets/org/name failed: status 500: storage backend unavailable`,
+      ),
+    );
     expect(error.message).not.toContain(hub.token);
   });
 });
@@ -57,7 +66,14 @@ describe('downloadHubRelease', () => {
     const downloaded = await downloadHubRelease({ repo: 'repocod/demo', hubUrl: hub.url, folder });
     expect(downloaded?.versions).toEqual(['1.0', '1.1']);
     // A version's other files (its validation record) come with it.
-    expect(downloaded?.files.map((file) => file.path)).toEqual([`1.0/${PARQUET_NAME}`, `1.1/${PARQUET_NAME}`, `data/${PARQUET_NAME}`, '1.0/validation.jsonl', '1.1/validation.jsonl', 'README.md']);
+    expect(downloaded?.files.map((file) => file.path)).toEqual([
+      `1.0/${PARQUET_NAME}`,
+      `1.1/${PARQUET_NAME}`,
+      `data/${PARQUET_NAME}`,
+      '1.0/validation.jsonl',
+      '1.1/validation.jsonl',
+      'README.md',
+    ]);
     expect(folderContents(folder)).toEqual(folderContents(pushed.folder));
 
     const error = await failure(() => downloadHubRelease({ repo: 'repocod/demo', hubUrl: hub.url, folder }));
@@ -76,7 +92,12 @@ describe('downloadHubRelease', () => {
     await pushFixture('repocod/demo');
     const folder = emptyFolder();
     // The size probe (Range: bytes=0-0) of 1.1 passes; the body fetch after it fails.
-    hub.failNext('resolve', 502, 'Bad Gateway', (request) => request.path.includes('/1.1/') && request.headers.range === undefined);
+    hub.failNext(
+      'resolve',
+      502,
+      'Bad Gateway',
+      (request) => request.path.includes('/1.1/') && request.headers.range === undefined,
+    );
     const error = await failure(() => downloadHubRelease({ repo: 'repocod/demo', hubUrl: hub.url, folder }));
     expect(error.code).toBe('hub-failed');
     expect(error.message).toContain(`downloading ${hub.url}/datasets/repocod/demo/1.1/${PARQUET_NAME} failed`);
@@ -84,17 +105,28 @@ describe('downloadHubRelease', () => {
     expect(Object.keys(folderContents(folder))).toEqual([`1.0/${PARQUET_NAME}`]);
 
     // The rerun is not refused (no card yet) and completes.
-    expect((await downloadHubRelease({ repo: 'repocod/demo', hubUrl: hub.url, folder }))?.versions).toEqual(['1.0', '1.1']);
+    expect((await downloadHubRelease({ repo: 'repocod/demo', hubUrl: hub.url, folder }))?.versions).toEqual([
+      '1.0',
+      '1.1',
+    ]);
   });
 
   it('refuses a card whose versions are not all in the repository', async () => {
     const card = readFileSync(join(writeReleaseFixture(['1.0', '1.1']).folder, 'README.md'), 'utf8');
-    hub.addRepo('org/broken', { files: { 'README.md': card, [`1.1/${PARQUET_NAME}`]: new Uint8Array([1, 2, 3]), [`data/${PARQUET_NAME}`]: new Uint8Array([1, 2, 3]) } });
+    hub.addRepo('org/broken', {
+      files: {
+        'README.md': card,
+        [`1.1/${PARQUET_NAME}`]: new Uint8Array([1, 2, 3]),
+        [`data/${PARQUET_NAME}`]: new Uint8Array([1, 2, 3]),
+      },
+    });
     const folder = emptyFolder();
     mkdirSync(folder, { recursive: true });
     writeFileSync(join(folder, 'notes.txt'), 'kept');
     const error = await failure(() => downloadHubRelease({ repo: 'org/broken', hubUrl: hub.url, folder }));
-    expect(error.message).toBe(`${hub.url}/datasets/org/broken/README.md lists versions 1.0, 1.1 but the repository has no 1.0/${PARQUET_NAME}; repair the dataset on the Hub (or publish from the complete local release folder)`);
+    expect(error.message).toBe(
+      `${hub.url}/datasets/org/broken/README.md lists versions 1.0, 1.1 but the repository has no 1.0/${PARQUET_NAME}; repair the dataset on the Hub (or publish from the complete local release folder)`,
+    );
     expect(Object.keys(folderContents(folder))).toEqual(['notes.txt']);
   });
 });

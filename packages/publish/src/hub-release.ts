@@ -44,7 +44,10 @@ export async function hubReleaseCard(source: HubReleaseSource): Promise<string |
     const card = await downloadFile({ repo, path: 'README.md', ...connection });
     return card === null ? null : await card.text();
   } catch (error) {
-    throw new RepocodError('hub-failed', `reading the dataset card of ${sourceUrl(source, target.id)} failed: ${describeHubError(error, source.accessToken)}`);
+    throw new RepocodError(
+      'hub-failed',
+      `reading the dataset card of ${sourceUrl(source, target.id)} failed: ${describeHubError(error, source.accessToken)}`,
+    );
   }
 }
 
@@ -57,7 +60,9 @@ export async function hubReleaseCard(source: HubReleaseSource): Promise<string |
  * interrupted download leaves no half file and no card: the folder does not look like a release
  * and a rerun starts again. A folder that already holds a README.md is refused, never overwritten.
  */
-export async function downloadHubRelease(source: HubReleaseSource & { readonly folder: string }): Promise<DownloadedRelease | null> {
+export async function downloadHubRelease(
+  source: HubReleaseSource & { readonly folder: string },
+): Promise<DownloadedRelease | null> {
   const target = parseHubRepo(source.repo);
   const where = sourceUrl(source, target.id);
   const card = await hubReleaseCard(source);
@@ -65,12 +70,18 @@ export async function downloadHubRelease(source: HubReleaseSource & { readonly f
   const versions = configsOfCard(card, `${where}/README.md`).map((config) => config.version);
   const cardPath = join(source.folder, 'README.md');
   if (existsSync(cardPath)) {
-    throw new RepocodError('usage', `${source.folder} already holds a release (${cardPath}); the Hub's release of ${target.id} (versions ${versions.join(', ')}) is downloaded into a folder without README.md only: choose another --out, or move that folder away`);
+    throw new RepocodError(
+      'usage',
+      `${source.folder} already holds a release (${cardPath}); the Hub's release of ${target.id} (versions ${versions.join(', ')}) is downloaded into a folder without README.md only: choose another --out, or move that folder away`,
+    );
   }
   const repo: RepoId = { type: 'dataset', name: target.id };
   const connection = { hubUrl: source.hubUrl, accessToken: source.accessToken, fetch: source.fetch };
   const fail = (what: string, error: unknown): RepocodError =>
-    new RepocodError('hub-failed', `${what} failed: ${describeHubError(error, source.accessToken)}. No half-written file and no README.md were left in ${source.folder}; rerunning downloads the release again`);
+    new RepocodError(
+      'hub-failed',
+      `${what} failed: ${describeHubError(error, source.accessToken)}. No half-written file and no README.md were left in ${source.folder}; rerunning downloads the release again`,
+    );
 
   let tree: Map<string, ListFileEntry>;
   try {
@@ -83,10 +94,21 @@ export async function downloadHubRelease(source: HubReleaseSource & { readonly f
   const absent = required.filter((path) => tree.get(path)?.type !== 'file');
   // A version's other files (its validation record) come too: the folder is pushed whole later.
   const folders = [...versions, 'data'].map((folder) => `${folder}/`);
-  const beside = [...tree.values()].filter((entry) => entry.type === 'file' && !required.includes(entry.path) && folders.some((folder) => entry.path.startsWith(folder))).map((entry) => entry.path).sort();
+  const beside = [...tree.values()]
+    .filter(
+      (entry) =>
+        entry.type === 'file' &&
+        !required.includes(entry.path) &&
+        folders.some((folder) => entry.path.startsWith(folder)),
+    )
+    .map((entry) => entry.path)
+    .sort();
   const wanted = [...required, ...beside];
   if (absent.length > 0) {
-    throw new RepocodError('hub-failed', `${where}/README.md lists versions ${versions.join(', ')} but the repository has no ${absent.join(', ')}; repair the dataset on the Hub (or publish from the complete local release folder)`);
+    throw new RepocodError(
+      'hub-failed',
+      `${where}/README.md lists versions ${versions.join(', ')} but the repository has no ${absent.join(', ')}; repair the dataset on the Hub (or publish from the complete local release folder)`,
+    );
   }
 
   const written: ReleaseFile[] = [];
@@ -123,9 +145,11 @@ async function writeVerified(path: string, blob: Blob, entry: ListFileEntry | un
       },
       createWriteStream(temporary),
     );
-    if (entry !== undefined && bytes !== entry.size) throw new Error(`received ${bytes} bytes, the Hub lists ${entry.size}`);
+    if (entry !== undefined && bytes !== entry.size)
+      throw new Error(`received ${bytes} bytes, the Hub lists ${entry.size}`);
     const sha256 = hash.digest('hex');
-    if (entry?.lfs !== undefined && sha256 !== entry.lfs.oid) throw new Error(`the sha256 of the bytes received is ${sha256}, the Hub lists ${entry.lfs.oid}`);
+    if (entry?.lfs !== undefined && sha256 !== entry.lfs.oid)
+      throw new Error(`the sha256 of the bytes received is ${sha256}, the Hub lists ${entry.lfs.oid}`);
   });
   return bytes;
 }

@@ -4,7 +4,11 @@ import { checkHubToken, hubToken, parseHubRepo } from './hub-target.js';
 
 describe('parseHubRepo', () => {
   it('takes ORG/NAME as the Hub allows it', async () => {
-    expect(parseHubRepo('repocod/REPOCOD_Lite_Unified')).toEqual({ org: 'repocod', name: 'REPOCOD_Lite_Unified', id: 'repocod/REPOCOD_Lite_Unified' });
+    expect(parseHubRepo('repocod/REPOCOD_Lite_Unified')).toEqual({
+      org: 'repocod',
+      name: 'REPOCOD_Lite_Unified',
+      id: 'repocod/REPOCOD_Lite_Unified',
+    });
     expect(parseHubRepo('a-b/v1.2_x').id).toBe('a-b/v1.2_x');
     expect(parseHubRepo(`org/${'x'.repeat(96)}`).name).toHaveLength(96);
   });
@@ -46,7 +50,9 @@ describe('hubToken', () => {
     const secret = 'ghp_notAHuggingFaceToken123';
     const wrong = await failure(() => hubToken({ HUGGING_FACE_HUB_TOKEN: secret }));
     expect(wrong.code).toBe('hub-failed');
-    expect(wrong.message).toMatch(/HUGGING_FACE_HUB_TOKEN is set but does not look like a Hugging Face token \(tokens start with hf_\)/);
+    expect(wrong.message).toMatch(
+      /HUGGING_FACE_HUB_TOKEN is set but does not look like a Hugging Face token \(tokens start with hf_\)/,
+    );
     expect(wrong.message).not.toContain(secret);
     const pasted = await failure(() => hubToken({ HF_TOKEN: 'hf_secretvalue\n' }));
     expect(pasted.message).toMatch(/HF_TOKEN contains white space/);
@@ -57,7 +63,9 @@ describe('hubToken', () => {
 describe('checkHubToken', () => {
   it('names where the token came from, not the token', async () => {
     expect(checkHubToken('hf_ok', '--token')).toBe('hf_ok');
-    expect((await failure(() => checkHubToken('', 'the access token'))).message).toMatch(/^the access token is empty; set HF_TOKEN/);
+    expect((await failure(() => checkHubToken('', 'the access token'))).message).toMatch(
+      /^the access token is empty; set HF_TOKEN/,
+    );
     expect((await failure(() => checkHubToken('sk-secret', '--token'))).message).not.toContain('sk-secret');
   });
 });

@@ -25,15 +25,22 @@ export function parseHubRepo(value: string, flag = '--push'): HubRepo {
     refuse('give the dataset as ORG/NAME, without "https://huggingface.co/" or "datasets/" in front');
   }
   const parts = value.split('/');
-  if (parts.length !== 2) refuse('give the dataset as ORG/NAME (one slash: your user or organisation, then the dataset name)');
+  if (parts.length !== 2)
+    refuse('give the dataset as ORG/NAME (one slash: your user or organisation, then the dataset name)');
   const [org = '', name = ''] = parts;
-  for (const [label, part] of [['organisation', org], ['name', name]] as const) {
+  for (const [label, part] of [
+    ['organisation', org],
+    ['name', name],
+  ] as const) {
     if (part === '') refuse(`the ${label} is empty; give the dataset as ORG/NAME`);
-    if (!/^[A-Za-z0-9_.-]+$/.test(part)) refuse(`the ${label} ${JSON.stringify(part)} may use only letters, digits, "-", "_" and "."`);
+    if (!/^[A-Za-z0-9_.-]+$/.test(part))
+      refuse(`the ${label} ${JSON.stringify(part)} may use only letters, digits, "-", "_" and "."`);
     if (/^[-.]|[-.]$/.test(part)) refuse(`the ${label} ${JSON.stringify(part)} may not start or end with "-" or "."`);
-    if (part.includes('--') || part.includes('..')) refuse(`the ${label} ${JSON.stringify(part)} may not contain "--" or ".."`);
+    if (part.includes('--') || part.includes('..'))
+      refuse(`the ${label} ${JSON.stringify(part)} may not contain "--" or ".."`);
   }
-  if (name.length > HUB_NAME_MAX_LENGTH) refuse(`the name is ${name.length} characters long; the Hub allows at most ${HUB_NAME_MAX_LENGTH}`);
+  if (name.length > HUB_NAME_MAX_LENGTH)
+    refuse(`the name is ${name.length} characters long; the Hub allows at most ${HUB_NAME_MAX_LENGTH}`);
   if (name.endsWith('.git')) refuse('the name may not end with ".git"');
   return { org, name, id: `${org}/${name}` };
 }
@@ -50,7 +57,10 @@ export function hubToken(env: Readonly<Record<string, string | undefined>>): str
     const token = env[variable];
     if (token !== undefined && token !== '') return checkHubToken(token, variable);
   }
-  throw new RepocodError('hub-failed', 'no Hugging Face token: set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens');
+  throw new RepocodError(
+    'hub-failed',
+    'no Hugging Face token: set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens',
+  );
 }
 
 /**
@@ -59,12 +69,22 @@ export function hubToken(env: Readonly<Record<string, string | undefined>>): str
  * that repoExists reads as "no such repository".
  */
 export function checkHubToken(token: string, source: string): string {
-  if (token === '') throw new RepocodError('hub-failed', `${source} is empty; set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens`);
+  if (token === '')
+    throw new RepocodError(
+      'hub-failed',
+      `${source} is empty; set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens`,
+    );
   if (!token.startsWith('hf_')) {
-    throw new RepocodError('hub-failed', `${source} is set but does not look like a Hugging Face token (tokens start with hf_); set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens`);
+    throw new RepocodError(
+      'hub-failed',
+      `${source} is set but does not look like a Hugging Face token (tokens start with hf_); set HF_TOKEN to a write token (hf_…) from https://huggingface.co/settings/tokens`,
+    );
   }
   if (/\s/.test(token)) {
-    throw new RepocodError('hub-failed', `${source} contains white space (a stray newline or space from copying it?); set HF_TOKEN to the write token (hf_…) alone`);
+    throw new RepocodError(
+      'hub-failed',
+      `${source} contains white space (a stray newline or space from copying it?); set HF_TOKEN to the write token (hf_…) alone`,
+    );
   }
   return token;
 }

@@ -11,7 +11,10 @@ export function fixtureRow(id: string, version: string): ReleaseRow {
   return {
     instance_id: id,
     version,
-    gold_patches: { code: `--- a/demo.py\n+++ b/demo.py\n@@ -1 +1 @@\n-pass\n+return ${JSON.stringify(id)}\n`, test: '' },
+    gold_patches: {
+      code: `--- a/demo.py\n+++ b/demo.py\n@@ -1 +1 @@\n-pass\n+return ${JSON.stringify(id)}\n`,
+      test: '',
+    },
     pre_patches: { code: '', test: '' },
     repo: 'demo/demo',
     base_commit: 'c0ffee',
@@ -27,10 +30,15 @@ export function fixtureRow(id: string, version: string): ReleaseRow {
  * the default), written with the package's own Parquet writer and card header. Returns the folder
  * and its files, relative to it, as writeRelease lists them.
  */
-export function writeReleaseFixture(versions: readonly string[], folder = mkdtempSync(join(tmpdir(), 'repocod-hub-'))): { folder: string; files: string[] } {
+export function writeReleaseFixture(
+  versions: readonly string[],
+  folder = mkdtempSync(join(tmpdir(), 'repocod-hub-')),
+): { folder: string; files: string[] } {
   for (const [index, version] of versions.entries()) {
     const rows = Array.from({ length: index + 2 }, (_, row) => fixtureRow(`task_${row}`, version));
-    writeRelease(folder, version, rows, '# Demo release\n', [{ name: 'validation.jsonl', content: `{"version":"${version}"}\n` }]);
+    writeRelease(folder, version, rows, '# Demo release\n', [
+      { name: 'validation.jsonl', content: `{"version":"${version}"}\n` },
+    ]);
   }
   return { folder, files: releaseFiles(folder) };
 }

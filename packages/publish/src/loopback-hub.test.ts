@@ -38,7 +38,11 @@ describe('startLoopbackHub', () => {
 
   it('wants the matching Bearer token for writes and for private repositories, and refuses a wrong one', async () => {
     const create = (headers: Record<string, string>): Promise<Response> =>
-      fetch(`${hub.url}/api/repos/create`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'secret', organization: 'org', type: 'dataset', visibility: 'private' }) });
+      fetch(`${hub.url}/api/repos/create`, {
+        method: 'POST',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ name: 'secret', organization: 'org', type: 'dataset', visibility: 'private' }),
+      });
     expect((await create({})).status).toBe(401);
     expect((await create({ Authorization: 'Bearer hf_wrong' })).status).toBe(401);
     expect((await create(auth())).status).toBe(200);
@@ -55,7 +59,11 @@ describe('startLoopbackHub', () => {
       const response = await fetch(`${hub.url}/datasets/org/name.git/info/lfs/objects/batch`, {
         method: 'POST',
         headers: { ...auth(), 'Content-Type': 'application/vnd.git-lfs+json' },
-        body: JSON.stringify({ operation: 'upload', transfers: ['basic', 'multipart', 'xet'], objects: [{ oid, size: bytes.byteLength }] }),
+        body: JSON.stringify({
+          operation: 'upload',
+          transfers: ['basic', 'multipart', 'xet'],
+          objects: [{ oid, size: bytes.byteLength }],
+        }),
       });
       return (await response.json()) as { transfer: string; objects: { actions?: { upload?: { href: string } } }[] };
     };
@@ -63,7 +71,10 @@ describe('startLoopbackHub', () => {
     expect(first.transfer).toBe('basic');
     const href = first.objects[0]?.actions?.upload?.href ?? '';
     expect(href.startsWith(hub.url)).toBe(true);
-    const wrong = await fetch(href, { method: 'PUT', body: new TextEncoder().encode('PAR1 other bytes, same size PAR1'.slice(0, bytes.byteLength)) });
+    const wrong = await fetch(href, {
+      method: 'PUT',
+      body: new TextEncoder().encode('PAR1 other bytes, same size PAR1'.slice(0, bytes.byteLength)),
+    });
     expect(wrong.status).toBe(400);
     expect(((await wrong.json()) as { error: string }).error).toMatch(/not the oid/);
     const retry = (await batch()).objects[0]?.actions?.upload?.href ?? '';
@@ -74,7 +85,10 @@ describe('startLoopbackHub', () => {
     const committed = await commitLines('org/name', [
       { key: 'header', value: { summary: 'Add data', description: 'why' } },
       { key: 'lfsFile', value: { path: 'data/x.parquet', algo: 'sha256', oid, size: bytes.byteLength } },
-      { key: 'file', value: { path: 'README.md', content: Buffer.from('# card\n').toString('base64'), encoding: 'base64' } },
+      {
+        key: 'file',
+        value: { path: 'README.md', content: Buffer.from('# card\n').toString('base64'), encoding: 'base64' },
+      },
     ]);
     expect(committed.status).toBe(200);
     const [commit] = hub.commits('org/name');
@@ -89,28 +103,54 @@ describe('startLoopbackHub', () => {
     hub.addRepo('org/name', { files: { 'README.md': 'old card\n' } });
     const refused = await commitLines('org/name', [
       { key: 'header', value: { summary: 'Half a commit' } },
-      { key: 'file', value: { path: 'README.md', content: Buffer.from('new card\n').toString('base64'), encoding: 'base64' } },
+      {
+        key: 'file',
+        value: { path: 'README.md', content: Buffer.from('new card\n').toString('base64'), encoding: 'base64' },
+      },
       { key: 'lfsFile', value: { path: 'data/x.parquet', algo: 'sha256', oid: '0'.repeat(64), size: 3 } },
     ]);
     expect(refused.status).toBe(422);
-    expect(((await refused.json()) as { error: string }).error).toBe(`data/x.parquet: no LFS object ${'0'.repeat(64)} was uploaded`);
+    expect(((await refused.json()) as { error: string }).error).toBe(
+      `data/x.parquet: no LFS object ${'0'.repeat(64)} was uploaded`,
+    );
     expect(hub.commits('org/name').map((commit) => commit.title)).toEqual(['initial commit']);
     expect(Buffer.from(hub.files('org/name')?.get('README.md')?.bytes ?? []).toString()).toBe('old card\n');
   });
 
   it('lists the tree and serves files with ranges, ETag and EntryNotFound', async () => {
-    hub.addRepo('org/name', { files: { 'README.md': '0123456789', 'data/a.parquet': 'PAR1aaPAR1', 'data/deep/b.txt': 'b' } });
-    const tree = async (suffix: string): Promise<unknown> => (await fetch(`${hub.url}/api/datasets/org/name/tree/main${suffix}`)).json();
-    expect(((await tree('?recursive=false')) as { path: string; type: string }[]).map((entry) => [entry.type, entry.path])).toEqual([
+    hub.addRepo('org/name', {
+      files: { 'README.md': '0123456789', 'data/a.parquet': 'PAR1aaPAR1', 'data/deep/b.txt': 'b' },
+    });
+    const tree = async (suffix: string): Promise<unknown> =>
+      (await fetch(`${hub.url}/api/datasets/org/name/tree/main${suffix}`)).json();
+    expect(
+      ((await tree('?recursive=false')) as { path: string; type: string }[]).map((entry) => [entry.type, entry.path]),
+    ).toEqual([
       ['file', 'README.md'],
       ['directory', 'data'],
     ]);
-    const all = (await tree('?recursive=true')) as { path: string; type: string; lfs?: { oid: string; size: number } }[];
-    expect(all.map((entry) => entry.path)).toEqual(['README.md', 'data', 'data/a.parquet', 'data/deep', 'data/deep/b.txt']);
-    expect(all.find((entry) => entry.path === 'data/a.parquet')?.lfs).toMatchObject({ oid: createHash('sha256').update('PAR1aaPAR1').digest('hex'), size: 10 });
-    expect(((await tree('/data/deep?recursive=false')) as { path: string }[]).map((entry) => entry.path)).toEqual(['data/deep/b.txt']);
+    const all = (await tree('?recursive=true')) as {
+      path: string;
+      type: string;
+      lfs?: { oid: string; size: number };
+    }[];
+    expect(all.map((entry) => entry.path)).toEqual([
+      'README.md',
+      'data',
+      'data/a.parquet',
+      'data/deep',
+      'data/deep/b.txt',
+    ]);
+    expect(all.find((entry) => entry.path === 'data/a.parquet')?.lfs).toMatchObject({
+      oid: createHash('sha256').update('PAR1aaPAR1').digest('hex'),
+      size: 10,
+    });
+    expect(((await tree('/data/deep?recursive=false')) as { path: string }[]).map((entry) => entry.path)).toEqual([
+      'data/deep/b.txt',
+    ]);
 
-    const resolve = (path: string, headers: Record<string, string> = {}): Promise<Response> => fetch(`${hub.url}/datasets/org/name/resolve/main/${path}`, { headers });
+    const resolve = (path: string, headers: Record<string, string> = {}): Promise<Response> =>
+      fetch(`${hub.url}/datasets/org/name/resolve/main/${path}`, { headers });
     const probe = await resolve('README.md', { Range: 'bytes=0-0' });
     expect([probe.status, probe.headers.get('content-range'), await probe.text()]).toEqual([206, 'bytes 0-0/10', '0']);
     expect(probe.headers.get('etag')).toMatch(/^"[0-9a-f]{40}"$/);

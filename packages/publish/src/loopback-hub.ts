@@ -13,7 +13,15 @@ import type { AddressInfo } from 'node:net';
  */
 
 /** The kinds of request the loopback Hub answers; `failNext` names one of them. */
-export type LoopbackEndpoint = 'repo-info' | 'create-repo' | 'preupload' | 'lfs-batch' | 'lfs-upload' | 'commit' | 'tree' | 'resolve';
+export type LoopbackEndpoint =
+  | 'repo-info'
+  | 'create-repo'
+  | 'preupload'
+  | 'lfs-batch'
+  | 'lfs-upload'
+  | 'commit'
+  | 'tree'
+  | 'resolve';
 
 export interface LoopbackRequest {
   readonly method: string;
@@ -59,12 +67,20 @@ export interface LoopbackHub {
   files(repo: string): ReadonlyMap<string, LoopbackFile> | undefined;
   repoIds(): readonly string[];
   /** Creates a repository directly (as if made earlier on the Hub), with an initial commit when given files. */
-  addRepo(repo: string, options?: { readonly private?: boolean; readonly files?: Readonly<Record<string, string | Uint8Array>> }): void;
+  addRepo(
+    repo: string,
+    options?: { readonly private?: boolean; readonly files?: Readonly<Record<string, string | Uint8Array>> },
+  ): void;
   /**
    * The next request of that kind (and, given `when`, for which `when` holds) gets `status` and the
    * Hub's JSON error body `{ error: message }`; failures queue up in the order they were asked for.
    */
-  failNext(endpoint: LoopbackEndpoint, status: number, message: string, when?: (request: FailureCandidate) => boolean): void;
+  failNext(
+    endpoint: LoopbackEndpoint,
+    status: number,
+    message: string,
+    when?: (request: FailureCandidate) => boolean,
+  ): void;
   close(): Promise<void>;
 }
 
@@ -117,7 +133,11 @@ const ROUTES: readonly Route[] = [
   { endpoint: 'repo-info', method: ['GET'], pattern: /^\/api\/datasets\/([^/]+)\/([^/]+)$/ },
   { endpoint: 'create-repo', method: ['POST'], pattern: /^\/api\/repos\/create$/ },
   { endpoint: 'preupload', method: ['POST'], pattern: /^\/api\/datasets\/([^/]+)\/([^/]+)\/preupload\/([^/]+)$/ },
-  { endpoint: 'lfs-batch', method: ['POST'], pattern: /^\/datasets\/([^/]+)\/([^/]+)\.git\/info\/lfs\/objects\/batch$/ },
+  {
+    endpoint: 'lfs-batch',
+    method: ['POST'],
+    pattern: /^\/datasets\/([^/]+)\/([^/]+)\.git\/info\/lfs\/objects\/batch$/,
+  },
   { endpoint: 'lfs-upload', method: ['PUT'], pattern: /^\/lfs-upload\/([0-9a-f]+)$/ },
   { endpoint: 'commit', method: ['POST'], pattern: /^\/api\/datasets\/([^/]+)\/([^/]+)\/commit\/([^/]+)$/ },
   { endpoint: 'tree', method: ['GET'], pattern: /^\/api\/datasets\/([^/]+)\/([^/]+)\/tree\/([^/]+)(?:\/(.*))?$/ },
@@ -133,23 +153,43 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
   const repos = new Map<string, RepoState>();
   const commits: LoopbackCommit[] = [];
   const requests: LoopbackRequest[] = [];
-  const failures: { endpoint: LoopbackEndpoint; status: number; message: string; when: (request: FailureCandidate) => boolean }[] = [];
+  const failures: {
+    endpoint: LoopbackEndpoint;
+    status: number;
+    message: string;
+    when: (request: FailureCandidate) => boolean;
+  }[] = [];
   /** Upload tickets: the href of a basic LFS upload is its own credential, like a presigned S3 URL. */
   const tickets = new Map<string, { repo: RepoState; oid: string; size: number }>();
   let url = '';
 
   const newRepo = (id: string, isPrivate: boolean): RepoState => {
-    const repo: RepoState = { id, private: isPrivate, lfs: new Map(), snapshots: new Map(), head: new Map(), headOid: null };
+    const repo: RepoState = {
+      id,
+      private: isPrivate,
+      lfs: new Map(),
+      snapshots: new Map(),
+      head: new Map(),
+      headOid: null,
+    };
     repos.set(id, repo);
     return repo;
   };
 
-  const applyCommit = (repo: RepoState, title: string, description: string, files: readonly LoopbackFile[], deleted: readonly string[]): LoopbackCommit => {
+  const applyCommit = (
+    repo: RepoState,
+    title: string,
+    description: string,
+    files: readonly LoopbackFile[],
+    deleted: readonly string[],
+  ): LoopbackCommit => {
     const next = new Map(repo.head);
     for (const path of deleted) next.delete(path);
     for (const file of files) next.set(file.path, file);
     const oid = createHash('sha1')
-      .update(JSON.stringify([repo.headOid, title, description, [...next.values()].map((file) => [file.path, file.oid])]))
+      .update(
+        JSON.stringify([repo.headOid, title, description, [...next.values()].map((file) => [file.path, file.oid])]),
+      )
       .update(randomBytes(8))
       .digest('hex');
     const commit: LoopbackCommit = { repo: repo.id, oid, parent: repo.headOid, title, description, files, deleted };
@@ -162,8 +202,10 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
 
   const authorize = (request: IncomingMessage, access: 'read' | 'write', repo: RepoState | undefined): void => {
     const header = request.headers.authorization;
-    if (header !== undefined && header !== `Bearer ${token}`) throw new HubRefusal(401, 'Invalid credentials in Authorization header');
-    if (header === undefined && (access === 'write' || repo?.private === true)) throw new HubRefusal(401, 'You must be authenticated to access this endpoint');
+    if (header !== undefined && header !== `Bearer ${token}`)
+      throw new HubRefusal(401, 'Invalid credentials in Authorization header');
+    if (header === undefined && (access === 'write' || repo?.private === true))
+      throw new HubRefusal(401, 'You must be authenticated to access this endpoint');
   };
 
   const existingRepo = (org: string | undefined, name: string | undefined): RepoState => {
@@ -172,7 +214,10 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
     return repo;
   };
 
-  const snapshot = (repo: RepoState, revision: string): { oid: string | null; files: ReadonlyMap<string, LoopbackFile> } => {
+  const snapshot = (
+    repo: RepoState,
+    revision: string,
+  ): { oid: string | null; files: ReadonlyMap<string, LoopbackFile> } => {
     if (revision === 'main') return { oid: repo.headOid, files: repo.head };
     const files = repo.snapshots.get(revision);
     if (files === undefined) throw new HubRefusal(404, `Invalid rev id: ${revision}`, 'RevisionNotFound');
@@ -180,10 +225,14 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
   };
 
   const onlyMain = (revision: string): void => {
-    if (revision !== 'main') throw new HubRefusal(404, `the loopback Hub has one branch, main, not ${revision}`, 'RevisionNotFound');
+    if (revision !== 'main')
+      throw new HubRefusal(404, `the loopback Hub has one branch, main, not ${revision}`, 'RevisionNotFound');
   };
 
-  const handlers: Record<LoopbackEndpoint, (request: IncomingMessage, groups: readonly (string | undefined)[], body: Buffer, query: URLSearchParams) => Reply> = {
+  const handlers: Record<
+    LoopbackEndpoint,
+    (request: IncomingMessage, groups: readonly (string | undefined)[], body: Buffer, query: URLSearchParams) => Reply
+  > = {
     'repo-info': (request, [org, name]) => {
       const repo = existingRepo(org, name);
       authorize(request, 'read', repo);
@@ -193,13 +242,15 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
     'create-repo': (request, _groups, body) => {
       authorize(request, 'write', undefined);
       const payload = jsonObject(body);
-      const name = payload['name'];
-      const organization = payload['organization'];
-      if (payload['type'] !== 'dataset') throw new HubRefusal(400, `the loopback Hub holds datasets only, not type ${String(payload['type'])}`);
-      if (typeof name !== 'string' || typeof organization !== 'string') throw new HubRefusal(400, 'name and organization are required');
+      const name = payload.name;
+      const organization = payload.organization;
+      if (payload.type !== 'dataset')
+        throw new HubRefusal(400, `the loopback Hub holds datasets only, not type ${String(payload.type)}`);
+      if (typeof name !== 'string' || typeof organization !== 'string')
+        throw new HubRefusal(400, 'name and organization are required');
       const id = `${organization}/${name}`;
       if (repos.has(id)) throw new HubRefusal(409, 'You already created this dataset repo');
-      newRepo(id, payload['visibility'] === 'private' || payload['private'] === true);
+      newRepo(id, payload.visibility === 'private' || payload.private === true);
       return { status: 200, body: { url: `${url}/datasets/${id}`, name: id, id: `loopback-${id}` } };
     },
 
@@ -210,7 +261,7 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       const files = arrayField(jsonObject(body), 'files').map((item) => {
         const file = objectOf(item, 'files[]');
         const path = stringField(file, 'path');
-        const size = file['size'];
+        const size = file.size;
         const lfs = path.endsWith('.parquet') || (typeof size === 'number' && size > LFS_THRESHOLD);
         return { path, uploadMode: lfs ? 'lfs' : 'regular', shouldIgnore: false };
       });
@@ -221,15 +272,21 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       const repo = existingRepo(org, name);
       authorize(request, 'write', repo);
       const payload = jsonObject(body);
-      if (payload['operation'] !== 'upload') throw new HubRefusal(422, `the loopback Hub implements the upload operation only, not ${String(payload['operation'])}`);
-      const transfers = payload['transfers'];
-      if (Array.isArray(transfers) && !transfers.includes('basic')) throw new HubRefusal(422, 'the loopback Hub offers the basic transfer only');
+      if (payload.operation !== 'upload')
+        throw new HubRefusal(
+          422,
+          `the loopback Hub implements the upload operation only, not ${String(payload.operation)}`,
+        );
+      const transfers = payload.transfers;
+      if (Array.isArray(transfers) && !transfers.includes('basic'))
+        throw new HubRefusal(422, 'the loopback Hub offers the basic transfer only');
       const requested = new Map<string, number>();
       for (const item of arrayField(payload, 'objects')) {
         const object = objectOf(item, 'objects[]');
         const oid = stringField(object, 'oid');
-        const size = object['size'];
-        if (!/^[0-9a-f]{64}$/.test(oid) || typeof size !== 'number') throw new HubRefusal(422, 'each object needs a sha256 oid and a size');
+        const size = object.size;
+        if (!/^[0-9a-f]{64}$/.test(oid) || typeof size !== 'number')
+          throw new HubRefusal(422, 'each object needs a sha256 oid and a size');
         // Two files with the same bytes (data/ and the newest version) are one object, uploaded once.
         requested.set(oid, size);
       }
@@ -237,18 +294,29 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
         if (repo.lfs.has(oid)) return { oid, size };
         const ticket = randomBytes(16).toString('hex');
         tickets.set(ticket, { repo, oid, size });
-        return { oid, size, authenticated: true, actions: { upload: { href: `${url}/lfs-upload/${ticket}`, expires_in: 3600 } } };
+        return {
+          oid,
+          size,
+          authenticated: true,
+          actions: { upload: { href: `${url}/lfs-upload/${ticket}`, expires_in: 3600 } },
+        };
       });
-      return { status: 200, headers: { 'Content-Type': 'application/vnd.git-lfs+json' }, body: { transfer: 'basic', objects } };
+      return {
+        status: 200,
+        headers: { 'Content-Type': 'application/vnd.git-lfs+json' },
+        body: { transfer: 'basic', objects },
+      };
     },
 
     'lfs-upload': (_request, [ticket], body) => {
       const upload = tickets.get(ticket ?? '');
       if (upload === undefined) throw new HubRefusal(403, 'unknown or already used upload URL');
       tickets.delete(ticket ?? '');
-      if (body.byteLength !== upload.size) throw new HubRefusal(400, `received ${body.byteLength} bytes for an object of ${upload.size}`);
+      if (body.byteLength !== upload.size)
+        throw new HubRefusal(400, `received ${body.byteLength} bytes for an object of ${upload.size}`);
       const sha256 = createHash('sha256').update(body).digest('hex');
-      if (sha256 !== upload.oid) throw new HubRefusal(400, `the sha256 of the bytes is ${sha256}, not the oid ${upload.oid}`);
+      if (sha256 !== upload.oid)
+        throw new HubRefusal(400, `the sha256 of the bytes is ${sha256}, not the oid ${upload.oid}`);
       upload.repo.lfs.set(upload.oid, new Uint8Array(body));
       return { status: 200, headers: { ETag: `"${sha256}"` } };
     },
@@ -257,18 +325,23 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       const repo = existingRepo(org, name);
       authorize(request, 'write', repo);
       onlyMain(decode(revision));
-      if (!(request.headers['content-type'] ?? '').startsWith('application/x-ndjson')) throw new HubRefusal(415, 'the loopback Hub takes commits as application/x-ndjson');
-      const lines = body.toString('utf8').split('\n').filter((line) => line.trim() !== '');
+      if (!(request.headers['content-type'] ?? '').startsWith('application/x-ndjson'))
+        throw new HubRefusal(415, 'the loopback Hub takes commits as application/x-ndjson');
+      const lines = body
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '');
       const [first, ...operations] = lines.map((line) => {
         const entry = objectOf(parseJson(line), 'line');
-        return { key: stringField(entry, 'key'), value: objectOf(entry['value'], 'value') };
+        return { key: stringField(entry, 'key'), value: objectOf(entry.value, 'value') };
       });
       if (first?.key !== 'header') throw new HubRefusal(400, 'the first line of a commit must be its header');
       const title = stringField(first.value, 'summary');
       if (title.trim() === '') throw new HubRefusal(400, 'the commit summary is empty');
-      const description = typeof first.value['description'] === 'string' ? first.value['description'] : '';
-      const parent = first.value['parentCommit'];
-      if (typeof parent === 'string' && parent !== repo.headOid) throw new HubRefusal(412, `parentCommit ${parent} is not the head of main (${String(repo.headOid)})`);
+      const description = typeof first.value.description === 'string' ? first.value.description : '';
+      const parent = first.value.parentCommit;
+      if (typeof parent === 'string' && parent !== repo.headOid)
+        throw new HubRefusal(412, `parentCommit ${parent} is not the head of main (${String(repo.headOid)})`);
       // Everything is checked before anything is applied: a refused commit leaves the repository as it was.
       const files: LoopbackFile[] = [];
       const deleted: string[] = [];
@@ -279,13 +352,18 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
         if (seen.has(path)) throw new HubRefusal(400, `${path} appears twice in one commit`);
         seen.add(path);
         if (key === 'file') {
-          if (value['encoding'] !== 'base64') throw new HubRefusal(400, `${path}: the loopback Hub takes base64 file contents only`);
+          if (value.encoding !== 'base64')
+            throw new HubRefusal(400, `${path}: the loopback Hub takes base64 file contents only`);
           files.push(regularFile(path, new Uint8Array(Buffer.from(stringField(value, 'content'), 'base64'))));
         } else if (key === 'lfsFile') {
           const oid = stringField(value, 'oid');
           const bytes = repo.lfs.get(oid);
           if (bytes === undefined) throw new HubRefusal(422, `${path}: no LFS object ${oid} was uploaded`);
-          if (value['size'] !== bytes.byteLength) throw new HubRefusal(422, `${path}: size ${String(value['size'])} does not match the LFS object's ${bytes.byteLength}`);
+          if (value.size !== bytes.byteLength)
+            throw new HubRefusal(
+              422,
+              `${path}: size ${String(value.size)} does not match the LFS object's ${bytes.byteLength}`,
+            );
           files.push(lfsFile(path, bytes, oid));
         } else if (key === 'deletedFile') {
           if (!repo.head.has(path)) throw new HubRefusal(404, `${path} does not exist on main`, 'EntryNotFound');
@@ -295,7 +373,15 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
         }
       }
       const commit = applyCommit(repo, title, description, files, deleted);
-      return { status: 200, body: { success: true, commitOid: commit.oid, commitUrl: `${url}/datasets/${repo.id}/commit/${commit.oid}`, hookOutput: '' } };
+      return {
+        status: 200,
+        body: {
+          success: true,
+          commitOid: commit.oid,
+          commitUrl: `${url}/datasets/${repo.id}/commit/${commit.oid}`,
+          hookOutput: '',
+        },
+      };
     },
 
     tree: (request, [org, name, revision, folder], _body, query) => {
@@ -305,15 +391,18 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       const prefix = folder === undefined || folder === '' ? '' : `${decodePath(folder).replace(/\/$/, '')}/`;
       const recursive = query.get('recursive') === 'true';
       const below = [...files.values()].filter((file) => file.path.startsWith(prefix));
-      if (prefix !== '' && below.length === 0) throw new HubRefusal(404, `${prefix} does not exist on ${decode(revision)}`, 'EntryNotFound');
+      if (prefix !== '' && below.length === 0)
+        throw new HubRefusal(404, `${prefix} does not exist on ${decode(revision)}`, 'EntryNotFound');
       const directories = new Set<string>();
       const entries: TreeEntry[] = [];
       for (const file of below) {
         const rest = file.path.slice(prefix.length).split('/');
-        for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth += 1) directories.add(prefix + rest.slice(0, depth).join('/'));
+        for (let depth = 1; depth < rest.length && (recursive || depth === 1); depth += 1)
+          directories.add(prefix + rest.slice(0, depth).join('/'));
         if (recursive || rest.length === 1) entries.push(treeEntry(file));
       }
-      for (const path of directories) entries.push({ type: 'directory', oid: gitBlobId(new TextEncoder().encode(path)), size: 0, path });
+      for (const path of directories)
+        entries.push({ type: 'directory', oid: gitBlobId(new TextEncoder().encode(path)), size: 0, path });
       // Byte order, as git orders a tree, not the locale's.
       entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { status: 200, body: entries };
@@ -334,9 +423,14 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       const range = request.headers.range;
       if (range === undefined) return { status: 200, headers, body: file.bytes };
       const span = byteRange(range, file.bytes.byteLength);
-      if (span === null) return { status: 416, headers: { ...headers, 'Content-Range': `bytes */${file.bytes.byteLength}` } };
+      if (span === null)
+        return { status: 416, headers: { ...headers, 'Content-Range': `bytes */${file.bytes.byteLength}` } };
       const [start, end] = span;
-      return { status: 206, headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${file.bytes.byteLength}` }, body: file.bytes.subarray(start, end + 1) };
+      return {
+        status: 206,
+        headers: { ...headers, 'Content-Range': `bytes ${start}-${end}/${file.bytes.byteLength}` },
+        body: file.bytes.subarray(start, end + 1),
+      };
     },
   };
 
@@ -350,8 +444,12 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
     let endpoint: LoopbackEndpoint | null = null;
     let reply: Reply;
     try {
-      const match = ROUTES.map((route) => ({ route, groups: route.method.includes(method) ? route.pattern.exec(target.pathname) : null })).find((candidate) => candidate.groups !== null);
-      if (match === undefined || match.groups === null) throw new HubRefusal(404, `the loopback Hub does not implement ${method} ${target.pathname}`);
+      const match = ROUTES.map((route) => ({
+        route,
+        groups: route.method.includes(method) ? route.pattern.exec(target.pathname) : null,
+      })).find((candidate) => candidate.groups !== null);
+      if (match === undefined || match.groups === null)
+        throw new HubRefusal(404, `the loopback Hub does not implement ${method} ${target.pathname}`);
       endpoint = match.route.endpoint;
       const candidate: FailureCandidate = { method, path: target.pathname, headers: request.headers };
       const index = failures.findIndex((planned) => planned.endpoint === endpoint && planned.when(candidate));
@@ -360,10 +458,24 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
       reply = handlers[endpoint](request, match.groups.slice(1), body, target.searchParams);
     } catch (error) {
       if (!(error instanceof HubRefusal)) throw error;
-      reply = { status: error.status, headers: { ...(error.errorCode === undefined ? {} : { 'X-Error-Code': error.errorCode }), 'X-Error-Message': headerSafe(error.message) }, body: { error: error.message } };
+      reply = {
+        status: error.status,
+        headers: {
+          ...(error.errorCode === undefined ? {} : { 'X-Error-Code': error.errorCode }),
+          'X-Error-Message': headerSafe(error.message),
+        },
+        body: { error: error.message },
+      };
     }
     requests.push({ method, path: target.pathname, query: target.search, endpoint, status: reply.status });
-    const payload = reply.body === undefined ? new Uint8Array() : reply.body instanceof Uint8Array ? reply.body : typeof reply.body === 'string' ? Buffer.from(reply.body) : Buffer.from(JSON.stringify(reply.body));
+    const payload =
+      reply.body === undefined
+        ? new Uint8Array()
+        : reply.body instanceof Uint8Array
+          ? reply.body
+          : typeof reply.body === 'string'
+            ? Buffer.from(reply.body)
+            : Buffer.from(JSON.stringify(reply.body));
     const isJson = reply.body !== undefined && !(reply.body instanceof Uint8Array) && typeof reply.body !== 'string';
     response.writeHead(reply.status, {
       ...(isJson ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
@@ -377,7 +489,9 @@ export async function startLoopbackHub(options: LoopbackHubOptions = {}): Promis
   const server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
       response.writeHead(500, { 'Content-Type': 'application/json' });
-      response.end(JSON.stringify({ error: `loopback Hub bug: ${error instanceof Error ? error.stack : String(error)}` }));
+      response.end(
+        JSON.stringify({ error: `loopback Hub bug: ${error instanceof Error ? error.stack : String(error)}` }),
+      );
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -445,7 +559,13 @@ interface TreeEntry {
 function treeEntry(file: LoopbackFile): TreeEntry {
   if (!file.lfs) return { type: 'file', oid: file.oid, size: file.bytes.byteLength, path: file.path };
   const pointerSize = lfsPointer(file.sha256, file.bytes.byteLength).byteLength;
-  return { type: 'file', oid: file.oid, size: file.bytes.byteLength, path: file.path, lfs: { oid: file.sha256, size: file.bytes.byteLength, pointerSize } };
+  return {
+    type: 'file',
+    oid: file.oid,
+    size: file.bytes.byteLength,
+    path: file.path,
+    lfs: { oid: file.sha256, size: file.bytes.byteLength, pointerSize },
+  };
 }
 
 /** The inclusive span of a single `bytes=` range, or null when it cannot be served. */
@@ -454,7 +574,10 @@ function byteRange(header: string, size: number): [number, number] | null {
   if (match === null) return null;
   const [, from = '', to = ''] = match;
   if (from === '' && to === '') return null;
-  const [start, end] = from === '' ? [Math.max(0, size - Number(to)), size - 1] : [Number(from), to === '' ? size - 1 : Math.min(Number(to), size - 1)];
+  const [start, end] =
+    from === ''
+      ? [Math.max(0, size - Number(to)), size - 1]
+      : [Number(from), to === '' ? size - 1 : Math.min(Number(to), size - 1)];
   return start <= end && start < size ? [start, end] : null;
 }
 
@@ -464,7 +587,11 @@ function headerSafe(text: string): string {
 }
 
 function isRepoPath(path: string): boolean {
-  return path !== '' && !path.startsWith('/') && path.split('/').every((part) => part !== '' && part !== '.' && part !== '..');
+  return (
+    path !== '' &&
+    !path.startsWith('/') &&
+    path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+  );
 }
 
 function decode(segment: string | undefined): string {
@@ -488,7 +615,8 @@ function jsonObject(body: Buffer): Record<string, unknown> {
 }
 
 function objectOf(value: unknown, what: string): Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HubRefusal(400, `${what} must be a JSON object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new HubRefusal(400, `${what} must be a JSON object`);
   return value as Record<string, unknown>;
 }
 

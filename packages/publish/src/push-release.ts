@@ -29,8 +29,15 @@ export function planPush(folder: string, files: readonly string[]): PushPlan {
   const seen = new Set<string>();
   const planned = files.map((file): ReleaseFile => {
     const path = file.split(sep).join('/');
-    if (path === '' || isAbsolute(file) || path.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-      throw new RepocodError('usage', `${JSON.stringify(file)}: release files are given relative to the release folder (${folder}), without "." or ".." parts`);
+    if (
+      path === '' ||
+      isAbsolute(file) ||
+      path.split('/').some((part) => part === '' || part === '.' || part === '..')
+    ) {
+      throw new RepocodError(
+        'usage',
+        `${JSON.stringify(file)}: release files are given relative to the release folder (${folder}), without "." or ".." parts`,
+      );
     }
     if (seen.has(path)) throw new RepocodError('usage', `${path} is listed twice among the files to push`);
     seen.add(path);
@@ -38,11 +45,18 @@ export function planPush(folder: string, files: readonly string[]): PushPlan {
     let size: number;
     try {
       const stats = statSync(local);
-      if (!stats.isFile()) throw new RepocodError('path-not-found', `${local} is not a file; a release folder holds README.md and Parquet files`);
+      if (!stats.isFile())
+        throw new RepocodError(
+          'path-not-found',
+          `${local} is not a file; a release folder holds README.md and Parquet files`,
+        );
       size = stats.size;
     } catch (error) {
       if (error instanceof RepocodError) throw error;
-      throw new RepocodError('path-not-found', `${local} does not exist; write the release first (repocod publish --version V --out ${folder})`);
+      throw new RepocodError(
+        'path-not-found',
+        `${local} does not exist; write the release first (repocod publish --version V --out ${folder})`,
+      );
     }
     return { path, bytes: size };
   });
@@ -82,7 +96,8 @@ export async function pushRelease(options: PushReleaseOptions): Promise<PushResu
   const target = parseHubRepo(options.repo);
   checkHubToken(options.accessToken, 'the access token');
   const plan = planPush(options.folder, options.files);
-  if (plan.files.length === 0) throw new RepocodError('usage', `nothing to push from ${options.folder}: no files given`);
+  if (plan.files.length === 0)
+    throw new RepocodError('usage', `nothing to push from ${options.folder}: no files given`);
   const repo: RepoId = { type: 'dataset', name: target.id };
   const connection = { hubUrl: options.hubUrl, accessToken: options.accessToken, fetch: options.fetch };
   const where = `${options.hubUrl ?? HUB_URL}/datasets/${target.id}`;
@@ -103,7 +118,12 @@ export async function pushRelease(options: PushReleaseOptions): Promise<PushResu
         // repoExists answers false for a 401 as well as a 404, so a repository the token cannot read
         // looks absent; the Hub's 409 is the first sign of it.
         if (error instanceof HubApiError && error.statusCode === 409) {
-          throw new HubApiError(error.url, 409, error.requestId, `${error.message} (it exists, but the token cannot read it: a private repository of another account, or a token without access to ${target.org}?)`);
+          throw new HubApiError(
+            error.url,
+            409,
+            error.requestId,
+            `${error.message} (it exists, but the token cannot read it: a private repository of another account, or a token without access to ${target.org}?)`,
+          );
         }
         throw error;
       }
@@ -111,12 +131,27 @@ export async function pushRelease(options: PushReleaseOptions): Promise<PushResu
   }
 
   const operations = await Promise.all(
-    plan.files.map(async (file): Promise<CommitOperation> => ({ operation: 'addOrUpdate', path: file.path, content: await openAsBlob(join(options.folder, file.path)) })),
+    plan.files.map(
+      async (file): Promise<CommitOperation> => ({
+        operation: 'addOrUpdate',
+        path: file.path,
+        content: await openAsBlob(join(options.folder, file.path)),
+      }),
+    ),
   );
-  const output = await step(`uploading ${plan.files.length} files (${plan.totalBytes} bytes) to ${where} in one commit`, () =>
-    commit({ repo, ...connection, operations, title: options.commitTitle, ...(options.commitDescription === undefined ? {} : { description: options.commitDescription }) }),
+  const output = await step(
+    `uploading ${plan.files.length} files (${plan.totalBytes} bytes) to ${where} in one commit`,
+    () =>
+      commit({
+        repo,
+        ...connection,
+        operations,
+        title: options.commitTitle,
+        ...(options.commitDescription === undefined ? {} : { description: options.commitDescription }),
+      }),
   );
-  if (output === undefined) throw pushFailure(`committing to ${where}`, new Error('the Hub answered without a commit'), target, options);
+  if (output === undefined)
+    throw pushFailure(`committing to ${where}`, new Error('the Hub answered without a commit'), target, options);
   return { created: !exists, commitOid: output.commit.oid, commitUrl: output.commit.url, uploaded: plan.files };
 }
 

@@ -4,7 +4,14 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import type { ReleaseRow } from './release-table.js';
-import { applyReleasePlan, PARQUET_NAME, planRelease, readReleaseRows, releaseFiles, writeRelease } from './release-folder.js';
+import {
+  applyReleasePlan,
+  PARQUET_NAME,
+  planRelease,
+  readReleaseRows,
+  releaseFiles,
+  writeRelease,
+} from './release-folder.js';
 
 function row(id: string, code = 'gold'): ReleaseRow {
   return {
@@ -34,26 +41,48 @@ describe('writeRelease', () => {
     expect(second.files).toEqual(['README.md', `data/${PARQUET_NAME}`, `1.0/${PARQUET_NAME}`, `1.1/${PARQUET_NAME}`]);
     // The earlier version is left byte for byte; default now holds the new one.
     expect(readFileSync(join(folder, '1.0', PARQUET_NAME))).toEqual(firstBytes);
-    expect(readReleaseRows(join(folder, 'data', PARQUET_NAME)).map((stored) => stored['instance_id'])).toEqual(['b', 'c']);
+    expect(readReleaseRows(join(folder, 'data', PARQUET_NAME)).map((stored) => stored.instance_id)).toEqual(['b', 'c']);
     const card = readFileSync(join(folder, 'README.md'), 'utf8');
-    const front = parse(card.split('---\n')[1] ?? '') as { dataset_info: { config_name: string; splits: { num_examples: number }[]; download_size: number }[]; configs: { config_name: string }[] };
-    expect(front.dataset_info.map((info) => [info.config_name, info.splits[0]?.num_examples])).toEqual([['1.0', 2], ['1.1', 2], ['default', 2]]);
+    const front = parse(card.split('---\n')[1] ?? '') as {
+      dataset_info: { config_name: string; splits: { num_examples: number }[]; download_size: number }[];
+      configs: { config_name: string }[];
+    };
+    expect(front.dataset_info.map((info) => [info.config_name, info.splits[0]?.num_examples])).toEqual([
+      ['1.0', 2],
+      ['1.1', 2],
+      ['default', 2],
+    ]);
     expect(front.dataset_info[1]?.download_size).toBe(statSync(join(folder, '1.1', PARQUET_NAME)).size);
     expect(front.configs.map((config) => config.config_name)).toEqual(['1.0', '1.1', 'default']);
     expect(card).toContain('# Demo, again\n');
 
-    expect(() => writeRelease(folder, '1.0', [row('z')], '')).toThrow(/version 1\.0 is already released there \(1\.0, 1\.1\); versions are never rewritten/);
+    expect(() => writeRelease(folder, '1.0', [row('z')], '')).toThrow(
+      /version 1\.0 is already released there \(1\.0, 1\.1\); versions are never rewritten/,
+    );
     expect(() => writeRelease(folder, 'data', [row('z')], '')).toThrow(/--version data/);
   });
 
-  it('plans a version without writing anything, then writes the plan with the version\'s extra files', () => {
+  it("plans a version without writing anything, then writes the plan with the version's extra files", () => {
     const folder = mkdtempSync(join(tmpdir(), 'repocod-release-'));
     writeRelease(folder, '1.0', [row('a')], '# Demo\n');
     writeFileSync(join(folder, '1.0', `${PARQUET_NAME}.partial`), 'left by an interrupted write');
     writeFileSync(join(folder, '.hidden'), 'not part of a release');
-    const plan = planRelease(folder, '2.0', [row('a'), row('b')], '# Demo 2\n', [{ name: 'validation.jsonl', content: '{"instance_id":"a"}\n' }]);
-    expect(plan.writes.map((write) => write.path)).toEqual([`2.0/${PARQUET_NAME}`, `data/${PARQUET_NAME}`, '2.0/validation.jsonl', 'README.md']);
-    expect(plan.files).toEqual(['README.md', `data/${PARQUET_NAME}`, `1.0/${PARQUET_NAME}`, `2.0/${PARQUET_NAME}`, '2.0/validation.jsonl']);
+    const plan = planRelease(folder, '2.0', [row('a'), row('b')], '# Demo 2\n', [
+      { name: 'validation.jsonl', content: '{"instance_id":"a"}\n' },
+    ]);
+    expect(plan.writes.map((write) => write.path)).toEqual([
+      `2.0/${PARQUET_NAME}`,
+      `data/${PARQUET_NAME}`,
+      '2.0/validation.jsonl',
+      'README.md',
+    ]);
+    expect(plan.files).toEqual([
+      'README.md',
+      `data/${PARQUET_NAME}`,
+      `1.0/${PARQUET_NAME}`,
+      `2.0/${PARQUET_NAME}`,
+      '2.0/validation.jsonl',
+    ]);
     expect(plan.diff).toEqual({ previous: '1.0', added: ['b'], removed: [], changed: [] });
     expect(existsSync(join(folder, '2.0'))).toBe(false);
     expect(readFileSync(join(folder, 'README.md'), 'utf8')).not.toContain('2.0');

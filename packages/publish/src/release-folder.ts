@@ -46,25 +46,48 @@ export interface ReleasePlan extends WrittenRelease {
  * README.md (front matter for every version, then `body`). Earlier versions found in the folder's card
  * stay as they are: a version is never rewritten.
  */
-export function planRelease(folder: string, version: string, rows: readonly ReleaseRow[], body: string, extras: readonly VersionFile[] = []): ReleasePlan {
+export function planRelease(
+  folder: string,
+  version: string,
+  rows: readonly ReleaseRow[],
+  body: string,
+  extras: readonly VersionFile[] = [],
+): ReleasePlan {
   if (!/^[\w.-]+$/.test(version) || version === 'data' || version === 'default') {
-    throw new RepocodError('usage', `--version ${version}: use letters, digits, dots, dashes or underscores (not "data" or "default")`);
+    throw new RepocodError(
+      'usage',
+      `--version ${version}: use letters, digits, dots, dashes or underscores (not "data" or "default")`,
+    );
   }
   const cardPath = join(folder, 'README.md');
   const earlier = existsSync(cardPath) ? configsOfCard(readFileSync(cardPath, 'utf8'), cardPath) : [];
   if (earlier.some((config) => config.version === version)) {
-    throw new RepocodError('usage', `${folder}: version ${version} is already released there (${earlier.map((config) => config.version).join(', ')}); versions are never rewritten: choose a new --version`);
+    throw new RepocodError(
+      'usage',
+      `${folder}: version ${version} is already released there (${earlier.map((config) => config.version).join(', ')}); versions are never rewritten: choose a new --version`,
+    );
   }
   for (const config of earlier) {
     if (!existsSync(join(folder, config.version, PARQUET_NAME))) {
-      throw new RepocodError('path-not-found', `${cardPath} lists version ${config.version} but ${join(folder, config.version, PARQUET_NAME)} is missing; restore the earlier release folder (or download it from the Hub) before adding a version`);
+      throw new RepocodError(
+        'path-not-found',
+        `${cardPath} lists version ${config.version} but ${join(folder, config.version, PARQUET_NAME)} is missing; restore the earlier release folder (or download it from the Hub) before adding a version`,
+      );
     }
   }
   const table = releaseTable(rows);
   const parquet = releaseParquet(table);
-  const config: ConfigInfo = { version, numBytes: tableToIPC(table, 'stream').byteLength, numExamples: rows.length, downloadSize: parquet.byteLength };
+  const config: ConfigInfo = {
+    version,
+    numBytes: tableToIPC(table, 'stream').byteLength,
+    numExamples: rows.length,
+    downloadSize: parquet.byteLength,
+  };
   const previous = earlier.at(-1);
-  const diff = previous === undefined ? null : versionDiff(previous.version, readReleaseRows(join(folder, previous.version, PARQUET_NAME)), rows);
+  const diff =
+    previous === undefined
+      ? null
+      : versionDiff(previous.version, readReleaseRows(join(folder, previous.version, PARQUET_NAME)), rows);
   const configs = [...earlier, config];
   const text = new TextEncoder();
   const writes = [
@@ -88,7 +111,13 @@ export function applyReleasePlan(plan: ReleasePlan): WrittenRelease {
 }
 
 /** Plans and writes a new version (see planRelease). */
-export function writeRelease(folder: string, version: string, rows: readonly ReleaseRow[], body: string, extras: readonly VersionFile[] = []): WrittenRelease {
+export function writeRelease(
+  folder: string,
+  version: string,
+  rows: readonly ReleaseRow[],
+  body: string,
+  extras: readonly VersionFile[] = [],
+): WrittenRelease {
   return applyReleasePlan(planRelease(folder, version, rows, body, extras));
 }
 
@@ -119,12 +148,21 @@ function byReleaseOrder(a: string, b: string): number {
 /** The rows of a release Parquet file, as plain objects keyed by the seed's column names. */
 export function readReleaseRows(file: string): Record<string, unknown>[] {
   const table = tableFromIPC(readParquet(readFileSync(file)).intoIPCStream());
-  return table.toArray().map((row: { toJSON(): Record<string, unknown> }) => JSON.parse(JSON.stringify(row.toJSON())) as Record<string, unknown>);
+  return table
+    .toArray()
+    .map(
+      (row: { toJSON(): Record<string, unknown> }) =>
+        JSON.parse(JSON.stringify(row.toJSON())) as Record<string, unknown>,
+    );
 }
 
-function versionDiff(previous: string, before: readonly Record<string, unknown>[], after: readonly ReleaseRow[]): VersionDiff {
+function versionDiff(
+  previous: string,
+  before: readonly Record<string, unknown>[],
+  after: readonly ReleaseRow[],
+): VersionDiff {
   const content = (row: object): string => JSON.stringify({ ...row, version: undefined });
-  const old = new Map(before.map((row) => [String(row['instance_id']), row]));
+  const old = new Map(before.map((row) => [String(row.instance_id), row]));
   const now = new Map(after.map((row) => [row.instance_id, row]));
   const normalised = (row: ReleaseRow): object => ({
     instance_id: row.instance_id,
@@ -138,15 +176,15 @@ function versionDiff(previous: string, before: readonly Record<string, unknown>[
     FAIL_TO_PASS: [...row.FAIL_TO_PASS],
   });
   const stored = (row: Record<string, unknown>): object => ({
-    instance_id: row['instance_id'],
-    gold_patches: row['gold_patches'],
-    pre_patches: row['pre_patches'],
-    repo: row['repo'],
-    base_commit: row['base_commit'],
-    base_commit_timestamp: row['base_commit_timestamp'],
-    problem_statement: row['problem_statement'],
-    environment_setup_commit: row['environment_setup_commit'],
-    FAIL_TO_PASS: (row['evaluation'] as { FAIL_TO_PASS?: unknown } | undefined)?.FAIL_TO_PASS ?? [],
+    instance_id: row.instance_id,
+    gold_patches: row.gold_patches,
+    pre_patches: row.pre_patches,
+    repo: row.repo,
+    base_commit: row.base_commit,
+    base_commit_timestamp: row.base_commit_timestamp,
+    problem_statement: row.problem_statement,
+    environment_setup_commit: row.environment_setup_commit,
+    FAIL_TO_PASS: (row.evaluation as { FAIL_TO_PASS?: unknown } | undefined)?.FAIL_TO_PASS ?? [],
   });
   return {
     previous,

@@ -10,7 +10,10 @@ const ROWS: ReleaseRow[] = [
   {
     instance_id: 'pallets__flask-flask.app.Flask.make_response',
     version: '1.0',
-    gold_patches: { code: 'diff --git a/src/flask/app.py b/src/flask/app.py\n+    return rv\n', test: 'diff --git a/tests/test_basic.py …\r\n' },
+    gold_patches: {
+      code: 'diff --git a/src/flask/app.py b/src/flask/app.py\n+    return rv\n',
+      test: 'diff --git a/tests/test_basic.py …\r\n',
+    },
     pre_patches: { code: '-    return rv\n', test: '' },
     repo: 'pallets/flask',
     base_commit: '2fec0b206c6e83ea813ab26597e15c96fab08be7',

@@ -45,7 +45,10 @@ export function releaseTable(rows: readonly ReleaseRow[]): Table {
     if (data === undefined || vector.data.length !== 1) throw new Error(`${field.name}: expected one chunk`);
     return data;
   });
-  const batch = new RecordBatch(RELEASE_SCHEMA, makeData({ type: new Struct(RELEASE_SCHEMA.fields), length: rows.length, nullCount: 0, children }));
+  const batch = new RecordBatch(
+    RELEASE_SCHEMA,
+    makeData({ type: new Struct(RELEASE_SCHEMA.fields), length: rows.length, nullCount: 0, children }),
+  );
   return new Table([batch]);
 }
 

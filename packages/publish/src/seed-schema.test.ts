@@ -17,14 +17,20 @@ describe('the release schema', () => {
     expect(seed.dataset_info.map((config) => config.config_name)).toEqual(['1.0', '1.1', 'default']);
     for (const config of seed.dataset_info) {
       const ours = cardFeatures();
-      expect(ours.map((feature) => feature.name)).toEqual(config.features.map((feature) => (feature as { name: string }).name));
-      for (const [index, feature] of config.features.entries()) expect({ config: config.config_name, ...ours[index] }).toEqual({ config: config.config_name, ...(feature as object) });
+      expect(ours.map((feature) => feature.name)).toEqual(
+        config.features.map((feature) => (feature as { name: string }).name),
+      );
+      for (const [index, feature] of config.features.entries())
+        expect({ config: config.config_name, ...ours[index] }).toEqual({
+          config: config.config_name,
+          ...(feature as object),
+        });
     }
   });
 
   it('types the empty columns as Arrow nulls and FAIL_TO_PASS as a list of strings', () => {
     const types = Object.fromEntries(RELEASE_SCHEMA.fields.map((field) => [field.name, String(field.type)]));
     for (const name of ['test_patch', 'pre_scripts', 'hints_text', 'created_at']) expect(types[name]).toBe('Null');
-    expect(types['evaluation']).toBe('Struct<{FAIL_TO_PASS:List<Utf8>, PASS_TO_PASS:Null}>');
+    expect(types.evaluation).toBe('Struct<{FAIL_TO_PASS:List<Utf8>, PASS_TO_PASS:Null}>');
   });
 });

@@ -24,7 +24,11 @@ export const RELEASE_SCHEMA = new Schema([
   empty('created_at'),
   pair('problem_statement'),
   text('environment_setup_commit'),
-  new Field('evaluation', new Struct([new Field('FAIL_TO_PASS', new List(new Field('item', new Utf8(), true)), true), empty('PASS_TO_PASS')]), true),
+  new Field(
+    'evaluation',
+    new Struct([new Field('FAIL_TO_PASS', new List(new Field('item', new Utf8(), true)), true), empty('PASS_TO_PASS')]),
+    true,
+  ),
 ]);
 
 /** A feature as a Hugging Face dataset card writes it in `dataset_info.features`. */
@@ -41,7 +45,8 @@ export function cardFeatures(schema: Schema = RELEASE_SCHEMA): CardFeature[] {
 function cardFeature(name: string, type: DataType): CardFeature {
   if (type instanceof Utf8) return { name, dtype: 'string' };
   if (type instanceof Null) return { name, dtype: 'null' };
-  if (type instanceof Struct) return { name, struct: type.children.map((child) => cardFeature(child.name, child.type)) };
+  if (type instanceof Struct)
+    return { name, struct: type.children.map((child) => cardFeature(child.name, child.type)) };
   if (type instanceof List) {
     const item = type.children[0]?.type;
     if (item instanceof Utf8) return { name, sequence: 'string' };

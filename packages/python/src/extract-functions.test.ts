@@ -89,7 +89,8 @@ describe('extractFunctions: spans and slices', () => {
 });
 
 describe('extractFunctions: docstrings', () => {
-  const docOf = (body: string): FunctionRecord['docstringSpan'] => only(`def f():\n    ${body}\n    pass\n`, 'f').docstringSpan;
+  const docOf = (body: string): FunctionRecord['docstringSpan'] =>
+    only(`def f():\n    ${body}\n    pass\n`, 'f').docstringSpan;
 
   it.each([
     ['"""triple double"""'],
@@ -106,9 +107,12 @@ describe('extractFunctions: docstrings', () => {
     expect(docOf(literal)).toEqual({ start: 2, end: 2 });
   });
 
-  it.each([['f"formatted"'], ['b"bytes"'], ['rb"raw bytes"'], ['"a" + "b"'], ['x = "assigned"']])('%s is not a docstring', (literal) => {
-    expect(docOf(literal)).toBeNull();
-  });
+  it.each([['f"formatted"'], ['b"bytes"'], ['rb"raw bytes"'], ['"a" + "b"'], ['x = "assigned"']])(
+    '%s is not a docstring',
+    (literal) => {
+      expect(docOf(literal)).toBeNull();
+    },
+  );
 
   it('spans from the opening to the closing quote line', () => {
     const fn = only('def f():\n    """One.\n\n    Two.\n    Three."""\n    return 1\n', 'f');
@@ -117,7 +121,10 @@ describe('extractFunctions: docstrings', () => {
   });
 
   it('finds a docstring after a comment line', () => {
-    expect(only('def f():\n    # note\n    """Doc."""\n    return 1\n', 'f').docstringSpan).toEqual({ start: 3, end: 3 });
+    expect(only('def f():\n    # note\n    """Doc."""\n    return 1\n', 'f').docstringSpan).toEqual({
+      start: 3,
+      end: 3,
+    });
   });
 });
 
@@ -187,7 +194,8 @@ describe('extractFunctions: test code and syntax errors', () => {
   });
 
   it('keeps the functions that parse cleanly and reports the error lines', () => {
-    const source = 'def good():\n    return 1\n\ndef bad(:\n    return 2\n\nclass C:\n    def fine(self):\n        return 3\n';
+    const source =
+      'def good():\n    return 1\n\ndef bad(:\n    return 2\n\nclass C:\n    def fine(self):\n        return 3\n';
     const parsed = parsePythonText(parser, source, 'broken.py');
     parsed.tree.delete();
     expect(parsed.functions.map((fn) => fn.qualname)).toEqual(['good', 'C.fine']);
@@ -227,8 +235,14 @@ describe('extractFunctions: review cases', () => {
   });
 
   it('finds a docstring with comments inside its brackets or between its parts', () => {
-    expect(only('def f():\n    ("a"\n     # note\n     "b")\n    return 1\n', 'f').docstringSpan).toEqual({ start: 2, end: 4 });
-    expect(only('def f():\n    (  # note\n        "doc")\n    return 1\n', 'f').docstringSpan).toEqual({ start: 3, end: 3 });
+    expect(only('def f():\n    ("a"\n     # note\n     "b")\n    return 1\n', 'f').docstringSpan).toEqual({
+      start: 2,
+      end: 4,
+    });
+    expect(only('def f():\n    (  # note\n        "doc")\n    return 1\n', 'f').docstringSpan).toEqual({
+      start: 3,
+      end: 3,
+    });
   });
 
   it('never stores a file whose functions were dropped for an error as clean', () => {

@@ -5,7 +5,8 @@ import { sliceLines } from './source-text.js';
 import { PARAMETER_TYPES, STATEMENT_CONTAINER_TYPES } from './syntax-kinds.js';
 import { childrenOf, firstLine, lastCodeLine, lastLine, namedChildrenOf } from './syntax-nodes.js';
 
-const PROPERTY_DECORATOR = /^(?:(?:functools\.)?cached_property|(?:abc\.)?abstractproperty|property|[\w.]+\.(?:setter|getter|deleter))$/;
+const PROPERTY_DECORATOR =
+  /^(?:(?:functools\.)?cached_property|(?:abc\.)?abstractproperty|property|[\w.]+\.(?:setter|getter|deleter))$/;
 
 /** Where a definition stands: what Python's `__qualname__` would prefix it with. */
 interface Scope {
@@ -62,7 +63,12 @@ function visitDefinition(
   const qualname = scope.qualnamePrefix + name;
   if (definition.type === 'function_definition' && outer.hasError) return;
   if (definition.type === 'class_definition') {
-    visitStatements(body, { qualnamePrefix: `${qualname}.`, className: qualname, inFunction: scope.inFunction }, input, found);
+    visitStatements(
+      body,
+      { qualnamePrefix: `${qualname}.`, className: qualname, inFunction: scope.inFunction },
+      input,
+      found,
+    );
     return;
   }
   const decorators = decoratorNodes.map(decoratorExpression);
@@ -86,7 +92,8 @@ function describeFunction(
   const colon = childrenOf(definition).findLast((child) => child.type === ':');
   const signatureSpan: LineSpan = { start: defLine, end: colon === undefined ? defLine : lastLine(colon) };
   const docstring = findDocstring(body);
-  const docstringSpan: LineSpan | null = docstring === null ? null : { start: firstLine(docstring), end: lastLine(docstring) };
+  const docstringSpan: LineSpan | null =
+    docstring === null ? null : { start: firstLine(docstring), end: lastLine(docstring) };
   const promptEnd = docstringSpan?.end ?? signatureSpan.end;
   const prompt = sliceLines(input.lines, defLine, promptEnd);
   const solution = sliceLines(input.lines, promptEnd + 1, endLine);
@@ -106,7 +113,8 @@ function describeFunction(
     docstringSpan,
     bodySpan: { start: firstLine(body), end: endLine },
     slices: { prompt, solution, full: prompt + solution },
-    parameterCount: parameters === null ? 0 : namedChildrenOf(parameters).filter((p) => PARAMETER_TYPES.has(p.type)).length,
+    parameterCount:
+      parameters === null ? 0 : namedChildrenOf(parameters).filter((p) => PARAMETER_TYPES.has(p.type)).length,
   };
 }
 
@@ -154,7 +162,16 @@ export function syntaxErrorLines(root: Node): number[] {
   } finally {
     cursor.delete();
   }
-  const innermost = errors.filter((outer) => !errors.some((inner) => inner !== outer && inner.startIndex >= outer.startIndex && inner.endIndex <= outer.endIndex && inner.id !== outer.id));
+  const innermost = errors.filter(
+    (outer) =>
+      !errors.some(
+        (inner) =>
+          inner !== outer &&
+          inner.startIndex >= outer.startIndex &&
+          inner.endIndex <= outer.endIndex &&
+          inner.id !== outer.id,
+      ),
+  );
   const lines = innermost.length > 0 ? innermost.map(firstLine) : [firstLine(deepest)];
   return [...new Set(lines)].sort((a, b) => a - b);
 }

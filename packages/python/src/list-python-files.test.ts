@@ -11,7 +11,18 @@ describe('listPythonFiles', () => {
       mkdirSync(join(root, path, '..'), { recursive: true });
       writeFileSync(join(root, path), '');
     };
-    for (const path of ['pkg/b.py', 'pkg/a.py', 'pkg/build/tool.py', 'setup.py', 'README.md', '.git/hook.py', 'pkg/__pycache__/a.py', 'build/lib/pkg/a.py', 'venv/lib/x.py']) touch(path);
+    for (const path of [
+      'pkg/b.py',
+      'pkg/a.py',
+      'pkg/build/tool.py',
+      'setup.py',
+      'README.md',
+      '.git/hook.py',
+      'pkg/__pycache__/a.py',
+      'build/lib/pkg/a.py',
+      'venv/lib/x.py',
+    ])
+      touch(path);
     writeFileSync(join(root, 'venv/pyvenv.cfg'), 'home = /usr\n');
     expect(listPythonFiles(root)).toEqual(['pkg/a.py', 'pkg/b.py', 'pkg/build/tool.py', 'setup.py']);
   });

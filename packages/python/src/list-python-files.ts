@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
 
@@ -10,7 +10,10 @@ const SKIPPED_TOP_FOLDERS = new Set(['build', 'dist']);
 /** Throws the error a user can act on when `root` is not a folder to extract. */
 export function assertRepositoryFolder(root: string): void {
   if (!existsSync(root)) {
-    throw new RepocodError('path-not-found', `${root}: no such file or directory; give the path of a repository checkout`);
+    throw new RepocodError(
+      'path-not-found',
+      `${root}: no such file or directory; give the path of a repository checkout`,
+    );
   }
   if (!statSync(root).isDirectory()) {
     throw new RepocodError('not-a-directory', `${root}: not a directory; give the path of a repository checkout`);
@@ -27,11 +30,14 @@ export function listPythonFiles(root: string): string[] {
   const found: string[] = [];
   const visit = (relative: string): void => {
     const absolute = relative === '' ? root : join(root, relative);
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(absolute, { withFileTypes: true });
     } catch (error) {
-      throw new RepocodError('file-unreadable', `${absolute}: cannot list the folder (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions`);
+      throw new RepocodError(
+        'file-unreadable',
+        `${absolute}: cannot list the folder (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its permissions`,
+      );
     }
     for (const entry of entries) {
       const path = relative === '' ? entry.name : `${relative}/${entry.name}`;

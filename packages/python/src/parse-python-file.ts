@@ -16,20 +16,32 @@ export interface ParsedPythonFile {
   readonly issue: FileIssue | null;
 }
 
-export type ParseOutcome = { readonly ok: true; readonly parsed: ParsedPythonFile } | { readonly ok: false; readonly issue: FileIssue };
+export type ParseOutcome =
+  | { readonly ok: true; readonly parsed: ParsedPythonFile }
+  | { readonly ok: false; readonly issue: FileIssue };
 
 export interface ParseOptions {
   readonly testCode?: TestCodePatterns;
 }
 
 /** `file` is the repository-relative path, used in records and messages. */
-export function parsePythonFile(parser: Parser, bytes: Uint8Array, file: string, options: ParseOptions = {}): ParseOutcome {
+export function parsePythonFile(
+  parser: Parser,
+  bytes: Uint8Array,
+  file: string,
+  options: ParseOptions = {},
+): ParseOutcome {
   const decoded = decodePythonSource(bytes, file);
   if (!decoded.ok) return decoded;
   return { ok: true, parsed: parsePythonText(parser, decoded.text, file, options) };
 }
 
-export function parsePythonText(parser: Parser, text: string, file: string, options: ParseOptions = {}): ParsedPythonFile {
+export function parsePythonText(
+  parser: Parser,
+  text: string,
+  file: string,
+  options: ParseOptions = {},
+): ParsedPythonFile {
   const tree = parser.parse(text);
   if (tree === null) throw new Error(`tree-sitter returned no tree for ${file}`);
   const lines = splitLinesKeepingEndings(text);

@@ -1,6 +1,8 @@
 import type { FileIssue } from '@repocod/core';
 
-export type DecodedSource = { readonly ok: true; readonly text: string } | { readonly ok: false; readonly issue: FileIssue };
+export type DecodedSource =
+  | { readonly ok: true; readonly text: string }
+  | { readonly ok: false; readonly issue: FileIssue };
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
@@ -11,14 +13,22 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
  */
 export function decodePythonSource(bytes: Uint8Array, file: string): DecodedSource {
   if (bytes.includes(0)) {
-    return { ok: false, issue: { file, kind: 'binary', lines: [], message: `${file}: contains NUL bytes, skipped as binary` } };
+    return {
+      ok: false,
+      issue: { file, kind: 'binary', lines: [], message: `${file}: contains NUL bytes, skipped as binary` },
+    };
   }
   try {
     return { ok: true, text: utf8.decode(bytes) };
   } catch {
     return {
       ok: false,
-      issue: { file, kind: 'not-utf8', lines: [], message: `${file}: not valid UTF-8, skipped (re-encode it as UTF-8 to include it)` },
+      issue: {
+        file,
+        kind: 'not-utf8',
+        lines: [],
+        message: `${file}: not valid UTF-8, skipped (re-encode it as UTF-8 to include it)`,
+      },
     };
   }
 }

@@ -72,14 +72,30 @@ describe('source model vs Python ast on the standard library', () => {
       const fn = ours.get(`${expected.file}:${expected.def_line}`);
       if (fn === undefined) {
         // Only a file we reported (syntax error, encoding) may lose functions.
-        if (!reported.has(expected.file)) unexplained.push(`${expected.file}:${expected.def_line} ${expected.qualname}`);
+        if (!reported.has(expected.file))
+          unexplained.push(`${expected.file}:${expected.def_line} ${expected.qualname}`);
         continue;
       }
       compared++;
       const docstring = fn.docstringSpan === null ? null : [fn.docstringSpan.start, fn.docstringSpan.end];
-      const actual = { qualname: fn.qualname, end: fn.definitionSpan.end, docstring, isAsync: fn.isAsync, decorators: fn.decorators };
-      const wanted = { qualname: expected.qualname, end: expected.end_line, docstring: expected.docstring, isAsync: expected.is_async, decorators: expected.decorators };
-      if (JSON.stringify(actual) !== JSON.stringify(wanted)) mismatches.push(`${expected.file}:${expected.def_line} ours ${JSON.stringify(actual)} ast ${JSON.stringify(wanted)}`);
+      const actual = {
+        qualname: fn.qualname,
+        end: fn.definitionSpan.end,
+        docstring,
+        isAsync: fn.isAsync,
+        decorators: fn.decorators,
+      };
+      const wanted = {
+        qualname: expected.qualname,
+        end: expected.end_line,
+        docstring: expected.docstring,
+        isAsync: expected.is_async,
+        decorators: expected.decorators,
+      };
+      if (JSON.stringify(actual) !== JSON.stringify(wanted))
+        mismatches.push(
+          `${expected.file}:${expected.def_line} ours ${JSON.stringify(actual)} ast ${JSON.stringify(wanted)}`,
+        );
     }
     expect(mismatches.slice(0, 20)).toEqual([]);
     expect(unexplained.slice(0, 20)).toEqual([]);

@@ -29,14 +29,22 @@ function option(name: string): string[] {
   return process.argv.flatMap((argument, index) => (argument === `--${name}` ? [process.argv[index + 1] ?? ''] : []));
 }
 
-async function subject(): Promise<{ entry: ManifestEntry; checkout: string; baseCommit?: string; commitTimestamp?: string }> {
+async function subject(): Promise<{
+  entry: ManifestEntry;
+  checkout: string;
+  baseCommit?: string;
+  commitTimestamp?: string;
+}> {
   const [repository] = option('repo');
   if (repository === undefined) {
     const checkout = join(scratch, 'pinned-project');
     mkdirSync(checkout);
     writeFileSync(join(checkout, 'README'), 'a project that only installs the pinned set\n');
     const demo = loadManifest(join(projectRoot, 'datasets/demo/manifest.yaml')).repositories[0] as ManifestEntry;
-    return { entry: { ...demo, name: 'bench-pinned', install: [{ pip: PINNED_RECIPE }], excludeNewer: 'none' }, checkout };
+    return {
+      entry: { ...demo, name: 'bench-pinned', install: [{ pip: PINNED_RECIPE }], excludeNewer: 'none' },
+      checkout,
+    };
   }
   const manifestFile = option('manifest')[0] ?? join(projectRoot, 'datasets/repocod/manifest.yaml');
   const manifest = applySourceOverrides(loadManifest(manifestFile), option('source'));
@@ -67,27 +75,45 @@ async function build(installer: 'uv' | 'pip', cache: 'cold' | 'warm'): Promise<B
   process.env.PIP_CACHE_DIR = caches.pip;
   const envsRoot = join(scratch, `envs-${installer}-${cache}`);
   const started = performance.now();
-  const environment = await ensureEnvironment(entry, checkout, { envsRoot, uv: installer === 'uv' ? uv?.path : null, fresh: true, baseCommit, commitTimestamp });
+  const environment = await ensureEnvironment(entry, checkout, {
+    envsRoot,
+    uv: installer === 'uv' ? uv?.path : null,
+    fresh: true,
+    baseCommit,
+    commitTimestamp,
+  });
   const seconds = (performance.now() - started) / 1000;
   rmSync(envsRoot, { recursive: true, force: true });
   return { installer, cache, seconds, environment };
 }
 
 const builds: Build[] = [];
-for (const [installer, cache] of [['uv', 'cold'], ['pip', 'cold'], ['pip', 'warm'], ['uv', 'warm']] as const) {
+for (const [installer, cache] of [
+  ['uv', 'cold'],
+  ['pip', 'cold'],
+  ['pip', 'warm'],
+  ['uv', 'warm'],
+] as const) {
   const done = await build(installer, cache);
   builds.push(done);
   console.error(`  ${installer} ${cache}: ${done.seconds.toFixed(1)} s`);
 }
-const find = (installer: 'uv' | 'pip', cache: 'cold' | 'warm'): Build => builds.find((b) => b.installer === installer && b.cache === cache) as Build;
+const find = (installer: 'uv' | 'pip', cache: 'cold' | 'warm'): Build =>
+  builds.find((b) => b.installer === installer && b.cache === cache) as Build;
 const uvSet = new Set(find('uv', 'cold').environment.packages);
 const pipSet = new Set(find('pip', 'cold').environment.packages);
 const differing = [...uvSet].filter((p) => !pipSet.has(p)).length + [...pipSet].filter((p) => !uvSet.has(p)).length;
 
-console.log(`recipe        ${entry.name}: ${entry.install.length} step(s); ${uv.version}; python ${find('uv', 'cold').environment.pythonVersion}`);
+console.log(
+  `recipe        ${entry.name}: ${entry.install.length} step(s); ${uv.version}; python ${find('uv', 'cold').environment.pythonVersion}`,
+);
 for (const b of builds) {
-  console.log(`${`${b.installer} ${b.cache}`.padEnd(13)} ${b.seconds.toFixed(1).padStart(6)} s, ${b.environment.packages.length} packages, resolved ${b.environment.resolvedAsOf ?? 'undated'}`);
+  console.log(
+    `${`${b.installer} ${b.cache}`.padEnd(13)} ${b.seconds.toFixed(1).padStart(6)} s, ${b.environment.packages.length} packages, resolved ${b.environment.resolvedAsOf ?? 'undated'}`,
+  );
 }
 console.log(`ratio cold    pip/uv ${(find('pip', 'cold').seconds / find('uv', 'cold').seconds).toFixed(2)}x`);
 console.log(`ratio warm    pip/uv ${(find('pip', 'warm').seconds / find('uv', 'warm').seconds).toFixed(2)}x`);
-console.log(`package sets  ${differing === 0 ? 'identical' : `${differing} package version(s) differ (uv dated, pip undated)`}`);
+console.log(
+  `package sets  ${differing === 0 ? 'identical' : `${differing} package version(s) differ (uv dated, pip undated)`}`,
+);

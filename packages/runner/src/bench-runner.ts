@@ -23,7 +23,10 @@ const entry = loadManifest(resolve(projectRoot, 'datasets/demo/manifest.yaml')).
 if (entry === undefined) throw new Error('the demo manifest has no repository');
 const prepared = await prepareRepository(entry, runnerPaths(projectRoot), { workers: 2 });
 
-async function timed(repository: PreparedRepository, jobs: readonly RunJob[]): Promise<{ seconds: number; outcomes: Map<string, string>; tests: number }> {
+async function timed(
+  repository: PreparedRepository,
+  jobs: readonly RunJob[],
+): Promise<{ seconds: number; outcomes: Map<string, string>; tests: number }> {
   const started = performance.now();
   const outcomes = new Map<string, string>();
   for await (const { result } of new LocalExecutor(repository).run(jobs)) {
@@ -43,16 +46,25 @@ const jobs: RunJob[] = Array.from({ length: jobCount }, (_, index) => ({
 
 // Alternated and best of two each, so that neither side gains from running second (warm caches).
 const single = { ...prepared, worktrees: prepared.worktrees.slice(0, 1) };
-const best = (a: Awaited<ReturnType<typeof timed>>, b: Awaited<ReturnType<typeof timed>>): Awaited<ReturnType<typeof timed>> => (a.seconds <= b.seconds ? a : b);
+const best = (
+  a: Awaited<ReturnType<typeof timed>>,
+  b: Awaited<ReturnType<typeof timed>>,
+): Awaited<ReturnType<typeof timed>> => (a.seconds <= b.seconds ? a : b);
 const oneFirst = await timed(single, jobs);
 const twoFirst = await timed(prepared, jobs);
 const one = best(oneFirst, await timed(single, jobs));
 const two = best(twoFirst, await timed(prepared, jobs));
 const same = [...one.outcomes].every(([id, outcome]) => two.outcomes.get(id) === outcome) && one.tests === two.tests;
 
-console.log(`repository    demo (${ids.length} tests) in ${jobCount} jobs; environment ${prepared.environment.installer}, python ${prepared.environment.pythonVersion}`);
-console.log(`baseline      1 worker:  ${one.seconds.toFixed(2)} s, ${(one.tests / one.seconds).toFixed(1)} tests/s, ${(jobCount / one.seconds).toFixed(2)} jobs/s`);
-console.log(`parallel      2 workers: ${two.seconds.toFixed(2)} s, ${(two.tests / two.seconds).toFixed(1)} tests/s, ${(jobCount / two.seconds).toFixed(2)} jobs/s`);
+console.log(
+  `repository    demo (${ids.length} tests) in ${jobCount} jobs; environment ${prepared.environment.installer}, python ${prepared.environment.pythonVersion}`,
+);
+console.log(
+  `baseline      1 worker:  ${one.seconds.toFixed(2)} s, ${(one.tests / one.seconds).toFixed(1)} tests/s, ${(jobCount / one.seconds).toFixed(2)} jobs/s`,
+);
+console.log(
+  `parallel      2 workers: ${two.seconds.toFixed(2)} s, ${(two.tests / two.seconds).toFixed(1)} tests/s, ${(jobCount / two.seconds).toFixed(2)} jobs/s`,
+);
 console.log(`speed-up      ${(one.seconds / two.seconds).toFixed(2)}x with 2 workers`);
 console.log(`results       ${same ? 'identical' : 'DIFFERENT'} outcomes for all ${one.tests} tests`);
 process.exitCode = same ? 0 : 1;

@@ -55,7 +55,11 @@ const environment = await ensureEnvironment(entry, checkout.path, {
 const envSeconds = (performance.now() - envStarted) / 1000;
 const projectDir = join(checkout.path, entry.packageRoot);
 const packages = projectPackages(projectDir);
-const folders = await packageImportFolders(environment.python, packages.map((pkg) => pkg.name), entry.env);
+const folders = await packageImportFolders(
+  environment.python,
+  packages.map((pkg) => pkg.name),
+  entry.env,
+);
 const artefacts = await findBuildArtefacts(projectDir, packages, folders);
 const megabytes = artefacts.files.reduce((sum, file) => sum + file.bytes, 0) / 1e6;
 console.log(`${entry.name} at ${checkout.baseCommit.slice(0, 12)}: environment ready in ${envSeconds.toFixed(1)} s`);
@@ -117,7 +121,8 @@ try {
 
 const best = (values: readonly number[]): number => Math.min(...values);
 const all = (values: readonly number[]): string => values.map((seconds) => seconds.toFixed(2)).join(', ');
-const line = (what: string, values: readonly number[]): string => `  ${what}: best ${best(values).toFixed(2)} s (${all(values)})`;
+const line = (what: string, values: readonly number[]): string =>
+  `  ${what}: best ${best(values).toFixed(2)} s (${all(values)})`;
 console.log(line(`copy the shared build into ${count} worktree(s)`, timings.share));
 console.log(line(`build in place in each of ${count} worktree(s) `, timings.build));
 console.log(`  ratio build/share: ${(best(timings.build) / Math.max(best(timings.share), 1e-3)).toFixed(1)}x`);

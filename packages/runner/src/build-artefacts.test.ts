@@ -129,7 +129,7 @@ describe('build artefacts: a compiled project in the runner (its C extension bui
 });
 
 describe('build artefacts: the project installed into site-packages (as scikit-learn is)', { timeout: 600_000 }, () => {
-  it('copies the extension from site-packages into the worktree, whose tests run the worktree\'s code', async () => {
+  it("copies the extension from site-packages into the worktree, whose tests run the worktree's code", async () => {
     const stateRoot = mkdtempSync(join(tmpdir(), 'repocod-installed-state-'));
     try {
       const entry = fixtureEntry('compiled-fixture-installed');

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import {
   appendFileSync,
+  type Dirent,
   copyFileSync,
   existsSync,
   mkdirSync,
@@ -134,7 +135,7 @@ export async function findBuildArtefacts(
 function walkFiles(folder: string): string[] {
   const found: string[] = [];
   const visit = (relativeDir: string): void => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = readdirSync(join(folder, relativeDir), { withFileTypes: true });
     } catch {
@@ -188,7 +189,11 @@ export async function shareBuildArtefacts(
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file.source, target);
   }
-  await excludeFromClean(worktree, packageRoot, artefacts.files.map((file) => file.path));
+  await excludeFromClean(
+    worktree,
+    packageRoot,
+    artefacts.files.map((file) => file.path),
+  );
   writeFileSync(stamp, `${artefacts.key}\n`);
   return true;
 }

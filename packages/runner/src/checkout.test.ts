@@ -24,7 +24,10 @@ async function makeUpstream(): Promise<{ url: string; first: string; second: str
   await git(url, ['commit', '--quiet', '-m', 'one'], RUNNER_COMMIT_ENV);
   const first = await git(url, ['rev-parse', 'HEAD']);
   writeFileSync(join(url, 'mod.py'), 'def f():\n    return 2\n');
-  await git(url, ['commit', '--quiet', '-am', 'two'], { ...RUNNER_COMMIT_ENV, GIT_COMMITTER_DATE: '2024-02-03T04:05:06Z' });
+  await git(url, ['commit', '--quiet', '-am', 'two'], {
+    ...RUNNER_COMMIT_ENV,
+    GIT_COMMITTER_DATE: '2024-02-03T04:05:06Z',
+  });
   const second = await git(url, ['rev-parse', 'HEAD']);
   return { url, first, second };
 }
@@ -40,18 +43,29 @@ describe('ensureCheckout', () => {
     const otherRoot = mkdtempSync(join(tmpdir(), 'repocod-repos-'));
     const again = await ensureCheckout(demoEntry(), { reposRoot: otherRoot, projectRoot: PROJECT_ROOT });
     expect(again.baseCommit).toBe(first.baseCommit);
-    expect((await ensureCheckout(demoEntry(), { reposRoot, projectRoot: PROJECT_ROOT })).baseCommit).toBe(first.baseCommit);
+    expect((await ensureCheckout(demoEntry(), { reposRoot, projectRoot: PROJECT_ROOT })).baseCommit).toBe(
+      first.baseCommit,
+    );
   });
 
   it('clones a url at the base commit and records its timestamp', async () => {
     const upstream = await makeUpstream();
     const reposRoot = mkdtempSync(join(tmpdir(), 'repocod-repos-'));
-    const entry = { ...demoEntry(), name: 'up', url: upstream.url, source: null, baseCommit: upstream.first } as ManifestEntry;
+    const entry = {
+      ...demoEntry(),
+      name: 'up',
+      url: upstream.url,
+      source: null,
+      baseCommit: upstream.first,
+    } as ManifestEntry;
     const checkout = await ensureCheckout(entry, { reposRoot, projectRoot: PROJECT_ROOT });
     expect(checkout.baseCommit).toBe(upstream.first);
     expect(await git(checkout.path, ['rev-parse', 'HEAD'])).toBe(upstream.first);
     expect(await git(checkout.path, ['show', 'HEAD:mod.py'])).toContain('return 1');
-    const later = await ensureCheckout({ ...entry, baseCommit: upstream.second } as ManifestEntry, { reposRoot, projectRoot: PROJECT_ROOT });
+    const later = await ensureCheckout({ ...entry, baseCommit: upstream.second } as ManifestEntry, {
+      reposRoot,
+      projectRoot: PROJECT_ROOT,
+    });
     expect(later.commitTimestamp).toBe('2024-02-03T04:05:06+00:00');
   });
 

@@ -39,7 +39,9 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
     const snapshot = await snapshotFolder(origin, path);
     if (entry.url === null && entry.standInFor !== undefined) {
       const files = `its files (snapshot ${snapshot.slice(0, 12)})`;
-      options.onLog?.(`${entry.name}: ${origin} is not a git repository: ${files} stand in for ${entry.standInFor.slice(0, 12)}`);
+      options.onLog?.(
+        `${entry.name}: ${origin} is not a git repository: ${files} stand in for ${entry.standInFor.slice(0, 12)}`,
+      );
     }
     return { name: entry.name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
   }
@@ -105,7 +107,11 @@ async function snapshotFolder(source: string, path: string): Promise<string> {
   cpSync(source, staging, { recursive: true, filter: (file) => !file.split('/').includes('.git') });
   await git(staging, ['init', '--quiet', '--initial-branch=main']);
   await git(staging, ['add', '--all']);
-  await git(staging, ['commit', '--quiet', '--no-gpg-sign', '--message', 'snapshot of the bundled project'], RUNNER_COMMIT_ENV);
+  await git(
+    staging,
+    ['commit', '--quiet', '--no-gpg-sign', '--message', 'snapshot of the bundled project'],
+    RUNNER_COMMIT_ENV,
+  );
   const commit = await git(staging, ['rev-parse', 'HEAD']);
   const current = existsSync(join(path, '.git')) ? await git(path, ['rev-parse', 'HEAD']).catch(() => '') : '';
   if (current === commit) {

@@ -11,12 +11,21 @@ function shell(script: string): LoggedCommand {
   return { display: script, file: '/bin/sh', args: ['-c', script] };
 }
 
-async function run(command: LoggedCommand, timeoutMs = 30_000): Promise<{ result: LoggedCommandResult; log: string; lines: string[] }> {
+async function run(
+  command: LoggedCommand,
+  timeoutMs = 30_000,
+): Promise<{ result: LoggedCommandResult; log: string; lines: string[] }> {
   const logFile = join(scratch, `${Math.random().toString(36).slice(2)}.log`);
   const logFd = openSync(logFile, 'a');
   const lines: string[] = [];
   try {
-    const result = await runLoggedCommand(command, { cwd: scratch, env: { ...process.env, GREETING: 'hello' }, logFd, timeoutMs, onLog: (line) => lines.push(line) });
+    const result = await runLoggedCommand(command, {
+      cwd: scratch,
+      env: { ...process.env, GREETING: 'hello' },
+      logFd,
+      timeoutMs,
+      onLog: (line) => lines.push(line),
+    });
     return { result, log: readFileSync(logFile, 'utf8'), lines };
   } finally {
     closeSync(logFd);
@@ -79,7 +88,11 @@ describe('runLoggedCommand', () => {
   });
 
   it('reports a program that cannot be started', async () => {
-    const { result, log } = await run({ display: 'no-such-program-repocod', file: 'no-such-program-repocod', args: [] });
+    const { result, log } = await run({
+      display: 'no-such-program-repocod',
+      file: 'no-such-program-repocod',
+      args: [],
+    });
     expect(result.exitCode).toBeNull();
     expect(result.startError).toContain('ENOENT');
     expect(log).toContain('# could not start:');

@@ -103,7 +103,14 @@ export function runLoggedCommand(command: LoggedCommand, options: LoggedCommandO
       stderr.flush();
       const final = exit ?? { code, signal };
       const seconds = (performance.now() - started) / 1000;
-      const outcome = startError !== null ? `could not start: ${startError}` : timedOut ? 'timed out' : final.code !== null ? `exit ${final.code}` : `killed by ${final.signal}`;
+      const outcome =
+        startError !== null
+          ? `could not start: ${startError}`
+          : timedOut
+            ? 'timed out'
+            : final.code !== null
+              ? `exit ${final.code}`
+              : `killed by ${final.signal}`;
       log(`# ${outcome} after ${seconds.toFixed(1)} s\n`);
       resolve({
         exitCode: startError !== null || timedOut ? null : final.code,

@@ -34,11 +34,19 @@ describe('EnvironmentError', () => {
   });
 
   it('says when the command timed out, was killed, or never started', () => {
-    expect(new EnvironmentError({ ...FAILURE, exitCode: null, timedOutAfterSeconds: 1800 }).message).toContain('was killed after 1800 s, the per-command timeout');
+    expect(new EnvironmentError({ ...FAILURE, exitCode: null, timedOutAfterSeconds: 1800 }).message).toContain(
+      'was killed after 1800 s, the per-command timeout',
+    );
     expect(new EnvironmentError({ ...FAILURE, exitCode: null, timedOutAfterSeconds: 1800 }).timedOut).toBe(true);
-    expect(new EnvironmentError({ ...FAILURE, exitCode: null, signal: 'SIGKILL' }).message).toContain('was killed by SIGKILL');
-    expect(new EnvironmentError({ ...FAILURE, exitCode: null, startError: 'spawn uv ENOENT' }).message).toContain('could not be started (spawn uv ENOENT)');
-    expect(new EnvironmentError({ ...FAILURE, fromRecipe: false, logTail: [] }).message).toMatch(/the runner's own step failed.*\(the log is empty\)$/s);
+    expect(new EnvironmentError({ ...FAILURE, exitCode: null, signal: 'SIGKILL' }).message).toContain(
+      'was killed by SIGKILL',
+    );
+    expect(new EnvironmentError({ ...FAILURE, exitCode: null, startError: 'spawn uv ENOENT' }).message).toContain(
+      'could not be started (spawn uv ENOENT)',
+    );
+    expect(new EnvironmentError({ ...FAILURE, fromRecipe: false, logTail: [] }).message).toMatch(
+      /the runner's own step failed.*\(the log is empty\)$/s,
+    );
   });
 });
 

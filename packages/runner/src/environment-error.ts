@@ -62,8 +62,9 @@ export function environmentFailureMessage(failure: EnvironmentFailure): string {
           : `was killed by ${failure.signal ?? 'a signal'}`;
   const action = failure.fromRecipe
     ? 'fix the install command in the manifest (or what it reads from the checkout) and run again'
-    : 'the runner\'s own step failed: check the network, the package index and the interpreter, then run again';
-  const tail = failure.logTail.length === 0 ? '  (the log is empty)' : failure.logTail.map((line) => `  | ${line}`).join('\n');
+    : "the runner's own step failed: check the network, the package index and the interpreter, then run again";
+  const tail =
+    failure.logTail.length === 0 ? '  (the log is empty)' : failure.logTail.map((line) => `  | ${line}`).join('\n');
   return (
     `environment of "${failure.repository}" could not be built: \`${failure.command}\` ${outcome}; ${action}. ` +
     `Full log: ${failure.logFile}\nLast ${LOG_TAIL_LINES} lines of the log:\n${tail}`

@@ -19,9 +19,10 @@ describe('environmentKey', () => {
   });
 });
 
-describe('the runner\'s pins', () => {
+describe("the runner's pins", () => {
   it('pins every harness and seed package exactly, and leaves pytest to the recipe', () => {
-    for (const requirement of [...HARNESS_PACKAGES, ...SEED_PACKAGES]) expect(requirement).toMatch(/^[a-z][a-z0-9-]*==\d+(\.\d+)+$/);
+    for (const requirement of [...HARNESS_PACKAGES, ...SEED_PACKAGES])
+      expect(requirement).toMatch(/^[a-z][a-z0-9-]*==\d+(\.\d+)+$/);
     expect(HARNESS_PACKAGES).toEqual(['pytest-reportlog==1.0.0', 'coverage==7.6.1', 'pytest-timeout==2.4.0']);
     expect(HARNESS_PACKAGES.some((requirement) => requirement.startsWith('pytest=='))).toBe(false);
     expect(SEED_PACKAGES.some((requirement) => requirement.startsWith('pip=='))).toBe(true);

@@ -6,7 +6,11 @@ import { stableJson } from './manifest-recipe-hash.js';
  * for structured per-test results, coverage for the coverage map, pytest-timeout for per-test
  * limits. pytest itself is not here: each recipe pins the pytest its repository's tests expect.
  */
-export const HARNESS_PACKAGES: readonly string[] = ['pytest-reportlog==1.0.0', 'coverage==7.6.1', 'pytest-timeout==2.4.0'];
+export const HARNESS_PACKAGES: readonly string[] = [
+  'pytest-reportlog==1.0.0',
+  'coverage==7.6.1',
+  'pytest-timeout==2.4.0',
+];
 
 /**
  * Installed into every venv right after it is made, before the recipe. uv makes venvs without pip,
@@ -32,7 +36,11 @@ export const ENVIRONMENT_KEY_PREFIX = 16;
  * pip, which cannot limit by date against every index). The installer itself is left out: an undated
  * build is the same whichever made it, so an environment made by one is reused by the other.
  */
-export function environmentKey(recipeHash: string, baseCommit: string | null, resolvedAsOf: string | null = null): string {
+export function environmentKey(
+  recipeHash: string,
+  baseCommit: string | null,
+  resolvedAsOf: string | null = null,
+): string {
   return contentHash(
     stableJson({
       format: ENVIRONMENT_FORMAT,

@@ -2,7 +2,12 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ENVIRONMENT_MARKER_FILE, readEnvironmentMarker, writeEnvironmentMarker, type EnvironmentMarker } from './environment-marker.js';
+import {
+  ENVIRONMENT_MARKER_FILE,
+  readEnvironmentMarker,
+  writeEnvironmentMarker,
+  type EnvironmentMarker,
+} from './environment-marker.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'repocod-marker-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -57,7 +57,9 @@ function isEnvironmentMarker(value: unknown): value is EnvironmentMarker {
   return (
     record.format === 'repocod-env-marker/1' &&
     strings.every((field) => typeof record[field] === 'string') &&
-    lists.every((field) => Array.isArray(record[field]) && (record[field] as unknown[]).every((item) => typeof item === 'string')) &&
+    lists.every(
+      (field) => Array.isArray(record[field]) && (record[field] as unknown[]).every((item) => typeof item === 'string'),
+    ) &&
     (record.baseCommit === null || typeof record.baseCommit === 'string') &&
     (record.resolvedAsOf === undefined || record.resolvedAsOf === null || typeof record.resolvedAsOf === 'string') &&
     (record.installer === 'uv' || record.installer === 'pip') &&

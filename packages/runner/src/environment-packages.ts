@@ -13,13 +13,20 @@ const LIST_PACKAGES = [
 /** `name==version` of every distribution installed in the venv of `python`, names normalized (PEP 503), sorted. */
 export function listInstalledPackages(python: string, env: NodeJS.ProcessEnv): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    execFile(python, ['-c', LIST_PACKAGES], { env, timeout: 60_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error !== null) {
-        reject(new Error(`listing the installed packages failed: ${stderr.trim() || error.message}`, { cause: error }));
-        return;
-      }
-      resolve(stdout.split('\n').filter((line) => line !== ''));
-    });
+    execFile(
+      python,
+      ['-c', LIST_PACKAGES],
+      { env, timeout: 60_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error !== null) {
+          reject(
+            new Error(`listing the installed packages failed: ${stderr.trim() || error.message}`, { cause: error }),
+          );
+          return;
+        }
+        resolve(stdout.split('\n').filter((line) => line !== ''));
+      },
+    );
   });
 }
 

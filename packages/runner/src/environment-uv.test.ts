@@ -30,7 +30,9 @@ beforeAll(async () => {
   const python = await findPythonInterpreter('3.11');
   const toolVenv = join(scratch, 'uv-venv');
   execFileSync(python.path, ['-m', 'venv', toolVenv]);
-  execFileSync(join(toolVenv, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', UV_REQUIREMENT], { stdio: 'ignore' });
+  execFileSync(join(toolVenv, 'bin', 'python'), ['-m', 'pip', 'install', '--quiet', UV_REQUIREMENT], {
+    stdio: 'ignore',
+  });
   uv = join(toolVenv, 'bin', 'uv');
 }, BUILD_TIMEOUT);
 
@@ -52,13 +54,17 @@ describe('findUv', () => {
     expect(String(error)).toContain('pass uv: null');
   });
 
-  it('looks on PATH, then in the project\'s tools venv beside the envs root, else goes without', async () => {
+  it("looks on PATH, then in the project's tools venv beside the envs root, else goes without", async () => {
     const projectRoot = join(scratch, 'project', '.repocod');
     expect(await findUv(undefined, join(projectRoot, 'envs'), '')).toBeNull();
-    expect(await findUv(undefined, join(projectRoot, 'envs'), join(scratch, 'uv-venv', 'bin'))).toMatchObject({ path: uv });
+    expect(await findUv(undefined, join(projectRoot, 'envs'), join(scratch, 'uv-venv', 'bin'))).toMatchObject({
+      path: uv,
+    });
     mkdirSync(join(projectRoot, 'tools', 'py', 'bin'), { recursive: true });
     symlinkSync(uv, join(projectRoot, 'tools', 'py', 'bin', 'uv'));
-    expect(await findUv(undefined, join(projectRoot, 'envs'), '')).toMatchObject({ path: join(projectRoot, 'tools', 'py', 'bin', 'uv') });
+    expect(await findUv(undefined, join(projectRoot, 'envs'), '')).toMatchObject({
+      path: join(projectRoot, 'tools', 'py', 'bin', 'uv'),
+    });
   });
 });
 
@@ -72,7 +78,15 @@ describe('environments resolved as of a date', () => {
     writeFileSync(join(checkout, 'README'), 'a project that needs six\n');
     const entry: ManifestEntry = { ...DEMO, name: 'dated', install: [{ pip: ['six'] }] };
     if (committedAt === null) return { checkout, entry };
-    const env = { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t', GIT_COMMITTER_DATE: committedAt, GIT_AUTHOR_DATE: committedAt };
+    const env = {
+      ...process.env,
+      GIT_AUTHOR_NAME: 't',
+      GIT_AUTHOR_EMAIL: 't@t',
+      GIT_COMMITTER_NAME: 't',
+      GIT_COMMITTER_EMAIL: 't@t',
+      GIT_COMMITTER_DATE: committedAt,
+      GIT_AUTHOR_DATE: committedAt,
+    };
     execFileSync('git', ['init', '--quiet', checkout]);
     execFileSync('git', ['-C', checkout, 'add', '.'], { env });
     execFileSync('git', ['-C', checkout, 'commit', '--quiet', '--no-gpg-sign', '-m', 'dated'], { env });
@@ -96,20 +110,31 @@ describe('environments resolved as of a date', () => {
     expect(later.packages).toContain('six==1.17.0');
   });
 
-  it('resolves as of the pinned base commit\'s committer timestamp by default', { timeout: BUILD_TIMEOUT }, async () => {
+  it("resolves as of the pinned base commit's committer timestamp by default", { timeout: BUILD_TIMEOUT }, async () => {
     const { checkout, entry } = datedProject('2021-03-01T12:00:00+02:00');
-    const environment = await ensureEnvironment(entry, checkout, { envsRoot, uv, baseCommit: entry.baseCommit ?? undefined });
+    const environment = await ensureEnvironment(entry, checkout, {
+      envsRoot,
+      uv,
+      baseCommit: entry.baseCommit ?? undefined,
+    });
     expect(environment.resolvedAsOf).toBe('2021-03-01T10:00:00Z');
     expect(environment.packages).toContain('six==1.15.0');
     // `none` lifts the limit: the newest six, another environment.
-    const undated = await ensureEnvironment({ ...entry, excludeNewer: 'none' }, checkout, { envsRoot, uv, baseCommit: entry.baseCommit ?? undefined });
+    const undated = await ensureEnvironment({ ...entry, excludeNewer: 'none' }, checkout, {
+      envsRoot,
+      uv,
+      baseCommit: entry.baseCommit ?? undefined,
+    });
     expect(undated.resolvedAsOf).toBeNull();
     expect(undated.packages).not.toContain('six==1.15.0');
   });
 
   it('builds undated with pip, and says so in the log', { timeout: BUILD_TIMEOUT }, async () => {
     const { checkout, entry } = datedProject(null);
-    const environment = await ensureEnvironment({ ...entry, excludeNewer: '2022-01-01' }, checkout, { envsRoot, uv: null });
+    const environment = await ensureEnvironment({ ...entry, excludeNewer: '2022-01-01' }, checkout, {
+      envsRoot,
+      uv: null,
+    });
     expect(environment).toMatchObject({ installer: 'pip', resolvedAsOf: null });
     const log = readFileSync(environment.logFile, 'utf8');
     expect(log).toContain('# versions NOT limited to 2022-01-01T00:00:00Z: pip cannot limit by date');
@@ -125,10 +150,12 @@ describe('ensureEnvironment with uv', () => {
     built = await ensureEnvironment(DEMO, DEMO_CHECKOUT, { envsRoot, uv });
   }, BUILD_TIMEOUT);
 
-  it('builds the demo\'s environment, with pip in it so the recipe\'s `python -m pip` works', () => {
+  it("builds the demo's environment, with pip in it so the recipe's `python -m pip` works", () => {
     expect(built).toMatchObject({ name: 'demo', installer: 'uv', created: true });
     expect(built.pythonVersion).toMatch(/^3\.11\.\d+$/);
-    expect(runIn(built, ['-c', 'import pytest, pytest_reportlog, coverage, pytest_timeout; print(pytest.__version__)'])).toBe('8.3.5');
+    expect(
+      runIn(built, ['-c', 'import pytest, pytest_reportlog, coverage, pytest_timeout; print(pytest.__version__)']),
+    ).toBe('8.3.5');
     expect(runIn(built, ['-m', 'pip', '--version'])).toMatch(/^pip 24\.2 /);
     const log = readFileSync(built.logFile, 'utf8');
     expect(log).toMatch(/installer uv 0\.13\.9/);
@@ -146,9 +173,12 @@ describe('ensureEnvironment with uv', () => {
     expect(fresh).toEqual({ ...built, created: true });
   });
 
-  it('runs the recipe at the checkout with the venv first on PATH, VIRTUAL_ENV and the manifest\'s env; a changed recipe is a new environment', { timeout: BUILD_TIMEOUT }, async () => {
+  it("runs the recipe at the checkout with the venv first on PATH, VIRTUAL_ENV and the manifest's env; a changed recipe is a new environment", {
+    timeout: BUILD_TIMEOUT,
+  }, async () => {
     const checkout = mkdtempSync(join(scratch, 'checkout-'));
-    const probe = 'echo "$PWD|$VIRTUAL_ENV|$(command -v python)|$DEMO_SETTING|$PIP_DISABLE_PIP_VERSION_CHECK|$TZ|$PYTHONHASHSEED" > "$VIRTUAL_ENV/probe.txt"';
+    const probe =
+      'echo "$PWD|$VIRTUAL_ENV|$(command -v python)|$DEMO_SETTING|$PIP_DISABLE_PIP_VERSION_CHECK|$TZ|$PYTHONHASHSEED" > "$VIRTUAL_ENV/probe.txt"';
     const changed: ManifestEntry = { ...DEMO, install: [...DEMO.install, probe], env: { DEMO_SETTING: 'on' } };
     // Two callers at once: one builds, the other waits for it and reuses the result.
     const [first, second] = await Promise.all([
@@ -164,24 +194,43 @@ describe('ensureEnvironment with uv', () => {
     expect(facts).toBe(`${checkout}|${first.path}|${first.python}|on|1|UTC|0`);
   });
 
-  it('takes the checkout\'s commit into the key', { timeout: BUILD_TIMEOUT }, async () => {
-    const atCommit = await ensureEnvironment(DEMO, DEMO_CHECKOUT, { envsRoot, uv, baseCommit: '0123456789abcdef0123456789abcdef01234567' });
+  it("takes the checkout's commit into the key", { timeout: BUILD_TIMEOUT }, async () => {
+    const atCommit = await ensureEnvironment(DEMO, DEMO_CHECKOUT, {
+      envsRoot,
+      uv,
+      baseCommit: '0123456789abcdef0123456789abcdef01234567',
+    });
     expect(atCommit.created).toBe(true);
     expect(atCommit.path).not.toBe(built.path);
   });
 
-  it('throws an EnvironmentError with the command, its exit code, the log and its tail when the recipe fails', { timeout: BUILD_TIMEOUT }, async () => {
-    const broken: ManifestEntry = { ...DEMO, install: ['python -m pip install this-package-does-not-exist-repocod==1.0'] };
-    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch((caught: unknown) => caught);
+  it('throws an EnvironmentError with the command, its exit code, the log and its tail when the recipe fails', {
+    timeout: BUILD_TIMEOUT,
+  }, async () => {
+    const broken: ManifestEntry = {
+      ...DEMO,
+      install: ['python -m pip install this-package-does-not-exist-repocod==1.0'],
+    };
+    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(EnvironmentError);
     const failure = error as EnvironmentError;
     expect(isRepocodError(failure)).toBe(true);
-    expect(failure).toMatchObject({ repository: 'demo', command: 'python -m pip install this-package-does-not-exist-repocod==1.0', exitCode: 1 });
-    expect(failure.message).toContain('`python -m pip install this-package-does-not-exist-repocod==1.0` exited with code 1');
+    expect(failure).toMatchObject({
+      repository: 'demo',
+      command: 'python -m pip install this-package-does-not-exist-repocod==1.0',
+      exitCode: 1,
+    });
+    expect(failure.message).toContain(
+      '`python -m pip install this-package-does-not-exist-repocod==1.0` exited with code 1',
+    );
     expect(failure.message).toContain(`Full log: ${failure.logFile}`);
     expect(failure.logTail.length).toBeGreaterThan(0);
     expect(failure.logTail.length).toBeLessThanOrEqual(20);
-    expect(failure.message).toMatch(/\| ERROR: No matching distribution found for this-package-does-not-exist-repocod==1\.0/);
+    expect(failure.message).toMatch(
+      /\| ERROR: No matching distribution found for this-package-does-not-exist-repocod==1\.0/,
+    );
     expect(failure.message).toContain('| # exit 1 after');
     // Left without a marker, so the next call rebuilds it rather than using it.
     expect(readEnvironmentMarker(failure.logFile.replace(/\.log$/, ''))).toBeNull();
@@ -189,18 +238,27 @@ describe('ensureEnvironment with uv', () => {
 
   it('throws an EnvironmentError for a recipe command that exits non-zero', { timeout: BUILD_TIMEOUT }, async () => {
     const broken: ManifestEntry = { ...DEMO, install: ['echo "about to fail"', 'exit 3'] };
-    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch((caught: unknown) => caught);
+    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(EnvironmentError);
     const failure = error as EnvironmentError;
     expect(failure).toMatchObject({ repository: 'demo', command: 'exit 3', exitCode: 3, timedOut: false });
     expect(failure.message).toContain('`exit 3` exited with code 3');
     expect(failure.message).toContain(`Full log: ${failure.logFile}`);
-    expect(failure.logTail.slice(-4)).toEqual(['about to fail', expect.stringMatching(/^# exit 0 after/), '$ exit 3', expect.stringMatching(/^# exit 3 after/)]);
+    expect(failure.logTail.slice(-4)).toEqual([
+      'about to fail',
+      expect.stringMatching(/^# exit 0 after/),
+      '$ exit 3',
+      expect.stringMatching(/^# exit 3 after/),
+    ]);
   });
 
   it('fails a multi-line command at its first failing line', { timeout: BUILD_TIMEOUT }, async () => {
     const broken: ManifestEntry = { ...DEMO, install: ['false\necho "not reached"'] };
-    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch((caught: unknown) => caught);
+    const error: unknown = await ensureEnvironment(broken, DEMO_CHECKOUT, { envsRoot, uv }).catch(
+      (caught: unknown) => caught,
+    );
     expect(error).toBeInstanceOf(EnvironmentError);
     expect((error as EnvironmentError).exitCode).toBe(1);
     expect((error as EnvironmentError).logTail).not.toContain('not reached');
@@ -209,7 +267,11 @@ describe('ensureEnvironment with uv', () => {
   it('kills a command that outlives the per-command timeout', { timeout: BUILD_TIMEOUT }, async () => {
     const hanging: ManifestEntry = { ...DEMO, install: ['sleep 60'] };
     const started = performance.now();
-    const error: unknown = await ensureEnvironment(hanging, DEMO_CHECKOUT, { envsRoot, uv, commandTimeoutSeconds: 2 }).catch((caught: unknown) => caught);
+    const error: unknown = await ensureEnvironment(hanging, DEMO_CHECKOUT, {
+      envsRoot,
+      uv,
+      commandTimeoutSeconds: 2,
+    }).catch((caught: unknown) => caught);
     expect(performance.now() - started).toBeLessThan(30_000);
     expect(error).toBeInstanceOf(EnvironmentError);
     expect(error).toMatchObject({ command: 'sleep 60', exitCode: null, timedOut: true });

@@ -18,7 +18,11 @@ export interface UvTool {
  * - `undefined`: `uv` on PATH, else `tools/py/bin/uv` beside the envs root (`.repocod/tools/py`, the
  *   project's own tool venv), else none.
  */
-export async function findUv(option: string | null | undefined, envsRoot: string, pathEnv: string = process.env.PATH ?? ''): Promise<UvTool | null> {
+export async function findUv(
+  option: string | null | undefined,
+  envsRoot: string,
+  pathEnv: string = process.env.PATH ?? '',
+): Promise<UvTool | null> {
   if (option === null) return null;
   if (option !== undefined) {
     const version = await uvVersion(option);
@@ -30,7 +34,10 @@ export async function findUv(option: string | null | undefined, envsRoot: string
     }
     return { path: option, version };
   }
-  const candidates = [...executablesOnPath('uv', pathEnv), join(dirname(resolve(envsRoot)), 'tools', 'py', 'bin', 'uv')];
+  const candidates = [
+    ...executablesOnPath('uv', pathEnv),
+    join(dirname(resolve(envsRoot)), 'tools', 'py', 'bin', 'uv'),
+  ];
   for (const candidate of candidates) {
     const version = await uvVersion(candidate);
     if (version !== null) return { path: candidate, version };

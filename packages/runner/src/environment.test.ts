@@ -34,7 +34,7 @@ describe('ensureEnvironment with venv + pip', () => {
     built = await ensureEnvironment(DEMO, DEMO_CHECKOUT, { envsRoot, uv: null, onLog: (line) => logLines.push(line) });
   }, BUILD_TIMEOUT);
 
-  it('builds the demo\'s environment with the manifest\'s Python, the recipe and the harness', () => {
+  it("builds the demo's environment with the manifest's Python, the recipe and the harness", () => {
     expect(built).toMatchObject({ name: 'demo', installer: 'pip', created: true, recipeHash: recipeHash(DEMO) });
     expect(built.path).toBe(join(envsRoot, `demo-${built.key.slice(0, 16)}`));
     expect(built.python).toBe(join(built.path, 'bin', 'python'));
@@ -42,7 +42,10 @@ describe('ensureEnvironment with venv + pip', () => {
     expect(built.pythonVersion).toMatch(/^3\.11\.\d+$/);
     expect(built.packagesHash).toMatch(/^[0-9a-f]{64}$/);
 
-    const probe = runIn(built, 'import sys, pytest, pytest_reportlog, coverage, pytest_timeout, pip; print(pytest.__version__, coverage.__version__, pip.__version__, "%d.%d.%d" % sys.version_info[:3])');
+    const probe = runIn(
+      built,
+      'import sys, pytest, pytest_reportlog, coverage, pytest_timeout, pip; print(pytest.__version__, coverage.__version__, pip.__version__, "%d.%d.%d" % sys.version_info[:3])',
+    );
     expect(probe.stderr).toBe('');
     expect(probe.stdout).toBe(`8.3.5 7.6.1 24.2 ${built.pythonVersion}`);
   });
@@ -59,8 +62,22 @@ describe('ensureEnvironment with venv + pip', () => {
 
   it('records provenance in the marker: installer, interpreter, the full package list and its hash', () => {
     const marker = readEnvironmentMarker(built.path);
-    expect(marker).toMatchObject({ name: 'demo', key: built.key, installer: 'pip', pythonVersion: built.pythonVersion, packagesHash: built.packagesHash });
-    expect(marker?.packages).toEqual(expect.arrayContaining(['pytest==8.3.5', 'pytest-reportlog==1.0.0', 'coverage==7.6.1', 'pytest-timeout==2.4.0', 'pip==24.2']));
+    expect(marker).toMatchObject({
+      name: 'demo',
+      key: built.key,
+      installer: 'pip',
+      pythonVersion: built.pythonVersion,
+      packagesHash: built.packagesHash,
+    });
+    expect(marker?.packages).toEqual(
+      expect.arrayContaining([
+        'pytest==8.3.5',
+        'pytest-reportlog==1.0.0',
+        'coverage==7.6.1',
+        'pytest-timeout==2.4.0',
+        'pip==24.2',
+      ]),
+    );
   });
 
   it('reuses the finished environment while the key is unchanged', async () => {
@@ -70,13 +87,24 @@ describe('ensureEnvironment with venv + pip', () => {
     expect(again).toEqual({ ...built, created: false });
   });
 
-  it('rebuilds from scratch an environment whose build never finished (no marker)', { timeout: BUILD_TIMEOUT }, async () => {
+  it('rebuilds from scratch an environment whose build never finished (no marker)', {
+    timeout: BUILD_TIMEOUT,
+  }, async () => {
     rmSync(join(built.path, ENVIRONMENT_MARKER_FILE));
     const leftover = join(built.path, 'half-installed.txt');
     writeFileSync(leftover, '');
     const lines: string[] = [];
-    const rebuilt = await ensureEnvironment(DEMO, DEMO_CHECKOUT, { envsRoot, uv: null, onLog: (line) => lines.push(line) });
-    expect(rebuilt).toMatchObject({ path: built.path, key: built.key, created: true, packagesHash: built.packagesHash });
+    const rebuilt = await ensureEnvironment(DEMO, DEMO_CHECKOUT, {
+      envsRoot,
+      uv: null,
+      onLog: (line) => lines.push(line),
+    });
+    expect(rebuilt).toMatchObject({
+      path: built.path,
+      key: built.key,
+      created: true,
+      packagesHash: built.packagesHash,
+    });
     expect(lines[0]).toContain('has no finished build');
     expect(existsSync(leftover)).toBe(false);
     expect(existsSync(join(built.path, ENVIRONMENT_MARKER_FILE))).toBe(true);
@@ -85,14 +113,20 @@ describe('ensureEnvironment with venv + pip', () => {
   });
 
   it('refuses a Python version this machine does not have, naming what to install', async () => {
-    const error: unknown = await ensureEnvironment({ ...DEMO, python: '2.6' }, DEMO_CHECKOUT, { envsRoot, uv: null }).catch((caught: unknown) => caught);
+    const error: unknown = await ensureEnvironment({ ...DEMO, python: '2.6' }, DEMO_CHECKOUT, {
+      envsRoot,
+      uv: null,
+    }).catch((caught: unknown) => caught);
     expect(isRepocodError(error) && error.code).toBe('tool-missing');
     expect(String(error)).toContain('no Python 2.6 interpreter found');
     expect(String(error)).toContain('install Python 2.6');
   });
 
   it('refuses a checkout that is not there', async () => {
-    const error: unknown = await ensureEnvironment({ ...DEMO, install: ['true'] }, join(envsRoot, 'no-checkout'), { envsRoot, uv: null }).catch((caught: unknown) => caught);
+    const error: unknown = await ensureEnvironment({ ...DEMO, install: ['true'] }, join(envsRoot, 'no-checkout'), {
+      envsRoot,
+      uv: null,
+    }).catch((caught: unknown) => caught);
     expect(isRepocodError(error) && error.code).toBe('path-not-found');
     expect(String(error)).toContain('checkout of demo not found');
   });

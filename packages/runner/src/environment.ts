@@ -5,7 +5,12 @@ import { RepocodError } from '@repocod/core';
 import { runLoggedCommand, succeeded, type LoggedCommand } from './environment-command.js';
 import { ENVIRONMENT_ERROR_CODE, EnvironmentError, readLogTail } from './environment-error.js';
 import { environmentDirectoryName, environmentKey, HARNESS_PACKAGES, SEED_PACKAGES } from './environment-key.js';
-import { readEnvironmentMarker, writeEnvironmentMarker, type EnvironmentMarker, type Installer } from './environment-marker.js';
+import {
+  readEnvironmentMarker,
+  writeEnvironmentMarker,
+  type EnvironmentMarker,
+  type Installer,
+} from './environment-marker.js';
 import { listInstalledPackages, packagesHash } from './environment-packages.js';
 import { findUv, type UvTool } from './environment-uv.js';
 import { git } from './git.js';
@@ -78,7 +83,11 @@ const inFlight = new Map<string, Promise<unknown>>();
  * runner's harness packages, and writes the marker last. Any failing step throws an EnvironmentError
  * that quotes the end of the build log.
  */
-export async function ensureEnvironment(entry: ManifestEntry, checkoutPath: string, options: EnsureEnvironmentOptions): Promise<Environment> {
+export async function ensureEnvironment(
+  entry: ManifestEntry,
+  checkoutPath: string,
+  options: EnsureEnvironmentOptions,
+): Promise<Environment> {
   const recipe = recipeHash(entry);
   const baseCommit = options.baseCommit ?? entry.baseCommit ?? null;
   const envsRoot = resolve(options.envsRoot);
@@ -98,7 +107,19 @@ export async function ensureEnvironment(entry: ManifestEntry, checkoutPath: stri
         const reused = await reuseEnvironment(path, key, options.onLog);
         if (reused !== null) return reused;
       }
-      return buildEnvironment({ entry, checkoutPath: resolve(checkoutPath), path, key, recipeHash: recipe, baseCommit, envsRoot, uv, wanted, resolvedAsOf, options });
+      return buildEnvironment({
+        entry,
+        checkoutPath: resolve(checkoutPath),
+        path,
+        key,
+        recipeHash: recipe,
+        baseCommit,
+        envsRoot,
+        uv,
+        wanted,
+        resolvedAsOf,
+        options,
+      });
     });
   inFlight.set(path, current);
   try {
@@ -117,7 +138,11 @@ function venvPython(path: string): string {
  * a build that did not finish), a marker of another key, or a python that no longer runs (the
  * interpreter the venv links to was removed or upgraded in place).
  */
-async function reuseEnvironment(path: string, key: string, onLog: ((line: string) => void) | undefined): Promise<Environment | null> {
+async function reuseEnvironment(
+  path: string,
+  key: string,
+  onLog: ((line: string) => void) | undefined,
+): Promise<Environment | null> {
   if (!existsSync(path)) return null;
   const marker = readEnvironmentMarker(path);
   if (marker === null || marker.key !== key) {
@@ -126,7 +151,9 @@ async function reuseEnvironment(path: string, key: string, onLog: ((line: string
   }
   const probed = await probePython(venvPython(path));
   if (probed === null || probed.version !== marker.pythonVersion) {
-    onLog?.(`# ${venvPython(path)} ${probed === null ? 'no longer runs' : `is now ${probed.version}, not ${marker.pythonVersion}`}; rebuilding`);
+    onLog?.(
+      `# ${venvPython(path)} ${probed === null ? 'no longer runs' : `is now ${probed.version}, not ${marker.pythonVersion}`}; rebuilding`,
+    );
     return null;
   }
   return environmentOf(path, marker, false);
@@ -151,9 +178,15 @@ function environmentOf(path: string, marker: EnvironmentMarker, created: boolean
 }
 
 /** The date the recipe asks versions to be resolved as of (see resolutionDate), before the installer is known. */
-async function wantedResolutionDate(entry: ManifestEntry, checkoutPath: string, baseCommit: string | null, commitTimestamp: string | undefined): Promise<string | null> {
+async function wantedResolutionDate(
+  entry: ManifestEntry,
+  checkoutPath: string,
+  baseCommit: string | null,
+  commitTimestamp: string | undefined,
+): Promise<string | null> {
   const pinned = entry.baseCommit ?? null;
-  if (entry.excludeNewer !== undefined || pinned === null || baseCommit === null) return resolutionDate(entry.excludeNewer, pinned, commitTimestamp ?? '');
+  if (entry.excludeNewer !== undefined || pinned === null || baseCommit === null)
+    return resolutionDate(entry.excludeNewer, pinned, commitTimestamp ?? '');
   const timestamp = commitTimestamp ?? (await git(checkoutPath, ['show', '--no-patch', '--format=%cI', baseCommit]));
   return resolutionDate(undefined, pinned, timestamp);
 }
@@ -204,7 +237,13 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
     // The runner's own pinned steps stay undated: pip 24.2 is newer than some base commits.
     const shellEnv = { ...env, UV_EXCLUDE_NEWER: resolvedAsOf ?? undefined };
     const run = async (command: LoggedCommand, fromRecipe: boolean, commandEnv = env): Promise<void> => {
-      const result = await runLoggedCommand(command, { cwd: checkoutPath, env: commandEnv, logFd, timeoutMs: timeoutSeconds * 1000, onLog: options.onLog });
+      const result = await runLoggedCommand(command, {
+        cwd: checkoutPath,
+        env: commandEnv,
+        logFd,
+        timeoutMs: timeoutSeconds * 1000,
+        onLog: options.onLog,
+      });
       if (succeeded(result)) return;
       throw new EnvironmentError({
         repository: entry.name,
@@ -230,12 +269,19 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
 
     const probed = await probePython(python);
     if (probed === null) {
-      throw new RepocodError(ENVIRONMENT_ERROR_CODE, `${python} does not run after the build of ${entry.name}; see ${logFile} and rebuild with fresh: true`);
+      throw new RepocodError(
+        ENVIRONMENT_ERROR_CODE,
+        `${python} does not run after the build of ${entry.name}; see ${logFile} and rebuild with fresh: true`,
+      );
     }
     const packages = await listInstalledPackages(python, env).catch((error: unknown) => {
-      throw new RepocodError(ENVIRONMENT_ERROR_CODE, `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see ${logFile} and rebuild with fresh: true`, {
-        cause: error,
-      });
+      throw new RepocodError(
+        ENVIRONMENT_ERROR_CODE,
+        `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see ${logFile} and rebuild with fresh: true`,
+        {
+          cause: error,
+        },
+      );
     });
     const marker: EnvironmentMarker = {
       format: 'repocod-env-marker/1',
@@ -269,7 +315,11 @@ function requireDirectory(checkoutPath: string, name: string): void {
   try {
     isDirectory = statSync(checkoutPath).isDirectory();
   } catch (error) {
-    throw new RepocodError('path-not-found', `checkout of ${name} not found at ${checkoutPath}; check it out before building its environment`, { cause: error });
+    throw new RepocodError(
+      'path-not-found',
+      `checkout of ${name} not found at ${checkoutPath}; check it out before building its environment`,
+      { cause: error },
+    );
   }
   if (!isDirectory) throw new RepocodError('not-a-directory', `checkout of ${name} at ${checkoutPath} is not a folder`);
 }
@@ -282,7 +332,15 @@ function requireDirectory(checkoutPath: string, name: string): void {
  */
 function buildEnv(entry: ManifestEntry, path: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ['PYTHONPATH', 'PYTHONHOME', 'PYTHONSTARTUP', 'PYTHONUSERBASE', '__PYVENV_LAUNCHER__', 'CONDA_PREFIX', 'UV_PYTHON']) {
+  for (const name of [
+    'PYTHONPATH',
+    'PYTHONHOME',
+    'PYTHONSTARTUP',
+    'PYTHONUSERBASE',
+    '__PYVENV_LAUNCHER__',
+    'CONDA_PREFIX',
+    'UV_PYTHON',
+  ]) {
     delete env[name];
   }
   return {
@@ -313,7 +371,12 @@ function createVenvCommand(uv: UvTool | null, interpreter: string, path: string)
 }
 
 /** `pip install <args>` by the environment's installer; with uv and a date, limited to releases uploaded before it. */
-function installCommand(uv: UvTool | null, python: string, args: readonly string[], resolvedAsOf: string | null = null): LoggedCommand {
+function installCommand(
+  uv: UvTool | null,
+  python: string,
+  args: readonly string[],
+  resolvedAsOf: string | null = null,
+): LoggedCommand {
   if (uv === null) {
     const pipArgs = ['-m', 'pip', 'install', ...args];
     return { display: `${python} ${pipArgs.join(' ')}`, file: python, args: pipArgs };
@@ -327,18 +390,34 @@ function installCommand(uv: UvTool | null, python: string, args: readonly string
 
 function resolutionNote(wanted: string | null, resolvedAsOf: string | null): string {
   if (resolvedAsOf !== null) return `versions resolved as of ${resolvedAsOf} (uv --exclude-newer)`;
-  if (wanted !== null) return `versions NOT limited to ${wanted}: pip cannot limit by date; install uv (scripts/setup.sh does) for that`;
+  if (wanted !== null)
+    return `versions NOT limited to ${wanted}: pip cannot limit by date; install uv (scripts/setup.sh does) for that`;
   return 'versions not limited by date (no base commit pinned and no exclude_newer)';
 }
 
 /** The installer's own freeze of the venv, kept beside it: the exact set a release names in its provenance. */
 async function writeFreeze(uv: UvTool | null, python: string, env: NodeJS.ProcessEnv, file: string): Promise<void> {
-  const [command, args] = uv === null ? [python, ['-m', 'pip', 'freeze', '--all']] : [uv.path, ['pip', 'freeze', '--no-config', '--python', python]];
+  const [command, args] =
+    uv === null
+      ? [python, ['-m', 'pip', 'freeze', '--all']]
+      : [uv.path, ['pip', 'freeze', '--no-config', '--python', python]];
   const text = await new Promise<string>((resolvePromise, reject) => {
-    execFile(command, args, { env, timeout: 120_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
-      if (error === null) resolvePromise(stdout);
-      else reject(new RepocodError(ENVIRONMENT_ERROR_CODE, `\`${command} ${args.join(' ')}\` failed: ${stderr.trim() || error.message}`, { cause: error }));
-    });
+    execFile(
+      command,
+      args,
+      { env, timeout: 120_000, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        if (error === null) resolvePromise(stdout);
+        else
+          reject(
+            new RepocodError(
+              ENVIRONMENT_ERROR_CODE,
+              `\`${command} ${args.join(' ')}\` failed: ${stderr.trim() || error.message}`,
+              { cause: error },
+            ),
+          );
+      },
+    );
   });
   writeFileSync(file, text);
 }

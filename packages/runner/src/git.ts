@@ -9,7 +9,11 @@ const execFileAsync = promisify(execFile);
  * command, the folder and git's own message. Commits made by the runner carry a fixed identity and
  * date, so the same files always give the same commit id.
  */
-export async function git(cwd: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<string> {
+export async function git(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<string> {
   try {
     const { stdout } = await execFileAsync('git', args, {
       cwd,

@@ -15,10 +15,16 @@ let prepared: PreparedRepository;
 beforeAll(async () => {
   const entry = loadManifest(resolve(PROJECT_ROOT, 'datasets/demo/manifest.yaml')).repositories[0];
   if (entry === undefined) throw new Error('no demo entry');
-  prepared = await prepareRepository(entry, runnerPaths(PROJECT_ROOT, mkdtempSync(join(tmpdir(), 'repocod-state-'))), { workers: 2 });
+  prepared = await prepareRepository(entry, runnerPaths(PROJECT_ROOT, mkdtempSync(join(tmpdir(), 'repocod-state-'))), {
+    workers: 2,
+  });
 }, 300_000);
 
-async function collect(executor: LocalExecutor, jobs: readonly RunJob[], events: ExecutorEvent[] = []): Promise<JobResult[]> {
+async function collect(
+  executor: LocalExecutor,
+  jobs: readonly RunJob[],
+  events: ExecutorEvent[] = [],
+): Promise<JobResult[]> {
   const results: JobResult[] = [];
   for await (const { index, result } of executor.run(jobs, (event) => events.push(event))) results[index] = result;
   return results;
@@ -27,7 +33,8 @@ async function collect(executor: LocalExecutor, jobs: readonly RunJob[], events:
 /** Outcome of every test over all jobs, by node id. */
 function outcomes(results: readonly JobResult[]): Record<string, string> {
   const byId: Record<string, string> = {};
-  for (const result of results) for (const run of result.runs) for (const test of run.results) byId[test.nodeId] = test.outcome;
+  for (const result of results)
+    for (const run of result.runs) for (const test of run.results) byId[test.nodeId] = test.outcome;
   return byId;
 }
 
@@ -46,12 +53,15 @@ describe('LocalExecutor on the demo', () => {
     expect(outcomes(parallel)).toEqual(outcomes(serial));
     expect(outcomes(parallel)).toEqual(outcomes(whole));
     expect(new Set(parallel.map((result) => result.worker))).toEqual(new Set([0, 1]));
-    expect(events.filter((event) => event.kind === 'job-done').map((event) => (event.kind === 'job-done' ? event.done : 0))).toEqual(jobs.map((_, index) => index + 1));
+    expect(
+      events.filter((event) => event.kind === 'job-done').map((event) => (event.kind === 'job-done' ? event.done : 0)),
+    ).toEqual(jobs.map((_, index) => index + 1));
     expect(parallel.map((result) => result.jobHash)).toEqual(serial.map((result) => result.jobHash));
   });
 
   it('reports a patch that does not apply as that job error and runs the others', { timeout: 120_000 }, async () => {
-    const bad = '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-this line is not there\n+nor this one\n';
+    const bad =
+      '--- a/inventory/util.py\n+++ b/inventory/util.py\n@@ -1,1 +1,1 @@\n-this line is not there\n+nor this one\n';
     const results = await collect(new LocalExecutor(prepared), [
       { repository: 'demo', patches: [bad], tests: ['tests/test_util.py::test_slugify_custom_separator'] },
       { repository: 'demo', patches: [], tests: ['tests/test_util.py::test_slugify_custom_separator'] },
@@ -61,7 +71,9 @@ describe('LocalExecutor on the demo', () => {
     expect(results[1]?.runs[0]?.results[0]?.outcome).toBe('passed');
   });
 
-  it('kills a hanging job at its timeout and the same worker goes on with the next job', { timeout: 120_000 }, async () => {
+  it('kills a hanging job at its timeout and the same worker goes on with the next job', {
+    timeout: 120_000,
+  }, async () => {
     const hang = [
       'diff --git a/tests/test_hang.py b/tests/test_hang.py',
       'new file mode 100644',

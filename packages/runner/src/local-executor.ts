@@ -5,7 +5,14 @@ import type { PreparedRepository } from './prepare-repository.js';
 /** Typed progress of an executor: the CLI and the TUI render the same events. */
 export type ExecutorEvent =
   | { readonly kind: 'job-start'; readonly index: number; readonly worker: number; readonly total: number }
-  | { readonly kind: 'job-done'; readonly index: number; readonly worker: number; readonly done: number; readonly total: number; readonly result: JobResult };
+  | {
+      readonly kind: 'job-done';
+      readonly index: number;
+      readonly worker: number;
+      readonly done: number;
+      readonly total: number;
+      readonly result: JobResult;
+    };
 
 /**
  * The runner's one executor interface: jobs in, results out as each finishes. The local pool is the
@@ -14,7 +21,10 @@ export type ExecutorEvent =
 export interface Executor {
   /** How many jobs run at once: what callers size their batches and shards by. */
   readonly parallelism: number;
-  run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }>;
+  run(
+    jobs: readonly RunJob[],
+    onEvent?: (event: ExecutorEvent) => void,
+  ): AsyncGenerator<{ readonly index: number; readonly result: JobResult }>;
 }
 
 /** Makes the executor a stage runs a prepared repository's jobs on (local pool or distributed queue). */
@@ -28,14 +38,18 @@ export const localExecutor: ExecutorFactory = (repository) => new LocalExecutor(
  */
 export class LocalExecutor implements Executor {
   constructor(private readonly repository: PreparedRepository) {
-    if (repository.worktrees.length === 0) throw new Error(`${repository.entry.name}: the local executor needs at least one worktree`);
+    if (repository.worktrees.length === 0)
+      throw new Error(`${repository.entry.name}: the local executor needs at least one worktree`);
   }
 
   get parallelism(): number {
     return this.repository.worktrees.length;
   }
 
-  async *run(jobs: readonly RunJob[], onEvent?: (event: ExecutorEvent) => void): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {
+  async *run(
+    jobs: readonly RunJob[],
+    onEvent?: (event: ExecutorEvent) => void,
+  ): AsyncGenerator<{ readonly index: number; readonly result: JobResult }> {
     const finished: { index: number; result: JobResult }[] = [];
     let failure: unknown;
     let wake: (() => void) | undefined;

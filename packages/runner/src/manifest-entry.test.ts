@@ -15,7 +15,11 @@ describe('manifestEntry', () => {
   });
 
   it('lists the known names when the name is unknown', () => {
-    expect(() => manifestEntry(MANIFEST, 'sklearn')).toThrow('no repository named "sklearn" in m.yaml (known: flask, sympy, scikit-learn)');
-    expect(() => manifestEntry(MANIFEST, 'Flask')).toThrow('no repository named "Flask" in m.yaml (did you mean "flask"?) (known: flask, sympy, scikit-learn)');
+    expect(() => manifestEntry(MANIFEST, 'sklearn')).toThrow(
+      'no repository named "sklearn" in m.yaml (known: flask, sympy, scikit-learn)',
+    );
+    expect(() => manifestEntry(MANIFEST, 'Flask')).toThrow(
+      'no repository named "Flask" in m.yaml (did you mean "flask"?) (known: flask, sympy, scikit-learn)',
+    );
   });
 });

@@ -32,7 +32,8 @@ mkdirSync(join(CLONES, 'with=equals/.git'), { recursive: true });
 mkdirSync(join(CLONES, 'scikit-learn-1.5.2/sklearn'), { recursive: true });
 writeFileSync(join(CLONES, 'scikit-learn-1.5.2/sklearn/__init__.py'), '');
 writeFileSync(join(CLONES, 'scikit-learn-1.5.2/PKG-INFO'), 'Name: scikit-learn\nVersion: 1.5.2\n');
-const touch = (file: string, iso: string): void => utimesSync(join(CLONES, 'scikit-learn-1.5.2', file), new Date(iso), new Date(iso));
+const touch = (file: string, iso: string): void =>
+  utimesSync(join(CLONES, 'scikit-learn-1.5.2', file), new Date(iso), new Date(iso));
 touch('sklearn/__init__.py', '2024-09-01T00:00:00Z');
 touch('PKG-INFO', '2024-09-11T12:30:00Z');
 writeFileSync(join(CLONES, 'a-file'), '');
@@ -86,7 +87,7 @@ describe('applySourceOverrides', () => {
     expect(applySourceOverrides(MANIFEST, [], CLONES)).toBe(MANIFEST);
   });
 
-  it('names an unknown repository, lists the known ones, and shows the manifest to write for one\'s own', () => {
+  it("names an unknown repository, lists the known ones, and shows the manifest to write for one's own", () => {
     const error = failure(['flsk=flask']);
     expect(error.code).toBe('usage');
     expect(error.message.split('\n')[0]).toBe(
@@ -95,14 +96,21 @@ describe('applySourceOverrides', () => {
     // The hint is a manifest that loads as it is once the commit is filled in.
     const snippet = error.message.split('\n').slice(2).join('\n').replace('<40-character sha>', 'a'.repeat(40));
     const own = parseManifest(snippet.replace(/^ {2}/gm, ''), 'my-manifest.yaml').repositories[0];
-    expect(own).toMatchObject({ name: 'flsk', source: join(CLONES, 'flask'), baseCommit: 'a'.repeat(40), install: [{ pip: ['--editable', '.[test]'] }] });
+    expect(own).toMatchObject({
+      name: 'flsk',
+      source: join(CLONES, 'flask'),
+      baseCommit: 'a'.repeat(40),
+      install: [{ pip: ['--editable', '.[test]'] }],
+    });
   });
 
   it('refuses a malformed override', () => {
     for (const bad of ['flask', '=flask', 'flask=', ' = ']) {
       const error = failure([bad]);
       expect(error.code).toBe('usage');
-      expect(error.message).toBe(`--source ${JSON.stringify(bad)} must look like NAME=PATH, e.g. --source flask=../clones/flask`);
+      expect(error.message).toBe(
+        `--source ${JSON.stringify(bad)} must look like NAME=PATH, e.g. --source flask=../clones/flask`,
+      );
     }
   });
 

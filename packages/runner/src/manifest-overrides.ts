@@ -11,7 +11,11 @@ import { isGitRepository, standInEntry } from './stand-in-source.js';
  * already on disk, never fetches. The base commit stays: the clone must contain it. A folder that is
  * not a git repository (a release's sdist) stands in for the commit (see stand-in-source.ts).
  */
-export function applySourceOverrides(manifest: Manifest, overrides: readonly string[], cwd: string = process.cwd()): Manifest {
+export function applySourceOverrides(
+  manifest: Manifest,
+  overrides: readonly string[],
+  cwd: string = process.cwd(),
+): Manifest {
   const byName = new Map<string, string>();
   for (const override of overrides) {
     const { name, path } = parseOverride(override);
@@ -25,7 +29,10 @@ export function applySourceOverrides(manifest: Manifest, overrides: readonly str
       );
     }
     if (byName.has(name)) {
-      throw new RepocodError('usage', `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per repository`);
+      throw new RepocodError(
+        'usage',
+        `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per repository`,
+      );
     }
     byName.set(name, checkFolder(override, folder));
   }
@@ -62,7 +69,10 @@ function parseOverride(override: string): { name: string; path: string } {
   const name = equals < 0 ? '' : override.slice(0, equals).trim();
   const path = equals < 0 ? '' : override.slice(equals + 1).trim();
   if (name === '' || path === '') {
-    throw new RepocodError('usage', `--source ${JSON.stringify(override)} must look like NAME=PATH, e.g. --source flask=../clones/flask`);
+    throw new RepocodError(
+      'usage',
+      `--source ${JSON.stringify(override)} must look like NAME=PATH, e.g. --source flask=../clones/flask`,
+    );
   }
   return { name, path };
 }
@@ -72,10 +82,17 @@ function checkFolder(override: string, folder: string): string {
   try {
     isDirectory = statSync(folder).isDirectory();
   } catch (error) {
-    throw new RepocodError('path-not-found', `--source ${override}: ${folder} does not exist (give the folder of a local clone)`, { cause: error });
+    throw new RepocodError(
+      'path-not-found',
+      `--source ${override}: ${folder} does not exist (give the folder of a local clone)`,
+      { cause: error },
+    );
   }
   if (!isDirectory) {
-    throw new RepocodError('not-a-directory', `--source ${override}: ${folder} is a file; give the folder of a local clone`);
+    throw new RepocodError(
+      'not-a-directory',
+      `--source ${override}: ${folder} is a file; give the folder of a local clone`,
+    );
   }
   return folder;
 }

@@ -44,7 +44,9 @@ describe('recipeHash', () => {
 
 describe('stableJson', () => {
   it('sorts keys at every level and keeps array order', () => {
-    expect(stableJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe('{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}');
+    expect(stableJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: null } })).toBe(
+      '{"a":{"c":null,"d":[3,{"y":2,"z":1}]},"b":1}',
+    );
     expect(stableJson({ a: undefined, b: 'x' })).toBe('{"b":"x"}');
   });
 });

@@ -52,7 +52,9 @@ const NODE_ID = /^[^\s:\\/][^\s:\\]*\.(?:py|rst|txt|md)(?:::[^\s:[\]]+)*(?:::[^\
  */
 const RUNNER_OWNED_ENV = ['PATH', 'VIRTUAL_ENV', 'PYTHONHASHSEED', 'TZ', 'LC_ALL'] as const;
 
-type Origin = Pick<RemoteManifestEntry, 'url' | 'source' | 'baseCommit'> | Pick<LocalManifestEntry, 'url' | 'source' | 'baseCommit'>;
+type Origin =
+  | Pick<RemoteManifestEntry, 'url' | 'source' | 'baseCommit'>
+  | Pick<LocalManifestEntry, 'url' | 'source' | 'baseCommit'>;
 
 /** A value in the document and where to point when it is wrong. */
 interface Field {
@@ -79,12 +81,20 @@ class ManifestChecker {
       this.fail(1, 'the manifest', 'is empty (expected a "repositories:" list of repositories)');
     }
     if (!isMap(root)) {
-      this.fail(this.lineOf(root, 1), 'the manifest', `must be a mapping with a "repositories:" list (got ${this.describe(root)})`);
+      this.fail(
+        this.lineOf(root, 1),
+        'the manifest',
+        `must be a mapping with a "repositories:" list (got ${this.describe(root)})`,
+      );
     }
     const fields = this.fieldsOf(root, '', TOP_FIELDS, 1);
     const list = this.required(fields, 'repositories', 'repositories', 1, 'the list of repositories');
     if (list.node === null || !isSeq(list.node)) {
-      this.fail(list.line, 'repositories', `must be a list of repositories, one "- name: ..." item each (got ${this.describe(list.node)})`);
+      this.fail(
+        list.line,
+        'repositories',
+        `must be a list of repositories, one "- name: ..." item each (got ${this.describe(list.node)})`,
+      );
     }
     if (list.node.items.length === 0) this.fail(list.line, 'repositories', 'lists no repository (add at least one)');
 
@@ -110,22 +120,43 @@ class ManifestChecker {
 
   private entry(field: Field): ManifestEntry {
     if (field.node === null || !isMap(field.node)) {
-      this.fail(field.line, field.path, `must be a mapping of fields (name, url, base_commit, ...) (got ${this.describe(field.node)})`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a mapping of fields (name, url, base_commit, ...) (got ${this.describe(field.node)})`,
+      );
     }
     const fields = this.fieldsOf(field.node, field.path, ENTRY_FIELDS, field.line);
     const at = (key: (typeof ENTRY_FIELDS)[number]): Field | undefined => fields.get(key);
 
-    const name = this.string(this.required(fields, 'name', field.path, field.line, 'REPOCOD\'s name for it, e.g. name: flask'));
+    const name = this.string(
+      this.required(fields, 'name', field.path, field.line, "REPOCOD's name for it, e.g. name: flask"),
+    );
     if (!NAME.test(name.value)) {
-      this.fail(name.line, name.path, `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name.value)})`);
+      this.fail(
+        name.line,
+        name.path,
+        `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name.value)})`,
+      );
     }
 
     const origin = this.origin(field, at('url'), at('source'), at('base_commit'));
 
-    const python = this.python(this.required(fields, 'python', field.path, field.line, 'the Python version, e.g. python: "3.11"'));
+    const python = this.python(
+      this.required(fields, 'python', field.path, field.line, 'the Python version, e.g. python: "3.11"'),
+    );
     const packageRootField = at('package_root');
-    const packageRoot = packageRootField === undefined ? '.' : this.relativePath(packageRootField, 'the repository root');
-    const install = this.install(this.required(fields, 'install', field.path, field.line, 'what to install, e.g. install: [{pip: [--editable, ".[test]"]}]'));
+    const packageRoot =
+      packageRootField === undefined ? '.' : this.relativePath(packageRootField, 'the repository root');
+    const install = this.install(
+      this.required(
+        fields,
+        'install',
+        field.path,
+        field.line,
+        'what to install, e.g. install: [{pip: [--editable, ".[test]"]}]',
+      ),
+    );
     const excludeNewer = this.excludeNewer(at('exclude_newer'));
     const buildInPlaceField = at('build_in_place');
     const buildInPlace = buildInPlaceField === undefined ? undefined : this.buildInPlace(buildInPlaceField);
@@ -133,7 +164,15 @@ class ManifestChecker {
     const blobsFrom = blobsFromField === undefined ? undefined : this.blobsFrom(blobsFromField);
     const importCheckField = at('import_check');
     const importCheck = importCheckField === undefined ? undefined : this.importCheck(importCheckField);
-    const testRoots = this.testRoots(this.required(fields, 'test_roots', field.path, field.line, 'the folders given to pytest, e.g. test_roots: [tests]'));
+    const testRoots = this.testRoots(
+      this.required(
+        fields,
+        'test_roots',
+        field.path,
+        field.line,
+        'the folders given to pytest, e.g. test_roots: [tests]',
+      ),
+    );
     const pytestArgsField = at('pytest_args');
     const pytestArgs = pytestArgsField === undefined ? [] : this.stringList(pytestArgsField);
     const deselect = this.deselect(at('deselect'));
@@ -159,9 +198,18 @@ class ManifestChecker {
   }
 
   /** Where the repository comes from: a url with its commit, or a local folder (commit optional). */
-  private origin(entry: Field, urlField: Field | undefined, sourceField: Field | undefined, commitField: Field | undefined): Origin {
+  private origin(
+    entry: Field,
+    urlField: Field | undefined,
+    sourceField: Field | undefined,
+    commitField: Field | undefined,
+  ): Origin {
     if (urlField !== undefined && sourceField !== undefined) {
-      this.fail(sourceField.line, entry.path, 'has both url and source; give exactly one (url to clone, or source for a local folder)');
+      this.fail(
+        sourceField.line,
+        entry.path,
+        'has both url and source; give exactly one (url to clone, or source for a local folder)',
+      );
     }
     let baseCommit: string | null = null;
     if (commitField !== undefined) {
@@ -177,10 +225,18 @@ class ManifestChecker {
     }
     const url = this.string(urlField);
     if (!GIT_URL.test(url.value)) {
-      this.fail(url.line, url.path, `must be a git URL such as https://github.com/owner/repo.git (got ${JSON.stringify(url.value)})`);
+      this.fail(
+        url.line,
+        url.path,
+        `must be a git URL such as https://github.com/owner/repo.git (got ${JSON.stringify(url.value)})`,
+      );
     }
     if (baseCommit === null) {
-      this.fail(entry.line, `${entry.path}.base_commit`, 'is required when url is given (the 40-character sha of the commit to check out)');
+      this.fail(
+        entry.line,
+        `${entry.path}.base_commit`,
+        'is required when url is given (the 40-character sha of the commit to check out)',
+      );
     }
     return { url: url.value, source: null, baseCommit };
   }
@@ -190,18 +246,27 @@ class ManifestChecker {
     if (isScalar(node) && typeof node.value === 'number') {
       const raw = this.raw(node);
       const misread = String(node.value) === raw ? '' : `, which YAML reads as the number ${String(node.value)}`;
-      this.fail(field.line, field.path, `must be a quoted version string like "3.11" (got ${raw}${misread}; write "${raw}")`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a quoted version string like "3.11" (got ${raw}${misread}; write "${raw}")`,
+      );
     }
     const version = this.string(field, 'a version string like "3.11"');
     if (!PYTHON_VERSION.test(version.value)) {
-      this.fail(version.line, version.path, `must be a Python 3 version like "3.11" or "3.11.9" (got ${JSON.stringify(version.value)})`);
+      this.fail(
+        version.line,
+        version.path,
+        `must be a Python 3 version like "3.11" or "3.11.9" (got ${JSON.stringify(version.value)})`,
+      );
     }
     return version.value;
   }
 
   private testRoots(field: Field): string[] {
     const roots = this.list(field);
-    if (roots.length === 0) this.fail(field.line, field.path, 'must name at least one folder or file for pytest (e.g. [tests])');
+    if (roots.length === 0)
+      this.fail(field.line, field.path, 'must name at least one folder or file for pytest (e.g. [tests])');
     const seen = new Set<string>();
     return roots.map((item) => {
       const root = this.relativePath(item, 'the package root');
@@ -214,10 +279,24 @@ class ManifestChecker {
   /** Shell commands (strings) and resolved installs (`{pip: [arguments]}`). */
   private install(field: Field): InstallStep[] {
     return this.list(field).map((item) => {
-      if (item.node === null || !isMap(item.node)) return this.string(item, 'a shell command or {pip: [arguments]}').value;
+      if (item.node === null || !isMap(item.node))
+        return this.string(item, 'a shell command or {pip: [arguments]}').value;
       const fields = this.fieldsOf(item.node, item.path, RESOLVED_INSTALL_FIELDS, item.line);
-      const pip = this.stringList(this.required(fields, 'pip', item.path, item.line, 'the arguments of pip install, e.g. pip: [-r, requirements.txt]'));
-      if (pip.length === 0) this.fail(item.line, `${item.path}.pip`, 'names nothing to install (give requirements, -r FILE or --editable PATH)');
+      const pip = this.stringList(
+        this.required(
+          fields,
+          'pip',
+          item.path,
+          item.line,
+          'the arguments of pip install, e.g. pip: [-r, requirements.txt]',
+        ),
+      );
+      if (pip.length === 0)
+        this.fail(
+          item.line,
+          `${item.path}.pip`,
+          'names nothing to install (give requirements, -r FILE or --editable PATH)',
+        );
       return { pip };
     });
   }
@@ -226,9 +305,16 @@ class ManifestChecker {
     if (field === undefined) return undefined;
     const node = field.node;
     // YAML reads an unquoted 2024-09-01 as a string in the core schema, but a bare timestamp may come as a Date.
-    const value = isScalar(node) && node.value instanceof Date ? node.value.toISOString() : this.string(field, 'a date such as "2024-09-01", or none').value;
+    const value =
+      isScalar(node) && node.value instanceof Date
+        ? node.value.toISOString()
+        : this.string(field, 'a date such as "2024-09-01", or none').value;
     if (!isResolutionDateText(value)) {
-      this.fail(field.line, field.path, `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ${JSON.stringify(value)})`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ${JSON.stringify(value)})`,
+      );
     }
     return value;
   }
@@ -258,12 +344,20 @@ class ManifestChecker {
   private importCheck(field: Field): string[] {
     const items = this.list(field);
     if (items.length === 0) {
-      this.fail(field.line, field.path, 'names no package (e.g. import_check: [plotly, _plotly_utils]); remove it or name one');
+      this.fail(
+        field.line,
+        field.path,
+        'names no package (e.g. import_check: [plotly, _plotly_utils]); remove it or name one',
+      );
     }
     return items.map((item) => {
       const name = this.string(item, 'a top-level package name such as plotly');
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name.value)) {
-        this.fail(name.line, name.path, `must be a top-level package name such as plotly (got ${JSON.stringify(name.value)})`);
+        this.fail(
+          name.line,
+          name.path,
+          `must be a top-level package name such as plotly (got ${JSON.stringify(name.value)})`,
+        );
       }
       return name.value;
     });
@@ -274,14 +368,23 @@ class ManifestChecker {
     const seen = new Set<string>();
     return this.list(field).map((item) => {
       if (item.node === null || !isMap(item.node)) {
-        this.fail(item.line, item.path, `must be a mapping {id: <pytest node id>, reason: <why>} (got ${this.describe(item.node)})`);
+        this.fail(
+          item.line,
+          item.path,
+          `must be a mapping {id: <pytest node id>, reason: <why>} (got ${this.describe(item.node)})`,
+        );
       }
       const fields = this.fieldsOf(item.node, item.path, DESELECT_FIELDS, item.line);
       const id = this.string(this.required(fields, 'id', item.path, item.line, 'the pytest node id of the test'));
       if (!NODE_ID.test(id.value) || id.value.split(/::/)[0]?.split('/').includes('..')) {
-        this.fail(id.line, id.path, `must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got ${JSON.stringify(id.value)})`);
+        this.fail(
+          id.line,
+          id.path,
+          `must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got ${JSON.stringify(id.value)})`,
+        );
       }
-      if (seen.has(id.value)) this.fail(id.line, id.path, `deselects ${JSON.stringify(id.value)} a second time; list each test once`);
+      if (seen.has(id.value))
+        this.fail(id.line, id.path, `deselects ${JSON.stringify(id.value)} a second time; list each test once`);
       seen.add(id.value);
       const reason = this.string(this.required(fields, 'reason', item.path, item.line, 'why the test is left out'));
       return { id: id.value, reason: reason.value };
@@ -291,7 +394,11 @@ class ManifestChecker {
   private env(field: Field | undefined): Record<string, string> {
     if (field === undefined) return {};
     if (field.node === null || !isMap(field.node)) {
-      this.fail(field.line, field.path, `must be a mapping of variable names to values, e.g. env: {MPLBACKEND: Agg} (got ${this.describe(field.node)})`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a mapping of variable names to values, e.g. env: {MPLBACKEND: Agg} (got ${this.describe(field.node)})`,
+      );
     }
     const env: Record<string, string> = {};
     for (const pair of field.node.items) {
@@ -299,13 +406,25 @@ class ManifestChecker {
       const key = isScalar(keyNode) ? keyNode.value : undefined;
       const keyLine = this.lineOf(keyNode, field.line);
       if (typeof key !== 'string' || !ENV_NAME.test(key)) {
-        this.fail(keyLine, field.path, `has ${this.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting with a digit`);
+        this.fail(
+          keyLine,
+          field.path,
+          `has ${this.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting with a digit`,
+        );
       }
       const path = `${field.path}.${key}`;
       if ((RUNNER_OWNED_ENV as readonly string[]).includes(key)) {
-        this.fail(keyLine, path, 'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV select the environment); remove it');
+        this.fail(
+          keyLine,
+          path,
+          'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV select the environment); remove it',
+        );
       }
-      const value = this.string(this.valueField(pair.value as Node | null, path, keyLine), 'a string (quote numbers, e.g. "1")', true);
+      const value = this.string(
+        this.valueField(pair.value as Node | null, path, keyLine),
+        'a string (quote numbers, e.g. "1")',
+        true,
+      );
       env[key] = value.value;
     }
     return env;
@@ -316,7 +435,11 @@ class ManifestChecker {
     const node = field.node;
     const value = isScalar(node) ? node.value : undefined;
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
-      this.fail(field.line, field.path, `must be a whole number of seconds greater than 0, e.g. timeout: 600 (got ${this.describe(node)})`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a whole number of seconds greater than 0, e.g. timeout: 600 (got ${this.describe(node)})`,
+      );
     }
     return value;
   }
@@ -325,8 +448,17 @@ class ManifestChecker {
   private relativePath(field: Field, base: string): string {
     const path = this.string(field);
     const segments = path.value.split('/');
-    if (path.value.startsWith('/') || path.value.includes('\\') || /^[A-Za-z]:/.test(path.value) || segments.includes('..')) {
-      this.fail(path.line, path.path, `must be a path relative to ${base}, with "/" separators and no ".." (got ${JSON.stringify(path.value)})`);
+    if (
+      path.value.startsWith('/') ||
+      path.value.includes('\\') ||
+      /^[A-Za-z]:/.test(path.value) ||
+      segments.includes('..')
+    ) {
+      this.fail(
+        path.line,
+        path.path,
+        `must be a path relative to ${base}, with "/" separators and no ".." (got ${JSON.stringify(path.value)})`,
+      );
     }
     return path.value;
   }
@@ -337,7 +469,11 @@ class ManifestChecker {
 
   private list(field: Field): Field[] {
     if (field.node === null || !isSeq(field.node)) {
-      this.fail(field.line, field.path, `must be a list, e.g. [a, b] or one "- item" per line (got ${this.describe(field.node)})`);
+      this.fail(
+        field.line,
+        field.path,
+        `must be a list, e.g. [a, b] or one "- item" per line (got ${this.describe(field.node)})`,
+      );
     }
     return field.node.items.map((item, index) => this.item(item as Node | null, `${field.path}[${index}]`, field.line));
   }
@@ -355,7 +491,13 @@ class ManifestChecker {
     return { value: node.value, line: field.line, path: field.path };
   }
 
-  private required(fields: Map<string, Field>, key: string, parentPath: string, parentLine: number, hint: string): Field {
+  private required(
+    fields: Map<string, Field>,
+    key: string,
+    parentPath: string,
+    parentLine: number,
+    hint: string,
+  ): Field {
     const field = fields.get(key);
     if (field === undefined) this.fail(parentLine, joinPath(parentPath, key), `is required (${hint})`);
     return field;
@@ -369,12 +511,20 @@ class ManifestChecker {
       const keyLine = this.lineOf(keyNode, line);
       const key = isScalar(keyNode) ? keyNode.value : undefined;
       if (typeof key !== 'string') {
-        this.fail(keyLine, path === '' ? 'the manifest' : path, `has ${this.describe(keyNode)} as a field name (field names are words like ${known[0] ?? 'name'})`);
+        this.fail(
+          keyLine,
+          path === '' ? 'the manifest' : path,
+          `has ${this.describe(keyNode)} as a field name (field names are words like ${known[0] ?? 'name'})`,
+        );
       }
       if (!known.includes(key)) {
         const closest = closestName(key, known);
         const suggestion = closest === null ? '' : `did you mean "${closest}"? `;
-        this.fail(keyLine, joinPath(path, key), `is not a known field (${suggestion}known fields: ${known.join(', ')})`);
+        this.fail(
+          keyLine,
+          joinPath(path, key),
+          `is not a known field (${suggestion}known fields: ${known.join(', ')})`,
+        );
       }
       fields.set(key, this.valueField(pair.value as Node | null, joinPath(path, key), keyLine));
     }
@@ -400,7 +550,8 @@ class ManifestChecker {
   private resolve(node: Node | null, path: string, line: number): Node | null {
     if (!isAlias(node)) return node;
     const target = node.resolve(this.doc);
-    if (target === undefined) this.fail(this.lineOf(node, line), path, `refers to an anchor that is not defined (*${node.source})`);
+    if (target === undefined)
+      this.fail(this.lineOf(node, line), path, `refers to an anchor that is not defined (*${node.source})`);
     return target;
   }
 
@@ -412,7 +563,9 @@ class ManifestChecker {
   /** The value as the user wrote it: `3.10` stays `3.10` even though YAML read it as 3.1. */
   private raw(node: Node): string {
     const range = node.range;
-    return range === undefined || range === null ? String(isScalar(node) ? node.value : '') : this.source.text.slice(range[0], range[1]).trim();
+    return range === undefined || range === null
+      ? String(isScalar(node) ? node.value : '')
+      : this.source.text.slice(range[0], range[1]).trim();
   }
 
   private describe(node: Node | null | undefined): string {

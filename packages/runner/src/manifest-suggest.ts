@@ -5,7 +5,8 @@
 export function closestName(word: string, candidates: readonly string[]): string | null {
   const lower = word.toLowerCase();
   // A shortened name ("repos", "base") is as common a slip as a typo.
-  const extended = lower.length >= 3 ? candidates.find((candidate) => candidate.toLowerCase().startsWith(lower)) : undefined;
+  const extended =
+    lower.length >= 3 ? candidates.find((candidate) => candidate.toLowerCase().startsWith(lower)) : undefined;
   if (extended !== undefined) return extended;
   const limit = Math.max(1, Math.floor(word.length / 3));
   let best: string | null = null;

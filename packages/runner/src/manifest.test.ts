@@ -44,7 +44,7 @@ function errorOf(action: () => unknown): { code: string; message: string } {
 describe('the REPOCOD manifest', () => {
   const manifest = loadManifest(REPOCOD_MANIFEST);
 
-  it('has the 11 repositories under REPOCOD\'s names, at REPOCOD\'s base commits', () => {
+  it("has the 11 repositories under REPOCOD's names, at REPOCOD's base commits", () => {
     expect(manifest.repositories.map((entry) => entry.name).sort()).toEqual(Object.keys(REPOCOD_PINS).sort());
     for (const entry of manifest.repositories) {
       const [slug, commit] = REPOCOD_PINS[entry.name] ?? ['', ''];
@@ -54,13 +54,13 @@ describe('the REPOCOD manifest', () => {
     }
   });
 
-  it('keeps plotly.py\'s package under packages/python/plotly and every other at the root', () => {
+  it("keeps plotly.py's package under packages/python/plotly and every other at the root", () => {
     for (const entry of manifest.repositories) {
       expect(entry.packageRoot, entry.name).toBe(entry.name === 'plotly.py' ? 'packages/python/plotly' : '.');
     }
   });
 
-  it('gives every repository a python, an install recipe, test roots and REPOCOD\'s 600 s', () => {
+  it("gives every repository a python, an install recipe, test roots and REPOCOD's 600 s", () => {
     for (const entry of manifest.repositories) {
       expect(entry.python, entry.name).toMatch(/^3\.1[0-2]$/);
       expect(entry.install.length, entry.name).toBeGreaterThan(0);
@@ -115,21 +115,31 @@ describe('loadManifest', () => {
   });
 
   it('reports YAML syntax errors with the file and the line', () => {
-    const badIndent = tempFile('indent.yaml', 'repositories:\n  - name: flask\n    url: https://github.com/pallets/flask.git\n   python: "3.11"\n');
+    const badIndent = tempFile(
+      'indent.yaml',
+      'repositories:\n  - name: flask\n    url: https://github.com/pallets/flask.git\n   python: "3.11"\n',
+    );
     const indent = errorOf(() => loadManifest(badIndent));
     expect(indent.code).toBe('config-invalid');
-    expect(indent.message).toMatch(new RegExp(`^${escape(badIndent)}:4: YAML syntax error: `));
+    expect(indent.message).toMatch(new RegExp(`^${escapeRegExp(badIndent)}:4: YAML syntax error: `));
 
-    const duplicate = tempFile('duplicate.yaml', 'repositories:\n  - name: flask\n    python: "3.11"\n    python: "3.12"\n');
+    const duplicate = tempFile(
+      'duplicate.yaml',
+      'repositories:\n  - name: flask\n    python: "3.11"\n    python: "3.12"\n',
+    );
     expect(errorOf(() => loadManifest(duplicate)).message).toBe(
       `${duplicate}:4: YAML syntax error: Map keys must be unique (fix the YAML at that line)`,
     );
 
     const unclosed = tempFile('unclosed.yaml', 'repositories:\n  - name: flask\n    test_roots: [tests\n');
-    expect(errorOf(() => loadManifest(unclosed)).message).toMatch(new RegExp(`^${escape(unclosed)}:\\d+: YAML syntax error: `));
+    expect(errorOf(() => loadManifest(unclosed)).message).toMatch(
+      new RegExp(`^${escapeRegExp(unclosed)}:\\d+: YAML syntax error: `),
+    );
 
     const tabs = tempFile('tabs.yaml', 'repositories:\n\t- name: flask\n');
-    expect(errorOf(() => loadManifest(tabs)).message).toMatch(new RegExp(`^${escape(tabs)}:2: YAML syntax error: `));
+    expect(errorOf(() => loadManifest(tabs)).message).toMatch(
+      new RegExp(`^${escapeRegExp(tabs)}:2: YAML syntax error: `),
+    );
   });
 
   it('refuses a file holding more than one YAML document', () => {
@@ -138,6 +148,6 @@ describe('loadManifest', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -98,14 +98,22 @@ export function loadManifest(file: string): Manifest {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
-      throw new RepocodError('path-not-found', `${file}: manifest not found (check the path, e.g. datasets/repocod/manifest.yaml)`, {
-        cause: error,
-      });
+      throw new RepocodError(
+        'path-not-found',
+        `${file}: manifest not found (check the path, e.g. datasets/repocod/manifest.yaml)`,
+        {
+          cause: error,
+        },
+      );
     }
     if (code === 'EISDIR') {
-      throw new RepocodError('file-unreadable', `${file}: is a folder; give the manifest file inside it (e.g. ${file}/manifest.yaml)`, {
-        cause: error,
-      });
+      throw new RepocodError(
+        'file-unreadable',
+        `${file}: is a folder; give the manifest file inside it (e.g. ${file}/manifest.yaml)`,
+        {
+          cause: error,
+        },
+      );
     }
     throw new RepocodError('file-unreadable', `${file}: cannot read the manifest (${String(error)})`, { cause: error });
   }
@@ -119,7 +127,10 @@ export function parseManifest(text: string, file: string): Manifest {
   const syntaxError = doc.errors[0];
   if (syntaxError !== undefined) {
     const line = lineCounter.linePos(syntaxError.pos[0]).line;
-    throw new RepocodError('config-invalid', `${file}:${line}: YAML syntax error: ${syntaxError.message} (fix the YAML at that line)`);
+    throw new RepocodError(
+      'config-invalid',
+      `${file}:${line}: YAML syntax error: ${syntaxError.message} (fix the YAML at that line)`,
+    );
   }
   return validateManifest(doc, { file, text, lineCounter });
 }

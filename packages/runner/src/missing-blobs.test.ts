@@ -86,7 +86,10 @@ describe('missing blobs', { timeout: 120_000 }, () => {
       expect(logs).toEqual([`clipped: big/data.bin taken from ${from} (blob ${upstream.blob.slice(0, 12)})`]);
       expect(await missingBlobs(checkout.path, upstream.commit)).toEqual([]);
     } finally {
-      for (const [name, value] of [['PIP_NO_INDEX', saved.noIndex], ['PIP_FIND_LINKS', saved.findLinks]] as const) {
+      for (const [name, value] of [
+        ['PIP_NO_INDEX', saved.noIndex],
+        ['PIP_FIND_LINKS', saved.findLinks],
+      ] as const) {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }

@@ -117,7 +117,10 @@ export async function fillBlobsFromDistributions(
     const wanted = [...new Set(missing.map((file) => file.blob))];
     const args = ['-c', SCAN_ARCHIVES, wanted.join(','), scratch, ...archives];
     const { stdout } = await execFileAsync(python.path, args, { maxBuffer: 1 << 24 });
-    const lines = stdout.trim().split('\n').filter((line) => line !== '');
+    const lines = stdout
+      .trim()
+      .split('\n')
+      .filter((line) => line !== '');
     const sources = new Map(lines.map((line) => line.split(' ') as [string, string]));
     const filled: FilledBlob[] = [];
     for (const blob of wanted) {

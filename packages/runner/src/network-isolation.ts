@@ -1,7 +1,12 @@
 import { spawnSync } from 'node:child_process';
 
 export type NetworkIsolation =
-  | { readonly isolated: true; readonly prefix: readonly string[]; readonly loopback: boolean; readonly note: string | null }
+  | {
+      readonly isolated: true;
+      readonly prefix: readonly string[];
+      readonly loopback: boolean;
+      readonly note: string | null;
+    }
   | { readonly isolated: false; readonly reason: string };
 
 let probed: NetworkIsolation | undefined;
@@ -23,7 +28,10 @@ export function networkIsolation(): NetworkIsolation {
     const withLoopback = [...UNSHARE, ...LOOPBACK_UP];
     const bare = spawnSync(UNSHARE[0] as string, [...UNSHARE.slice(1), 'true'], { encoding: 'utf8' });
     if (bare.status !== 0) {
-      probed = { isolated: false, reason: `unshare --net is not available here (${bare.error?.message ?? bare.stderr.trim()})` };
+      probed = {
+        isolated: false,
+        reason: `unshare --net is not available here (${bare.error?.message ?? bare.stderr.trim()})`,
+      };
     } else {
       const probe = spawnSync(withLoopback[0] as string, [...withLoopback.slice(1), 'true'], { encoding: 'utf8' });
       probed =

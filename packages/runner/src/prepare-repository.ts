@@ -41,7 +41,11 @@ export interface PrepareOptions {
  * Checkout at the base commit, then the environment (keyed by that commit), then the worktree pool,
  * each worktree with the environment's build artefacts (a compiled project's extensions).
  */
-export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths, options: PrepareOptions): Promise<PreparedRepository> {
+export async function prepareRepository(
+  entry: ManifestEntry,
+  paths: RunnerPaths,
+  options: PrepareOptions,
+): Promise<PreparedRepository> {
   const checkout = await ensureCheckout(entry, {
     reposRoot: join(paths.stateRoot, 'repos'),
     projectRoot: paths.projectRoot,
@@ -58,7 +62,11 @@ export async function prepareRepository(entry: ManifestEntry, paths: RunnerPaths
   const worktrees = await ensureWorktrees(checkout, options.workers, join(paths.stateRoot, 'worktrees'));
   const projectDir = join(checkout.path, entry.packageRoot);
   const packages = projectPackages(projectDir);
-  const folders = await packageImportFolders(environment.python, packages.map((pkg) => pkg.name), entry.env);
+  const folders = await packageImportFolders(
+    environment.python,
+    packages.map((pkg) => pkg.name),
+    entry.env,
+  );
   const artefacts = await findBuildArtefacts(projectDir, packages, folders);
   const shared = [];
   for (const worktree of worktrees) {

@@ -17,8 +17,13 @@ describe('process groups', () => {
   it('kills every tracked group with its children, and not the forgotten ones', async () => {
     // A shell whose child sleeps: killing only the shell would leave the sleep behind.
     const spawnGroup = (): { pid: number; grandchild: Promise<number> } => {
-      const child = spawn('/bin/sh', ['-c', 'sleep 30 & echo $!; wait'], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
-      const grandchild = new Promise<number>((resolve) => child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))));
+      const child = spawn('/bin/sh', ['-c', 'sleep 30 & echo $!; wait'], {
+        detached: true,
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const grandchild = new Promise<number>((resolve) =>
+        child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim()))),
+      );
       return { pid: child.pid as number, grandchild };
     };
     const tracked = spawnGroup();

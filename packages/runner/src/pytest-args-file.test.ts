@@ -17,22 +17,40 @@ describe('node ids for an older pytest', () => {
     expect(readsArgsFile('unknown')).toBe(true);
   });
 
-  it('runs exactly the listed tests, deselections kept, on pytest 7.4.4 (plotly.py pins it)', { timeout: 300_000 }, async () => {
+  it('runs exactly the listed tests, deselections kept, on pytest 7.4.4 (plotly.py pins it)', {
+    timeout: 300_000,
+  }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'repocod-pytest7-'));
     const venv = join(folder, 'venv');
     execFileSync(UV, ['venv', '--quiet', '--python', 'python3', venv]);
     const pins = ['pytest==7.4.4', 'pytest-reportlog==1.0.0', 'pytest-timeout==2.4.0'];
     // As the runner installs (environment.ts): uv's own roots are not the machine's, behind a TLS proxy.
-    const install = ['pip', 'install', '--quiet', '--no-config', '--system-certs', '--python', join(venv, 'bin/python')];
+    const install = [
+      'pip',
+      'install',
+      '--quiet',
+      '--no-config',
+      '--system-certs',
+      '--python',
+      join(venv, 'bin/python'),
+    ];
     execFileSync(UV, [...install, ...pins]);
     const project = join(folder, 'project');
     mkdirSync(join(project, 'tests'), { recursive: true });
-    writeFileSync(join(project, 'tests/test_a.py'), 'def test_one():\n    pass\n\ndef test_two():\n    assert False\n\ndef test_three():\n    pass\n');
+    writeFileSync(
+      join(project, 'tests/test_a.py'),
+      'def test_one():\n    pass\n\ndef test_two():\n    assert False\n\ndef test_three():\n    pass\n',
+    );
     writeFileSync(join(project, 'tests/test_b.py'), 'def test_other():\n    pass\n');
     const run = await runPytest({
       python: join(venv, 'bin/python'),
       projectDir: project,
-      tests: ['tests/test_a.py::test_one', 'tests/test_a.py::test_two', 'tests/test_a.py::test_three', 'tests/test_b.py::test_gone'],
+      tests: [
+        'tests/test_a.py::test_one',
+        'tests/test_a.py::test_two',
+        'tests/test_a.py::test_three',
+        'tests/test_b.py::test_gone',
+      ],
       testRoots: ['tests'],
       pytestArgs: ['-p', 'no:cacheprovider'],
       deselect: ['tests/test_a.py::test_three'],

@@ -22,9 +22,14 @@ export function pytestReadsArgsFile(python: string): Promise<boolean> {
   const cached = known.get(python);
   if (cached !== undefined) return cached;
   const asked = new Promise<boolean>((resolve) => {
-    execFile(python, ['-c', 'import pytest; print(pytest.__version__)'], { timeout: 60_000, encoding: 'utf8' }, (error, stdout) => {
-      resolve(error === null ? readsArgsFile(stdout.trim()) : true);
-    });
+    execFile(
+      python,
+      ['-c', 'import pytest; print(pytest.__version__)'],
+      { timeout: 60_000, encoding: 'utf8' },
+      (error, stdout) => {
+        resolve(error === null ? readsArgsFile(stdout.trim()) : true);
+      },
+    );
   });
   known.set(python, asked);
   return asked;

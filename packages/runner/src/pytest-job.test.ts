@@ -19,7 +19,10 @@ let worktree: Worktree;
 beforeAll(async () => {
   const entry = loadManifest(resolve(PROJECT_ROOT, 'datasets/demo/manifest.yaml')).repositories[0];
   if (entry === undefined) throw new Error('no demo entry');
-  const checkout = await ensureCheckout(entry, { reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')), projectRoot: PROJECT_ROOT });
+  const checkout = await ensureCheckout(entry, {
+    reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')),
+    projectRoot: PROJECT_ROOT,
+  });
   const [first] = await ensureWorktrees(checkout, 1, mkdtempSync(join(tmpdir(), 'repocod-worktrees-')));
   if (first === undefined) throw new Error('no worktree');
   worktree = first;
@@ -58,11 +61,22 @@ describe('runPytest on the demo', () => {
     expect(run.network).toMatch(/isolated/);
   });
 
-  it('reports exactly the tests a broken function makes fail, and a requested id that does not exist as missing', { timeout: 120_000 }, async () => {
-    const broken = await patchOf('inventory/util.py', (text) => text.replace('def slugify(text, sep="-"):\n', 'def slugify(text, sep="-"):\n    raise AssertionError("mutated")\n'));
+  it('reports exactly the tests a broken function makes fail, and a requested id that does not exist as missing', {
+    timeout: 120_000,
+  }, async () => {
+    const broken = await patchOf('inventory/util.py', (text) =>
+      text.replace(
+        'def slugify(text, sep="-"):\n',
+        'def slugify(text, sep="-"):\n    raise AssertionError("mutated")\n',
+      ),
+    );
     expect(await applyPatches(worktree, [broken])).toEqual({ ok: true });
     try {
-      const ids = ['tests/test_util.py::test_slugify_custom_separator', 'tests/test_util.py::test_round_money_rounds_half_up[2.675-2-2.68]', 'tests/test_util.py::test_no_such_test'];
+      const ids = [
+        'tests/test_util.py::test_slugify_custom_separator',
+        'tests/test_util.py::test_round_money_rounds_half_up[2.675-2-2.68]',
+        'tests/test_util.py::test_no_such_test',
+      ];
       const run = await runPytest(invocation(ids));
       expect(run.status).toBe('ok');
       expect(run.results.map((result) => [result.nodeId, result.outcome])).toEqual([
@@ -87,10 +101,14 @@ describe('runPytest on the demo', () => {
     }
   });
 
-  it('keeps, from a run killed at its limit, the results of the tests that finished before', { timeout: 120_000 }, async () => {
+  it('keeps, from a run killed at its limit, the results of the tests that finished before', {
+    timeout: 120_000,
+  }, async () => {
     writeFileSync(join(worktree.path, 'tests/test_hang.py'), 'import time\n\ndef test_hangs():\n    time.sleep(600)\n');
     try {
-      const run = await runPytest(invocation(['tests/test_util.py::test_slugify_custom_separator', 'tests/test_hang.py::test_hangs'], 10));
+      const run = await runPytest(
+        invocation(['tests/test_util.py::test_slugify_custom_separator', 'tests/test_hang.py::test_hangs'], 10),
+      );
       expect(run.status).toBe('timeout');
       // The hung test had passed its setup when the run was killed: an error, never a pass.
       expect(run.results.map((test) => test.outcome)).toEqual(['passed', 'error']);

@@ -63,7 +63,12 @@ const COVERAGE_BOOT_DIR = join(HARNESS_DIR, 'coverage_boot');
 
 const EMPTY_REPORT = parseReportLog('');
 /** None of the requested tests' files exist: nothing to start, every test is missing. */
-const NOTHING_TO_RUN: SpawnOutcome = { exitCode: 5, timedOut: false, spawnError: null, output: 'none of the requested test files exist\n' };
+const NOTHING_TO_RUN: SpawnOutcome = {
+  exitCode: 5,
+  timedOut: false,
+  spawnError: null,
+  output: 'none of the requested test files exist\n',
+};
 
 /**
  * Runs pytest once, with structured results from pytest-reportlog. Node ids (and deselections) go
@@ -86,32 +91,35 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     const importFirst: string[] = [];
     if (invocation.tests !== 'all') {
       // pytest gets the files; the harness plugin keeps the listed ids (see harness/repocod_select.py).
-      paths = [...new Set(invocation.tests.map((id) => id.split('::')[0] ?? id))].filter((file) => existsSync(join(invocation.projectDir, file)));
-      writeFileSync(selectFile, invocation.tests.join('\n') + '\n');
-      env['REPOCOD_SELECT_FILE'] = selectFile;
+      paths = [...new Set(invocation.tests.map((id) => id.split('::')[0] ?? id))].filter((file) =>
+        existsSync(join(invocation.projectDir, file)),
+      );
+      writeFileSync(selectFile, `${invocation.tests.join('\n')}\n`);
+      env.REPOCOD_SELECT_FILE = selectFile;
       plugins.unshift('repocod_select');
     }
     if (plugins.length > 0) importFirst.push(HARNESS_DIR);
     if (invocation.pluginInput !== undefined) {
       const inputFile = join(scratch, 'plugin-input.json');
       writeFileSync(inputFile, invocation.pluginInput);
-      env['REPOCOD_PLUGIN_INPUT'] = inputFile;
+      env.REPOCOD_PLUGIN_INPUT = inputFile;
     }
-    env['REPOCOD_ARTIFACT_FILE'] = artifactFile;
+    env.REPOCOD_ARTIFACT_FILE = artifactFile;
     if (plugins.includes('repocod_coverage')) {
       const coverageDir = join(scratch, 'coverage');
       mkdirSync(coverageDir);
       importFirst.unshift(COVERAGE_BOOT_DIR);
-      env['REPOCOD_COVERAGE_DIR'] = coverageDir;
+      env.REPOCOD_COVERAGE_DIR = coverageDir;
       // Only the working copy's own files are measured: the venv's packages would cost time for nothing.
-      env['REPOCOD_COVERAGE_INCLUDE'] = realpathSync(invocation.projectDir);
+      env.REPOCOD_COVERAGE_INCLUDE = realpathSync(invocation.projectDir);
     }
-    if (importFirst.length > 0) env['PYTHONPATH'] = [...importFirst, env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter);
+    if (importFirst.length > 0)
+      env.PYTHONPATH = [...importFirst, env.PYTHONPATH ?? ''].filter((part) => part !== '').join(delimiter);
     const plugin = plugins.flatMap((name) => ['-p', name]);
     const ignore = (invocation.ignore ?? []).map((path) => `--ignore=${path}`);
     const listed = [...invocation.deselect.map((id) => `--deselect=${id}`), ...ignore, ...paths];
     const viaFile = await pytestReadsArgsFile(invocation.python);
-    if (viaFile) writeFileSync(argsFile, listed.join('\n') + '\n');
+    if (viaFile) writeFileSync(argsFile, `${listed.join('\n')}\n`);
     const network = networkIsolation();
     const command = [
       ...(network.isolated ? network.prefix : []),
@@ -125,7 +133,10 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       ...(viaFile ? [`@${argsFile}`] : listed),
     ];
     const started = performance.now();
-    const outcome = paths.length === 0 ? NOTHING_TO_RUN : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
+    const outcome =
+      paths.length === 0
+        ? NOTHING_TO_RUN
+        : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
     const durationSeconds = (performance.now() - started) / 1000;
     const logged = existsSync(reportFile) ? parseReportLog(readFileSync(reportFile, 'utf8')) : EMPTY_REPORT;
     const report = withConftestLoadError(logged, outcome.output, invocation.projectDir);
@@ -134,7 +145,8 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
     if (outcome.timedOut) status = 'timeout';
     else if (outcome.spawnError !== null) status = 'infra-error';
     // 2: interrupted by collection errors; 4: usage error, also what a conftest that fails to import gives.
-    else if (report.collectionErrors.length > 0 || outcome.exitCode === 2 || outcome.exitCode === 4) status = 'collection-error';
+    else if (report.collectionErrors.length > 0 || outcome.exitCode === 2 || outcome.exitCode === 4)
+      status = 'collection-error';
     else if ((paths.length > 0 && !report.finished) || outcome.exitCode === 3) status = 'crashed';
     else status = 'ok';
     return {
@@ -143,7 +155,11 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       exitCode: outcome.exitCode,
       durationSeconds,
       log: (outcome.spawnError === null ? '' : `${outcome.spawnError}\n`) + outcome.output,
-      network: !network.isolated ? `not isolated: ${network.reason}` : network.loopback ? 'isolated (unshare --net, loopback only)' : `isolated (unshare --net); ${network.note ?? ''}`,
+      network: !network.isolated
+        ? `not isolated: ${network.reason}`
+        : network.loopback
+          ? 'isolated (unshare --net, loopback only)'
+          : `isolated (unshare --net); ${network.note ?? ''}`,
       artifact: existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null,
     };
   } finally {
@@ -155,15 +171,17 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
  * The environment tests run in: the venv first on PATH, the working copy's project folder (and its
  * src/) first on the import path, and the deterministic settings.
  */
-export function testEnvironment(invocation: Pick<PytestInvocation, 'python' | 'projectDir' | 'env'>): Record<string, string | undefined> {
+export function testEnvironment(
+  invocation: Pick<PytestInvocation, 'python' | 'projectDir' | 'env'>,
+): Record<string, string | undefined> {
   const venvBin = join(invocation.python, '..');
   const importRoots = [invocation.projectDir, join(invocation.projectDir, 'src')].filter((dir) => existsSync(dir));
   return {
     ...process.env,
     ...invocation.env,
-    PATH: `${venvBin}${delimiter}${process.env['PATH'] ?? ''}`,
+    PATH: `${venvBin}${delimiter}${process.env.PATH ?? ''}`,
     VIRTUAL_ENV: join(venvBin, '..'),
-    PYTHONPATH: [...importRoots, invocation.env['PYTHONPATH'] ?? ''].filter((part) => part !== '').join(delimiter),
+    PYTHONPATH: [...importRoots, invocation.env.PYTHONPATH ?? ''].filter((part) => part !== '').join(delimiter),
     TZ: 'UTC',
     PYTHONHASHSEED: '0',
     LC_ALL: 'C.UTF-8',
@@ -179,7 +197,12 @@ interface SpawnOutcome {
 }
 
 /** Runs in a new process group and kills the whole group (pytest and anything it started) at the timeout. */
-function spawnWithTimeout(command: readonly string[], cwd: string, env: NodeJS.ProcessEnv, timeoutSeconds: number): Promise<SpawnOutcome> {
+function spawnWithTimeout(
+  command: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  timeoutSeconds: number,
+): Promise<SpawnOutcome> {
   return new Promise((resolvePromise) => {
     const [file, ...args] = command;
     const child = spawn(file as string, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });

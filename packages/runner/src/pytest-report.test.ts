@@ -14,7 +14,10 @@ function runPytest(files: Record<string, string>, args: readonly string[] = []):
   for (const [name, source] of Object.entries(files)) writeFileSync(join(root, name), source);
   const log = join(root, 'report.jsonl');
   const python = existsSync(TOOLS_PYTHON) ? TOOLS_PYTHON : 'python3';
-  spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, ...args], { cwd: root, encoding: 'utf8' });
+  spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+  });
   return readFileSync(log, 'utf8');
 }
 
@@ -81,12 +84,24 @@ describe('parseReportLog on real pytest output', () => {
   });
 
   it('reports a module that fails to import as a collection error', () => {
-    const report = parseReportLog(runPytest({ 'test_ok.py': 'def test_ok(): pass\n', 'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n' }));
+    const report = parseReportLog(
+      runPytest({
+        'test_ok.py': 'def test_ok(): pass\n',
+        'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n',
+      }),
+    );
     expect(report.collectionErrors.map((error) => error.nodeId)).toEqual(['test_broken.py']);
     expect(report.collectionErrors[0]?.message).toContain('no_such_module');
     // A requested test of the broken module is an error with its message; one of no module is missing.
-    const files = { 'test_ok.py': 'def test_ok(): pass\n', 'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n' };
-    const results = resultsFor(parseReportLog(runPytest(files, ['--continue-on-collection-errors'])), ['test_ok.py::test_ok', 'test_broken.py::test_x', 'test_broken_other.py::test_x']);
+    const files = {
+      'test_ok.py': 'def test_ok(): pass\n',
+      'test_broken.py': 'import no_such_module\n\ndef test_x(): pass\n',
+    };
+    const results = resultsFor(parseReportLog(runPytest(files, ['--continue-on-collection-errors'])), [
+      'test_ok.py::test_ok',
+      'test_broken.py::test_x',
+      'test_broken_other.py::test_x',
+    ]);
     expect(results.map((result) => result.outcome)).toEqual(['passed', 'error', 'missing']);
     expect(results[1]?.message).toMatch(/^collection error of test_broken\.py: .*no_such_module/s);
   });
@@ -98,7 +113,10 @@ describe('parseReportLog on real pytest output', () => {
     writeFileSync(join(root, 'tests/test_a.py'), 'def test_a(): pass\n');
     const log = join(root, 'report.jsonl');
     const python = existsSync(TOOLS_PYTHON) ? TOOLS_PYTHON : 'python3';
-    const run = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, 'tests'], { cwd: root, encoding: 'utf8' });
+    const run = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', `--report-log=${log}`, 'tests'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(run.status).toBe(4);
     const logged = parseReportLog(existsSync(log) ? readFileSync(log, 'utf8') : '');
     expect(logged.collectionErrors).toEqual([]);
@@ -113,9 +131,12 @@ describe('parseReportLog on real pytest output', () => {
 
   it('keeps what a killed run wrote before its truncated last line', () => {
     const text = runPytest({ 'test_two.py': 'def test_a(): pass\ndef test_b(): pass\n' });
-    const cut = text.slice(0, text.indexOf('test_two.py::test_b')) + '{"nodeid": "test_two.py::te';
+    const cut = `${text.slice(0, text.indexOf('test_two.py::test_b'))}{"nodeid": "test_two.py::te`;
     const report = parseReportLog(cut);
     expect(report.finished).toBe(false);
-    expect(resultsFor(report, ['test_two.py::test_a', 'test_two.py::test_b']).map((result) => result.outcome)).toEqual(['passed', 'missing']);
+    expect(resultsFor(report, ['test_two.py::test_a', 'test_two.py::test_b']).map((result) => result.outcome)).toEqual([
+      'passed',
+      'missing',
+    ]);
   });
 });

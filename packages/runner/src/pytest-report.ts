@@ -30,7 +30,8 @@ interface Accumulator {
 }
 
 /** What a test in flight when its run was killed (timeout) or crashed is told apart by. */
-export const UNFINISHED_TEST_MESSAGE = 'the run ended during this test (killed at its limit, or crashed): it never finished';
+export const UNFINISHED_TEST_MESSAGE =
+  'the run ended during this test (killed at its limit, or crashed): it never finished';
 
 /**
  * Reads a pytest-reportlog file (JSON lines). A test's outcome combines its phases the way pytest's
@@ -56,7 +57,8 @@ export function parseReportLog(text: string): ParsedReport {
         recordPhase(results, report);
         break;
       case 'CollectReport':
-        if (report.outcome === 'failed') collectionErrors.push({ nodeId: report.nodeid ?? '', message: longreprText(report.longrepr) });
+        if (report.outcome === 'failed')
+          collectionErrors.push({ nodeId: report.nodeid ?? '', message: longreprText(report.longrepr) });
         break;
       case 'SessionFinish':
         finished = true;
@@ -68,7 +70,10 @@ export function parseReportLog(text: string): ParsedReport {
   for (const [nodeId, { tornDown, ...result }] of results) {
     // A test whose setup passed when the run was killed is no pass: it is the one that hung or crashed.
     const unfinished = !tornDown && result.outcome !== 'failed' && result.outcome !== 'error';
-    frozen.set(nodeId, unfinished ? { nodeId, ...result, outcome: 'error', message: UNFINISHED_TEST_MESSAGE } : { nodeId, ...result });
+    frozen.set(
+      nodeId,
+      unfinished ? { nodeId, ...result, outcome: 'error', message: UNFINISHED_TEST_MESSAGE } : { nodeId, ...result },
+    );
   }
   return { results: frozen, collectionErrors, finished, exitStatus };
 }

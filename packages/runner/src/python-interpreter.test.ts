@@ -29,7 +29,7 @@ describe('pythonVersionMatches', () => {
 });
 
 describe('findPythonInterpreter', () => {
-  it('finds this machine\'s 3.11 as a real executable, not a shim', async () => {
+  it("finds this machine's 3.11 as a real executable, not a shim", async () => {
     const found = await findPythonInterpreter('3.11');
     expect(found.version).toMatch(/^3\.11\.\d+$/);
     expect(found.path).not.toContain('/shims/');
@@ -54,7 +54,9 @@ describe('findPythonInterpreter', () => {
     const fakeBin = join(scratch, 'only-python3');
     script(fakeBin, 'python3', 'echo /opt/python/bin/python3.12; echo 3.12.4');
     const noPyenv = join(scratch, 'no-pyenv');
-    const error: unknown = await findPythonInterpreter('3.11', { pathEnv: fakeBin, pyenvRoot: noPyenv }).catch((caught: unknown) => caught);
+    const error: unknown = await findPythonInterpreter('3.11', { pathEnv: fakeBin, pyenvRoot: noPyenv }).catch(
+      (caught: unknown) => caught,
+    );
     expect(isRepocodError(error) && error.code).toBe('tool-missing');
     expect(String(error)).toContain(`${join(fakeBin, 'python3')}: is 3.12.4`);
 

@@ -43,7 +43,10 @@ export function pythonVersionMatches(wanted: string, actual: string): boolean {
  * run, because a name on PATH proves nothing (a pyenv shim exits 127 for a version it does not
  * have selected). Throws RepocodError('tool-missing') naming what was tried and what to install.
  */
-export async function findPythonInterpreter(version: string, options: FindPythonOptions = {}): Promise<PythonInterpreter> {
+export async function findPythonInterpreter(
+  version: string,
+  options: FindPythonOptions = {},
+): Promise<PythonInterpreter> {
   const pathEnv = options.pathEnv ?? process.env.PATH ?? '';
   const pyenvRoot = options.pyenvRoot ?? process.env.PYENV_ROOT ?? join(homedir(), '.pyenv');
   const minor = version.split('.').slice(0, 2).join('.');

@@ -10,8 +10,13 @@ import { RepocodError } from '@repocod/core';
  *    environment the commit's own CI would have resolved that day;
  * 3. otherwise (a local folder without a commit, snapshotted by the runner at a fixed date) none.
  */
-export function resolutionDate(excludeNewer: string | undefined, pinnedCommit: string | null, commitTimestamp: string): string | null {
-  if (excludeNewer !== undefined) return excludeNewer === 'none' ? null : normalizeResolutionDate(excludeNewer, 'exclude_newer');
+export function resolutionDate(
+  excludeNewer: string | undefined,
+  pinnedCommit: string | null,
+  commitTimestamp: string,
+): string | null {
+  if (excludeNewer !== undefined)
+    return excludeNewer === 'none' ? null : normalizeResolutionDate(excludeNewer, 'exclude_newer');
   if (pinnedCommit === null) return null;
   return normalizeResolutionDate(commitTimestamp, 'the base commit timestamp');
 }
@@ -22,7 +27,11 @@ const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\
 /** `2024-09-01` or an ISO 8601 timestamp with a zone, as UTC `YYYY-MM-DDTHH:MM:SSZ`; anything else is an error naming `what`. */
 export function normalizeResolutionDate(value: string, what: string): string {
   const text = value.trim();
-  const parsed = DATE.test(text) ? Date.parse(`${text}T00:00:00Z`) : TIMESTAMP.test(text) ? Date.parse(text) : Number.NaN;
+  const parsed = DATE.test(text)
+    ? Date.parse(`${text}T00:00:00Z`)
+    : TIMESTAMP.test(text)
+      ? Date.parse(text)
+      : Number.NaN;
   if (Number.isNaN(parsed)) {
     throw new RepocodError(
       'config-invalid',

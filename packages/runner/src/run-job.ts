@@ -46,7 +46,10 @@ export interface JobResult {
  * What makes two jobs the same job: the repository at its commit, its environment, the patches and
  * the tests (as a set: order does not change results), the timeout and the repeat count.
  */
-export function jobHash(job: RunJob, repository: Pick<PreparedRepository, 'checkout' | 'environment' | 'entry'>): string {
+export function jobHash(
+  job: RunJob,
+  repository: Pick<PreparedRepository, 'checkout' | 'environment' | 'entry'>,
+): string {
   return contentHash(
     JSON.stringify({
       repository: job.repository,

@@ -31,7 +31,9 @@ describe('listTestFiles', () => {
   });
 
   it('keeps a test root that is a file, and skips a root that does not exist', () => {
-    expect(listTestFiles(DEMO, ['tests/conftest.py', 'no-such-folder']).map((file) => file.path)).toEqual(['tests/conftest.py']);
+    expect(listTestFiles(DEMO, ['tests/conftest.py', 'no-such-folder']).map((file) => file.path)).toEqual([
+      'tests/conftest.py',
+    ]);
   });
 });
 
@@ -42,7 +44,9 @@ describe('splitSuite', () => {
     const shards = splitSuite(files, { workers: 2, filesPerShard: 2 });
     expect(shards).toHaveLength(5);
     expect(shards.flatMap((shard) => shard.files).sort()).toEqual(DEMO_FILES);
-    expect(shards.every((shard) => shard.files.length <= 2 && [...shard.files].sort().join() === shard.files.join())).toBe(true);
+    expect(
+      shards.every((shard) => shard.files.length <= 2 && [...shard.files].sort().join() === shard.files.join()),
+    ).toBe(true);
     expect(shards.map((shard) => shard.rest)).toEqual([false, false, false, false, true]);
     expect(shards.map((shard) => shard.cost)).toEqual([...shards.map((shard) => shard.cost)].sort((a, b) => b - a));
     expect(splitSuite([...files].reverse(), { workers: 2, filesPerShard: 2 })).toEqual(shards);
@@ -74,7 +78,12 @@ describe('shards of a real suite', () => {
   beforeAll(async () => {
     const entry = loadManifest(resolve(DEMO, 'manifest.yaml')).repositories[0];
     if (entry === undefined) throw new Error('no demo entry');
-    projectDir = (await ensureCheckout(entry, { reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')), projectRoot: PROJECT_ROOT })).path;
+    projectDir = (
+      await ensureCheckout(entry, {
+        reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')),
+        projectRoot: PROJECT_ROOT,
+      })
+    ).path;
   });
 
   function invocation(fields: { testRoots: readonly string[]; ignore?: readonly string[] }): PytestInvocation {

@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, type Stats, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunJob } from './run-job.js';
 
@@ -42,7 +42,7 @@ const SKIPPED_FOLDERS = new Set(['__pycache__', 'node_modules', '.git', '.tox', 
 export function listTestFiles(projectDir: string, testRoots: readonly string[]): SuiteFile[] {
   const found = new Map<string, number>();
   const visit = (relative: string, isRoot: boolean): void => {
-    let stats;
+    let stats: Stats;
     try {
       stats = statSync(join(projectDir, relative));
     } catch {
@@ -55,11 +55,14 @@ export function listTestFiles(projectDir: string, testRoots: readonly string[]):
     if (!stats.isDirectory()) return;
     for (const entry of readdirSync(join(projectDir, relative), { withFileTypes: true })) {
       if (entry.isSymbolicLink() || entry.name.startsWith('.') || SKIPPED_FOLDERS.has(entry.name)) continue;
-      if (entry.isDirectory() || entry.isFile()) visit(relative === '.' ? entry.name : `${relative.replace(/\/$/, '')}/${entry.name}`, false);
+      if (entry.isDirectory() || entry.isFile())
+        visit(relative === '.' ? entry.name : `${relative.replace(/\/$/, '')}/${entry.name}`, false);
     }
   };
   for (const root of testRoots) visit(root, true);
-  return [...found].map(([path, bytes]) => ({ path, bytes })).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return [...found]
+    .map(([path, bytes]) => ({ path, bytes }))
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 /**
@@ -74,7 +77,8 @@ export function splitSuite(files: readonly SuiteFile[], options: SplitOptions): 
   const count = Math.min(files.length, Math.max(options.workers, Math.ceil(files.length / perShard)));
   const { durations } = options;
   // A file with no known duration still costs its process a little, so that such files spread out.
-  const costOf = (file: SuiteFile): number => (durations === undefined ? file.bytes : (durations.get(file.path) ?? 0) + 0.01);
+  const costOf = (file: SuiteFile): number =>
+    durations === undefined ? file.bytes : (durations.get(file.path) ?? 0) + 0.01;
   const bins = Array.from({ length: count }, () => ({ cost: 0, files: [] as string[] }));
   const order = [...files].sort((a, b) => costOf(b) - costOf(a) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (const file of order) {
@@ -83,7 +87,9 @@ export function splitSuite(files: readonly SuiteFile[], options: SplitOptions): 
     lightest.cost += costOf(file);
     lightest.files.push(file.path);
   }
-  const shards = bins.map((bin) => ({ files: bin.files.sort(), cost: bin.cost })).sort((a, b) => b.cost - a.cost || compareFirst(a.files, b.files));
+  const shards = bins
+    .map((bin) => ({ files: bin.files.sort(), cost: bin.cost }))
+    .sort((a, b) => b.cost - a.cost || compareFirst(a.files, b.files));
   return shards.map((shard, index) => ({ ...shard, rest: index === shards.length - 1 }));
 }
 

@@ -11,7 +11,20 @@ import { testEnvironment } from './pytest-job.js';
 const execFileAsync = promisify(execFile);
 
 /** Folders at a project's top that are never its importable package. */
-const NOT_PACKAGES = new Set(['tests', 'test', 'testing', 'docs', 'doc', 'examples', 'benchmarks', 'build', 'dist', 'scripts', 'tools', 'ci']);
+const NOT_PACKAGES = new Set([
+  'tests',
+  'test',
+  'testing',
+  'docs',
+  'doc',
+  'examples',
+  'benchmarks',
+  'build',
+  'dist',
+  'scripts',
+  'tools',
+  'ci',
+]);
 
 /** The project's top-level packages: folders with an `__init__.py` in the project folder or its src/. */
 export function topLevelPackages(projectDir: string): string[] {
@@ -68,7 +81,8 @@ export async function checkWorktreeImports(prepared: PreparedRepository): Promis
   });
   const packages = [...found.map((pkg) => pkg.name), ...extensions];
   if (packages.length === 0) return;
-  const script = 'import importlib, os, sys\nfor name in sys.argv[1:]:\n    module = importlib.import_module(name)\n    print(name, os.path.realpath(module.__file__ or ""))';
+  const script =
+    'import importlib, os, sys\nfor name in sys.argv[1:]:\n    module = importlib.import_module(name)\n    print(name, os.path.realpath(module.__file__ or ""))';
   let stdout: string;
   try {
     ({ stdout } = await execFileAsync(prepared.environment.python, ['-c', script, ...packages], {
@@ -102,7 +116,7 @@ export async function checkWorktreeImports(prepared: PreparedRepository): Promis
     throw new RepocodError(
       'environment-failed',
       `${prepared.entry.name}: in a worktree, ${elsewhere.map(([name, path]) => `${name} is imported from ${path}`).join('; ')}, not from the worktree ${worktree.path}; ` +
-        'patches would be ignored. An import hook that serves the checkout (meson-python\'s editable loader) ' +
+        "patches would be ignored. An import hook that serves the checkout (meson-python's editable loader) " +
         'needs a regular install instead (pip: [--no-build-isolation, .]): its built extensions are then ' +
         'copied into each worktree.',
     );

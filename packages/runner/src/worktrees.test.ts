@@ -14,7 +14,10 @@ let checkout: Checkout;
 beforeAll(async () => {
   const entry = loadManifest(resolve(PROJECT_ROOT, 'datasets/demo/manifest.yaml')).repositories[0];
   if (entry === undefined) throw new Error('no demo entry');
-  checkout = await ensureCheckout(entry, { reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')), projectRoot: PROJECT_ROOT });
+  checkout = await ensureCheckout(entry, {
+    reposRoot: mkdtempSync(join(tmpdir(), 'repocod-repos-')),
+    projectRoot: PROJECT_ROOT,
+  });
 });
 
 /** A real diff, made by git from an edit of the demo's util module. */

@@ -24,11 +24,24 @@ export async function ensureWorktrees(checkout: Checkout, count: number, worktre
   await git(checkout.path, ['worktree', 'prune']);
   const pool: Worktree[] = [];
   for (let index = 0; index < count; index++) {
-    const worktree = { repository: checkout.name, index, path: join(folder, `w${index}`), baseCommit: checkout.baseCommit };
+    const worktree = {
+      repository: checkout.name,
+      index,
+      path: join(folder, `w${index}`),
+      baseCommit: checkout.baseCommit,
+    };
     if (existsSync(join(worktree.path, '.git'))) await resetWorktree(worktree);
     else {
       rmSync(worktree.path, { recursive: true, force: true });
-      await git(checkout.path, ['worktree', 'add', '--quiet', '--force', '--detach', worktree.path, checkout.baseCommit]);
+      await git(checkout.path, [
+        'worktree',
+        'add',
+        '--quiet',
+        '--force',
+        '--detach',
+        worktree.path,
+        checkout.baseCommit,
+      ]);
     }
     pool.push(worktree);
   }
@@ -60,7 +73,10 @@ export async function applyPatches(worktree: Worktree, patches: readonly string[
         await git(worktree.path, ['apply', '--whitespace=nowarn', file]);
       } catch (error) {
         await resetWorktree(worktree);
-        return { ok: false, message: `patch ${index + 1} of ${patches.length} does not apply: ${error instanceof Error ? error.message : String(error)}` };
+        return {
+          ok: false,
+          message: `patch ${index + 1} of ${patches.length} does not apply: ${error instanceof Error ? error.message : String(error)}`,
+        };
       }
     }
     return { ok: true };

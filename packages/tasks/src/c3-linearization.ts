@@ -6,7 +6,12 @@
  * that Python accepts look inconsistent; then the order falls back to a left-to-right depth-first
  * walk without repeats, which agrees with C3 on every hierarchy without diamonds.
  */
-export function linearize<T>(head: T, bases: readonly T[], mroOf: (base: T) => readonly T[], keyOf: (item: T) => string): T[] {
+export function linearize<T>(
+  head: T,
+  bases: readonly T[],
+  mroOf: (base: T) => readonly T[],
+  keyOf: (item: T) => string,
+): T[] {
   const merged = c3Merge([...bases.map((base) => [...mroOf(base)]), [...bases]], keyOf);
   if (merged !== null) return [head, ...merged];
   const seen = new Set([keyOf(head)]);
@@ -28,7 +33,9 @@ function c3Merge<T>(sequences: T[][], keyOf: (item: T) => string): T[] | null {
     if (pending.length === 0) return result;
     const candidate = pending
       .map((list) => list[0])
-      .find((head) => head !== undefined && !pending.some((list) => list.slice(1).some((entry) => entry.key === head.key)));
+      .find(
+        (head) => head !== undefined && !pending.some((list) => list.slice(1).some((entry) => entry.key === head.key)),
+      );
     if (candidate === undefined) return null;
     result.push(candidate.item);
     for (const list of pending) {

@@ -45,7 +45,9 @@ describe('classifyContext: plain names (rule 1)', () => {
     };
     expect(classify(files, 'pkg/mod.py', 'target')).toEqual({
       level: 'file-level',
-      dependencies: [{ name: 'helper', kind: 'function', qualname: 'helper', file: 'pkg/mod.py', line: 1, via: 'local' }],
+      dependencies: [
+        { name: 'helper', kind: 'function', qualname: 'helper', file: 'pkg/mod.py', line: 1, via: 'local' },
+      ],
     });
   });
 
@@ -235,7 +237,9 @@ describe('classifyContext: imports (rule 2)', () => {
     };
     expect(classify(files, 'src/lib/main.py', 'target')).toEqual({
       level: 'repo-level',
-      dependencies: [{ name: 'tool', kind: 'function', qualname: 'tool', file: 'src/lib/tools.py', line: 1, via: 'import' }],
+      dependencies: [
+        { name: 'tool', kind: 'function', qualname: 'tool', file: 'src/lib/tools.py', line: 1, via: 'import' },
+      ],
     });
   });
 
@@ -255,7 +259,9 @@ describe('classifyContext: imports (rule 2)', () => {
     };
     expect(classify(files, 'pkg/mod.py', 'target')).toEqual({
       level: 'file-level',
-      dependencies: [{ name: 'alias', kind: 'function', qualname: 'helper', file: 'pkg/mod.py', line: 3, via: 'import' }],
+      dependencies: [
+        { name: 'alias', kind: 'function', qualname: 'helper', file: 'pkg/mod.py', line: 3, via: 'import' },
+      ],
     });
   });
 });
@@ -275,7 +281,9 @@ describe('classifyContext: self, cls and super (rule 3)', () => {
     };
     expect(classify(files, 'w.py', 'Warehouse.receive')).toEqual({
       level: 'file-level',
-      dependencies: [{ name: 'self.locate', kind: 'method', qualname: 'Warehouse.locate', file: 'w.py', line: 2, via: 'self' }],
+      dependencies: [
+        { name: 'self.locate', kind: 'method', qualname: 'Warehouse.locate', file: 'w.py', line: 2, via: 'self' },
+      ],
     });
   });
 
@@ -294,7 +302,9 @@ describe('classifyContext: self, cls and super (rule 3)', () => {
     };
     expect(classify(files, 'pkg/child.py', 'Child.run')).toEqual({
       level: 'repo-level',
-      dependencies: [{ name: 'self.helper', kind: 'method', qualname: 'Base.helper', file: 'pkg/base.py', line: 2, via: 'self' }],
+      dependencies: [
+        { name: 'self.helper', kind: 'method', qualname: 'Base.helper', file: 'pkg/base.py', line: 2, via: 'self' },
+      ],
     });
   });
 
@@ -434,7 +444,21 @@ describe('classifyContext: self, cls and super (rule 3)', () => {
 
 describe('classifyContext: what never counts (rules 5 and 6)', () => {
   it('ignores parameters, locals, nested definitions and every kind of bound variable', () => {
-    const helpers = ['helper', 'item', 'inner', 'total', 'handle', 'exc', 'x', 'n', 'y', 'Nested', 'key', 'first', 'rest'];
+    const helpers = [
+      'helper',
+      'item',
+      'inner',
+      'total',
+      'handle',
+      'exc',
+      'x',
+      'n',
+      'y',
+      'Nested',
+      'key',
+      'first',
+      'rest',
+    ];
     const files = {
       'mod.py': py(
         ...helpers.map((name) => `def ${name}(): pass`),

@@ -6,7 +6,10 @@ import type { BodyReference, DefinitionSite, FunctionSummary } from './module-su
 import type { AttributeWalk, RepositoryIndex, Resolution } from './repository-index.js';
 
 /** The parts of a FunctionRecord the classifier needs (a FunctionRecord itself will do). */
-export type ContextTarget = Pick<FunctionRecord, 'file' | 'qualname' | 'definitionSpan' | 'docstringSpan' | 'signatureSpan'>;
+export type ContextTarget = Pick<
+  FunctionRecord,
+  'file' | 'qualname' | 'definitionSpan' | 'docstringSpan' | 'signatureSpan'
+>;
 
 export interface ContextClassification {
   readonly level: ContextLevel;
@@ -34,15 +37,28 @@ export function classifyContext(index: RepositoryIndex, target: ContextTarget): 
     );
   }
   const solutionStart = (target.docstringSpan?.end ?? target.signatureSpan.end) + 1;
-  const isTarget = (site: DefinitionSite): boolean => site.file === target.file && site.line === defLine && site.qualname === target.qualname;
+  const isTarget = (site: DefinitionSite): boolean =>
+    site.file === target.file && site.line === defLine && site.qualname === target.qualname;
   const unique = new Map<string, Dependency>();
   for (const reference of fn.references) {
     if (reference.line < solutionStart || reference.line > target.definitionSpan.end) continue;
     const found = resolveReference(index, target.file, fn, reference);
     if (found === null || isTarget(found.site)) continue;
-    const name = reference.rootText + reference.attributes.slice(0, found.consumed).map((attribute) => `.${attribute}`).join('');
+    const name =
+      reference.rootText +
+      reference.attributes
+        .slice(0, found.consumed)
+        .map((attribute) => `.${attribute}`)
+        .join('');
     const { site } = found;
-    const dependency: Dependency = { name, kind: site.kind, qualname: site.qualname, file: site.file, line: site.line, via: found.via };
+    const dependency: Dependency = {
+      name,
+      kind: site.kind,
+      qualname: site.qualname,
+      file: site.file,
+      line: site.line,
+      via: found.via,
+    };
     const key = `${name}\0${site.file}\0${site.line}`;
     if (!unique.has(key)) unique.set(key, dependency);
   }
@@ -57,17 +73,24 @@ function compareDependencies(a: Dependency, b: Dependency): number {
 }
 
 /** The definition a reference reaches, following its root's binding and then its attributes. */
-function resolveReference(index: RepositoryIndex, file: string, fn: FunctionSummary, reference: BodyReference): Found | null {
+function resolveReference(
+  index: RepositoryIndex,
+  file: string,
+  fn: FunctionSummary,
+  reference: BodyReference,
+): Found | null {
   const origin = reference.origin;
   switch (origin.kind) {
     case 'free': {
       const closure = origin.declaredGlobal ? null : index.enclosingReceiver(file, fn, origin.name);
-      if (closure !== null) return withVia(walkMembers(index, closure.owner, null, reference.attributes, 0), closure.via);
+      if (closure !== null)
+        return withVia(walkMembers(index, closure.owner, null, reference.attributes, 0), closure.via);
       const root = index.lookupFree(file, fn, origin.name, origin.declaredGlobal);
       return root === null ? null : withVia(index.walkAttributes(root.resolution, reference.attributes), root.via);
     }
     case 'import': {
-      const resolution = origin.imports.map((binding) => index.resolveImport(file, binding)).find((found) => found !== null) ?? null;
+      const resolution =
+        origin.imports.map((binding) => index.resolveImport(file, binding)).find((found) => found !== null) ?? null;
       return resolution === null ? null : withVia(index.walkAttributes(resolution, reference.attributes), 'import');
     }
     case 'receiver': {
@@ -84,7 +107,9 @@ function resolveReference(index: RepositoryIndex, file: string, fn: FunctionSumm
         // super(C, self) starts after C in the MRO of the instance's class, here the enclosing one.
         const named = index.lookupFree(file, fn, origin.classArgument.root, false);
         const walked = named === null ? null : index.walkAttributes(named.resolution, origin.classArgument.attributes);
-        const inOrder = walked !== null && index.mro(owner).some((entry) => entry.file === walked.site.file && entry.line === walked.site.line);
+        const inOrder =
+          walked !== null &&
+          index.mro(owner).some((entry) => entry.file === walked.site.file && entry.line === walked.site.line);
         if (walked !== null && inOrder) after = walked.site;
       }
       return withVia(walkMembers(index, owner, after, reference.attributes, 0), 'super');
@@ -96,7 +121,13 @@ function resolveReference(index: RepositoryIndex, file: string, fn: FunctionSumm
  * `receiver.a.b…`: `a` is looked up on the class (after `after` in its MRO when given); the class
  * itself is not a dependency, only what is found on it.
  */
-function walkMembers(index: RepositoryIndex, owner: DefinitionSite, after: DefinitionSite | null, attributes: readonly string[], skip: number): AttributeWalk | null {
+function walkMembers(
+  index: RepositoryIndex,
+  owner: DefinitionSite,
+  after: DefinitionSite | null,
+  attributes: readonly string[],
+  skip: number,
+): AttributeWalk | null {
   const first = attributes[skip];
   if (first === undefined) return null;
   const member: Resolution | null = index.classMember(owner, first, after);

@@ -43,8 +43,22 @@ describe('classifyContext on the demo project', () => {
     expect(resultFor('inventory/warehouse.py::Warehouse.receive')).toEqual({
       level: 'file-level',
       dependencies: [
-        { name: 'self.add_bin', kind: 'method', qualname: 'Warehouse.add_bin', file: 'inventory/warehouse.py', line: 105, via: 'self' },
-        { name: 'self.locate', kind: 'method', qualname: 'Warehouse.locate', file: 'inventory/warehouse.py', line: 146, via: 'self' },
+        {
+          name: 'self.add_bin',
+          kind: 'method',
+          qualname: 'Warehouse.add_bin',
+          file: 'inventory/warehouse.py',
+          line: 105,
+          via: 'self',
+        },
+        {
+          name: 'self.locate',
+          kind: 'method',
+          qualname: 'Warehouse.locate',
+          file: 'inventory/warehouse.py',
+          line: 146,
+          via: 'self',
+        },
       ],
     });
   });
@@ -52,7 +66,16 @@ describe('classifyContext on the demo project', () => {
   it('restock_all uses chunked through `import inventory.util as u`: repo-level', () => {
     expect(resultFor('inventory/warehouse.py::restock_all')).toEqual({
       level: 'repo-level',
-      dependencies: [{ name: 'u.chunked', kind: 'function', qualname: 'chunked', file: 'inventory/util.py', line: 203, via: 'import' }],
+      dependencies: [
+        {
+          name: 'u.chunked',
+          kind: 'function',
+          qualname: 'chunked',
+          file: 'inventory/util.py',
+          line: 203,
+          via: 'import',
+        },
+      ],
     });
   });
 
@@ -60,11 +83,46 @@ describe('classifyContext on the demo project', () => {
     expect(resultFor('inventory/pricing.py::PricedItem.price_for')).toEqual({
       level: 'repo-level',
       dependencies: [
-        { name: 'PricingError', kind: 'class', qualname: 'PricingError', file: 'inventory/errors.py', line: 31, via: 'import' },
-        { name: 'self.validate', kind: 'method', qualname: 'Record.validate', file: 'inventory/models.py', line: 115, via: 'self' },
-        { name: 'percent_off', kind: 'function', qualname: 'percent_off', file: 'inventory/pricing.py', line: 95, via: 'local' },
-        { name: 'best_discount', kind: 'function', qualname: 'best_discount', file: 'inventory/pricing.py', line: 121, via: 'local' },
-        { name: 'round_money', kind: 'function', qualname: 'round_money', file: 'inventory/util.py', line: 14, via: 'import' },
+        {
+          name: 'PricingError',
+          kind: 'class',
+          qualname: 'PricingError',
+          file: 'inventory/errors.py',
+          line: 31,
+          via: 'import',
+        },
+        {
+          name: 'self.validate',
+          kind: 'method',
+          qualname: 'Record.validate',
+          file: 'inventory/models.py',
+          line: 115,
+          via: 'self',
+        },
+        {
+          name: 'percent_off',
+          kind: 'function',
+          qualname: 'percent_off',
+          file: 'inventory/pricing.py',
+          line: 95,
+          via: 'local',
+        },
+        {
+          name: 'best_discount',
+          kind: 'function',
+          qualname: 'best_discount',
+          file: 'inventory/pricing.py',
+          line: 121,
+          via: 'local',
+        },
+        {
+          name: 'round_money',
+          kind: 'function',
+          qualname: 'round_money',
+          file: 'inventory/util.py',
+          line: 14,
+          via: 'import',
+        },
       ],
     });
   });
@@ -72,14 +130,18 @@ describe('classifyContext on the demo project', () => {
   it('reports.render_order uses round_money under the alias money', () => {
     const result = resultFor('inventory/reports.py::render_order');
     expect(result.level).toBe('repo-level');
-    expect(result.dependencies.map((dependency) => `${dependency.name} → ${dependency.file}:${dependency.qualname}`)).toEqual([
-      'format_table → inventory/reports.py:format_table',
-      'money → inventory/util.py:round_money',
-    ]);
+    expect(
+      result.dependencies.map((dependency) => `${dependency.name} → ${dependency.file}:${dependency.qualname}`),
+    ).toEqual(['format_table → inventory/reports.py:format_table', 'money → inventory/util.py:round_money']);
   });
 
   it('pure functions that use only builtins and the standard library are self-contained', () => {
-    for (const key of ['inventory/pricing.py::percent_off', 'inventory/util.py::round_money', 'inventory/util.py::retry', 'inventory/models.py::Record.__repr__']) {
+    for (const key of [
+      'inventory/pricing.py::percent_off',
+      'inventory/util.py::round_money',
+      'inventory/util.py::retry',
+      'inventory/models.py::Record.__repr__',
+    ]) {
       expect(resultFor(key), key).toEqual({ level: 'self-contained', dependencies: [] });
     }
   });

@@ -12,7 +12,10 @@ export interface PatchPair {
  * through the function's last line) and inserts nothing, so decorators, signature and docstring stay
  * and the docstring-only body is valid Python; `gold` restores the lines byte for byte.
  */
-export function codePatches(fn: Pick<FunctionRecord, 'file' | 'qualname' | 'definitionSpan' | 'docstringSpan' | 'signatureSpan'>, text: string): PatchPair {
+export function codePatches(
+  fn: Pick<FunctionRecord, 'file' | 'qualname' | 'definitionSpan' | 'docstringSpan' | 'signatureSpan'>,
+  text: string,
+): PatchPair {
   const start = (fn.docstringSpan ?? fn.signatureSpan).end + 1;
   const removal: LineReplacement = { start, end: fn.definitionSpan.end, lines: [] };
   return filePatchPair(fn.file, text, [removal]);
@@ -22,5 +25,8 @@ export function codePatches(fn: Pick<FunctionRecord, 'file' | 'qualname' | 'defi
 export function filePatchPair(file: string, text: string, replacements: readonly LineReplacement[]): PatchPair {
   if (replacements.length === 0) return { pre: '', gold: '' };
   const changed = replaceAllLines(text, replacements);
-  return { pre: linesPatch(file, text, replacements), gold: linesPatch(file, changed, invertReplacements(text, replacements)) };
+  return {
+    pre: linesPatch(file, text, replacements),
+    gold: linesPatch(file, changed, invertReplacements(text, replacements)),
+  };
 }

@@ -3,9 +3,15 @@ import { instanceId, repositorySlug, uniqueInstanceIds } from './instance-id.js'
 
 describe('instanceId', () => {
   it('is readable and stable: repository, module, qualified name', () => {
-    expect(instanceId('https://github.com/pallets/flask.git', 'src/flask/app.py', 'Flask.make_response')).toBe('pallets__flask-flask.app.Flask.make_response');
-    expect(instanceId('more-itertools/more-itertools', 'more_itertools/more.py', 'chunked')).toBe('more-itertools__more-itertools-more_itertools.more.chunked');
-    expect(instanceId('demo', 'inventory/__init__.py', 'retry.<locals>.wrapper')).toBe('demo-inventory.retry.locals.wrapper');
+    expect(instanceId('https://github.com/pallets/flask.git', 'src/flask/app.py', 'Flask.make_response')).toBe(
+      'pallets__flask-flask.app.Flask.make_response',
+    );
+    expect(instanceId('more-itertools/more-itertools', 'more_itertools/more.py', 'chunked')).toBe(
+      'more-itertools__more-itertools-more_itertools.more.chunked',
+    );
+    expect(instanceId('demo', 'inventory/__init__.py', 'retry.<locals>.wrapper')).toBe(
+      'demo-inventory.retry.locals.wrapper',
+    );
     expect(repositorySlug('git@github.com:sympy/sympy.git')).toBe('sympy__sympy');
   });
 

@@ -24,7 +24,9 @@ export function repositorySlug(repository: string): string {
  * Unique ids for a list of functions: when two functions would share an id (a function defined twice
  * in one file, under if/else), each gets its definition line appended, `…-L42`.
  */
-export function uniqueInstanceIds<T extends { readonly file: string; readonly qualname: string; readonly line: number }>(repository: string, functions: readonly T[]): Map<T, string> {
+export function uniqueInstanceIds<
+  T extends { readonly file: string; readonly qualname: string; readonly line: number },
+>(repository: string, functions: readonly T[]): Map<T, string> {
   const counts = new Map<string, number>();
   for (const fn of functions) {
     const id = instanceId(repository, fn.file, fn.qualname);

@@ -50,7 +50,9 @@ export class ModuleLocator {
       if (isPackage) this.packageFolders.add(path);
       for (let folder = folderOf(file); folder !== ''; folder = folderOf(folder)) this.folders.add(folder);
     }
-    const packageRoots = [...this.packageFolders].filter((folder) => folder !== '' && !this.packageFolders.has(folderOf(folder))).map(folderOf);
+    const packageRoots = [...this.packageFolders]
+      .filter((folder) => folder !== '' && !this.packageFolders.has(folderOf(folder)))
+      .map(folderOf);
     const depth = (folder: string): number => (folder === '' ? 0 : folder.split('/').length);
     const ordered = [...new Set(packageRoots)].sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : a > b ? 1 : 0));
     this.sourceRoots = [...new Set(['', 'src', ...ordered])];
@@ -72,7 +74,10 @@ export class ModuleLocator {
 
   /** The module an import statement in `fromFile` names, or null when it is not in the repository. */
   locate(source: ImportSource, fromFile: string): ModuleRef | null {
-    const relative = source.module.split('.').filter((part) => part !== '').join('/');
+    const relative = source.module
+      .split('.')
+      .filter((part) => part !== '')
+      .join('/');
     if (source.level === 0) return relative === '' ? null : this.locateAbsolute(relative, fromFile);
     // `.` is the importing file's own package (for `__init__.py` too); each further dot goes one up.
     let folder = folderOf(fromFile);

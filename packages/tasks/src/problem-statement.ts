@@ -39,9 +39,12 @@ const KNOWN: readonly (keyof StatementFields)[] = ['repository', 'file', 'qualna
 
 /** Fills a template; an unknown `{field}` is an error naming it, so a typo never reaches a release. */
 export function renderTemplate(template: string, fields: StatementFields, source = 'the template'): string {
-  return template.replace(FIELD, (whole, name: string) => {
+  return template.replace(FIELD, (_whole, name: string) => {
     if (!(KNOWN as readonly string[]).includes(name)) {
-      throw new RepocodError('config-invalid', `${source}: unknown field {${name}} (known: ${KNOWN.map((field) => `{${field}}`).join(', ')})`);
+      throw new RepocodError(
+        'config-invalid',
+        `${source}: unknown field {${name}} (known: ${KNOWN.map((field) => `{${field}}`).join(', ')})`,
+      );
     }
     return fields[name as keyof StatementFields];
   });

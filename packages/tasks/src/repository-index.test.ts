@@ -18,7 +18,9 @@ function whereIs(index: RepositoryIndex, file: string, name: string): string | n
   const found = index.lookupInModule(file, name);
   if (found === null) return null;
   const resolution = found.resolution;
-  return resolution.kind === 'module' ? `module ${resolution.module.path}` : `${resolution.site.file}:${resolution.site.line} ${resolution.site.qualname}`;
+  return resolution.kind === 'module'
+    ? `module ${resolution.module.path}`
+    : `${resolution.site.file}:${resolution.site.line} ${resolution.site.qualname}`;
 }
 
 describe('buildRepositoryIndex', () => {
@@ -29,7 +31,9 @@ describe('buildRepositoryIndex', () => {
 
   it('keeps references only for the functions the filter keeps', () => {
     const files = { 'm.py': 'def a():\n    return helper()\n\ndef b():\n    return helper()\n' };
-    const index = buildRepositoryIndex(parser, new Map(Object.entries(files)), { keepReferences: (fn) => fn.qualname === 'a' });
+    const index = buildRepositoryIndex(parser, new Map(Object.entries(files)), {
+      keepReferences: (fn) => fn.qualname === 'a',
+    });
     expect(index.functionAt('m.py', 'a', 1)?.references).toHaveLength(1);
     expect(index.functionAt('m.py', 'b', 4)?.references).toEqual([]);
   });
@@ -95,18 +99,27 @@ describe('RepositoryIndex: classes', () => {
       'pkg/__init__.py': '',
       'pkg/errors.py': 'class AppError(Exception):\n    pass\n',
       'pkg/base.py': 'from .errors import AppError as _Base\n\nclass Mid(_Base):\n    pass\n',
-      'pkg/leaf.py': 'from pkg import base\nfrom .errors import AppError\n\nclass Leaf(ValueError, base.Mid):\n    pass\n',
+      'pkg/leaf.py':
+        'from pkg import base\nfrom .errors import AppError\n\nclass Leaf(ValueError, base.Mid):\n    pass\n',
     });
     const leaf = { file: 'pkg/leaf.py', qualname: 'Leaf', kind: 'class' as const, line: 4 };
-    expect(index.mro(leaf).map((site) => `${site.file}:${site.qualname}`)).toEqual(['pkg/leaf.py:Leaf', 'pkg/base.py:Mid', 'pkg/errors.py:AppError']);
+    expect(index.mro(leaf).map((site) => `${site.file}:${site.qualname}`)).toEqual([
+      'pkg/leaf.py:Leaf',
+      'pkg/base.py:Mid',
+      'pkg/errors.py:AppError',
+    ]);
   });
 
   it('resolves the bases of a nested class in the outer class body, and survives a class deriving from itself', () => {
     const index = indexOf({
-      'm.py': 'class Outer:\n    class Base:\n        def m(self):\n            pass\n    class Inner(Base):\n        pass\n\nclass Loop(Loop):\n    pass\n',
+      'm.py':
+        'class Outer:\n    class Base:\n        def m(self):\n            pass\n    class Inner(Base):\n        pass\n\nclass Loop(Loop):\n    pass\n',
     });
     const inner = { file: 'm.py', qualname: 'Outer.Inner', kind: 'class' as const, line: 5 };
-    expect(index.classMember(inner, 'm')).toEqual({ kind: 'definition', site: { file: 'm.py', qualname: 'Outer.Base.m', kind: 'method', line: 3 } });
+    expect(index.classMember(inner, 'm')).toEqual({
+      kind: 'definition',
+      site: { file: 'm.py', qualname: 'Outer.Base.m', kind: 'method', line: 3 },
+    });
     expect(index.mro({ file: 'm.py', qualname: 'Loop', kind: 'class', line: 8 })).toHaveLength(1);
   });
 });

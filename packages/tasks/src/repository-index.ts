@@ -4,11 +4,22 @@ import type { Parser } from 'web-tree-sitter';
 import { linearize } from './c3-linearization.js';
 import type { ModuleRef } from './module-paths.js';
 import { ModuleLocator } from './module-paths.js';
-import type { ClassSummary, DefinitionSite, FunctionSummary, ImportBinding, ImportSource, ModuleSummary, NameChain, ScopeBinding } from './module-summary.js';
+import type {
+  ClassSummary,
+  DefinitionSite,
+  FunctionSummary,
+  ImportBinding,
+  ImportSource,
+  ModuleSummary,
+  NameChain,
+  ScopeBinding,
+} from './module-summary.js';
 import { summarizeModule } from './summarize-module.js';
 
 /** What a name or attribute resolves to in the repository. */
-export type Resolution = { readonly kind: 'module'; readonly module: ModuleRef } | { readonly kind: 'definition'; readonly site: DefinitionSite };
+export type Resolution =
+  | { readonly kind: 'module'; readonly module: ModuleRef }
+  | { readonly kind: 'definition'; readonly site: DefinitionSite };
 
 /** A resolution and the first step that reached it: a definition of the scope, or an import. */
 export interface NameResolution {
@@ -30,7 +41,9 @@ export interface RepositoryIndexOptions {
   readonly keepReferences?: (fn: FunctionRecord) => boolean;
 }
 
-type EnclosingScope = { readonly kind: 'function'; readonly summary: FunctionSummary } | { readonly kind: 'class'; readonly summary: ClassSummary };
+type EnclosingScope =
+  | { readonly kind: 'function'; readonly summary: FunctionSummary }
+  | { readonly kind: 'class'; readonly summary: ClassSummary };
 
 function siteKey(site: Pick<DefinitionSite, 'file' | 'line'>): string {
   return `${site.file}:${site.line}`;
@@ -45,7 +58,11 @@ function classSite(file: string, summary: ClassSummary): DefinitionSite {
  * included: they only add definitions). Paths not ending in `.py` are not modules and are skipped.
  * Each tree is deleted as soon as its module is summarized.
  */
-export function buildRepositoryIndex(parser: Parser, sources: ReadonlyMap<string, string>, options: RepositoryIndexOptions = {}): RepositoryIndex {
+export function buildRepositoryIndex(
+  parser: Parser,
+  sources: ReadonlyMap<string, string>,
+  options: RepositoryIndexOptions = {},
+): RepositoryIndex {
   const modules = new Map<string, ModuleSummary>();
   const files = [...sources.keys()].filter((file) => file.endsWith('.py')).sort();
   for (const file of files) {
@@ -53,8 +70,12 @@ export function buildRepositoryIndex(parser: Parser, sources: ReadonlyMap<string
     const parsed = parsePythonText(parser, text, file);
     try {
       const filter = options.keepReferences;
-      const kept = filter === undefined ? null : new Set(parsed.functions.filter(filter).map((fn) => `${fn.qualname}\0${fn.signatureSpan.start}`));
-      const keep = kept === null ? undefined : (qualname: string, line: number): boolean => kept.has(`${qualname}\0${line}`);
+      const kept =
+        filter === undefined
+          ? null
+          : new Set(parsed.functions.filter(filter).map((fn) => `${fn.qualname}\0${fn.signatureSpan.start}`));
+      const keep =
+        kept === null ? undefined : (qualname: string, line: number): boolean => kept.has(`${qualname}\0${line}`);
       modules.set(file, summarizeModule(parsed.tree.rootNode, file, keep));
     } finally {
       parsed.tree.delete();
@@ -112,7 +133,11 @@ export class RepositoryIndex {
    * When `name`, free in the nested function `fn`, is the receiver parameter of an enclosing method
    * (a closure over `self`), that method's class and what the receiver stands for.
    */
-  enclosingReceiver(file: string, fn: FunctionSummary, name: string): { readonly owner: DefinitionSite; readonly via: 'self' | 'cls' } | null {
+  enclosingReceiver(
+    file: string,
+    fn: FunctionSummary,
+    name: string,
+  ): { readonly owner: DefinitionSite; readonly via: 'self' | 'cls' } | null {
     const scopes = this.enclosingScopes(file, fn.qualname, fn.line);
     for (const [index, scope] of scopes.entries()) {
       if (scope.kind === 'class') continue;
@@ -203,7 +228,12 @@ export class RepositoryIndex {
       const bases: DefinitionSite[] = [];
       for (const chain of summary.bases) {
         const base = this.resolveBase(site.file, summary, chain);
-        if (base !== null && siteKey(base) !== siteKey(site) && !bases.some((known) => siteKey(known) === siteKey(base))) bases.push(base);
+        if (
+          base !== null &&
+          siteKey(base) !== siteKey(site) &&
+          !bases.some((known) => siteKey(known) === siteKey(base))
+        )
+          bases.push(base);
       }
       return linearize(site, bases, (base) => this.mro(base), siteKey);
     });
@@ -229,7 +259,9 @@ export class RepositoryIndex {
     const root = this.lookupFrom(file, summary.qualname, summary.line, chain.root, true);
     if (root === null) return null;
     const walked = this.walkAttributes(root.resolution, chain.attributes);
-    return walked !== null && walked.consumed === chain.attributes.length && walked.site.kind === 'class' ? walked.site : null;
+    return walked !== null && walked.consumed === chain.attributes.length && walked.site.kind === 'class'
+      ? walked.site
+      : null;
   }
 
   /**
@@ -237,7 +269,13 @@ export class RepositoryIndex {
    * the module. Class bodies are skipped, except the immediate one when `classBodyVisible` (the
    * bases of a nested class are evaluated in the outer class's body).
    */
-  private lookupFrom(file: string, qualname: string, line: number, name: string, classBodyVisible: boolean): NameResolution | null {
+  private lookupFrom(
+    file: string,
+    qualname: string,
+    line: number,
+    name: string,
+    classBodyVisible: boolean,
+  ): NameResolution | null {
     const scopes = this.enclosingScopes(file, qualname, line);
     for (const [index, scope] of scopes.entries()) {
       if (scope.kind === 'class') {
@@ -265,7 +303,8 @@ export class RepositoryIndex {
     for (let index = 0; index < parts.length - 1; index++) {
       if (parts[index] === '<locals>') continue;
       const prefix = parts.slice(0, index + 1).join('.');
-      const contains = (entry: { qualname: string; line: number; endLine: number }): boolean => entry.qualname === prefix && entry.line <= line && line <= entry.endLine;
+      const contains = (entry: { qualname: string; line: number; endLine: number }): boolean =>
+        entry.qualname === prefix && entry.line <= line && line <= entry.endLine;
       if (parts[index + 1] === '<locals>') {
         const fn = summary.functions.find(contains);
         if (fn !== undefined) scopes.push({ kind: 'function', summary: fn });
@@ -279,7 +318,8 @@ export class RepositoryIndex {
 
   /** A definition wins; otherwise the first import that resolves into the repository. */
   private fromBinding(file: string, binding: ScopeBinding): NameResolution | null {
-    if (binding.definition !== null) return { resolution: { kind: 'definition', site: binding.definition }, via: 'local' };
+    if (binding.definition !== null)
+      return { resolution: { kind: 'definition', site: binding.definition }, via: 'local' };
     for (const target of binding.imports) {
       const resolution = this.resolveImport(file, target);
       if (resolution !== null) return { resolution, via: 'import' };
@@ -315,4 +355,3 @@ export class RepositoryIndex {
     return result;
   }
 }
-

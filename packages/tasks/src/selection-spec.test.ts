@@ -14,8 +14,12 @@ describe('parseSelectionSpec', () => {
   it('names the field that is wrong', () => {
     expect(() => parseSelectionSpec('{"quota": {}}', 'spec.json')).toThrow(/spec\.json: unknown field "quota"/);
     expect(() => parseSelectionSpec('{"quotas": {"repo": 3}}', 'spec.json')).toThrow(/quotas: unknown level "repo"/);
-    expect(() => parseSelectionSpec('{"quotas": {"file-level": 2.5}}', 'spec.json')).toThrow(/quotas\.file-level must be a whole number/);
-    expect(() => parseSelectionSpec('{"score": "1; drop table tasks"}', 'spec.json')).toThrow(/"score" must be one SQL expression/);
+    expect(() => parseSelectionSpec('{"quotas": {"file-level": 2.5}}', 'spec.json')).toThrow(
+      /quotas\.file-level must be a whole number/,
+    );
+    expect(() => parseSelectionSpec('{"score": "1; drop table tasks"}', 'spec.json')).toThrow(
+      /"score" must be one SQL expression/,
+    );
     expect(() => parseSelectionSpec('{', 'spec.json')).toThrow(/spec\.json: not JSON/);
   });
 });

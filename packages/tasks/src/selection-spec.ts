@@ -35,19 +35,36 @@ export function parseSelectionSpec(text: string, source: string): SelectionSpec 
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new RepocodError('config-invalid', `${source}: not JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: not JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new RepocodError('config-invalid', `${source}: the selection spec must be an object`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new RepocodError('config-invalid', `${source}: the selection spec must be an object`);
   const record = value as Record<string, unknown>;
   const unknownField = Object.keys(record).find((key) => !(FIELDS as readonly string[]).includes(key));
-  if (unknownField !== undefined) throw new RepocodError('config-invalid', `${source}: unknown field "${unknownField}" (known: ${FIELDS.join(', ')})`);
+  if (unknownField !== undefined)
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: unknown field "${unknownField}" (known: ${FIELDS.join(', ')})`,
+    );
   const quotas = { ...REPOCOD_LITE_SPEC.quotas };
-  if (record['quotas'] !== undefined) {
-    const given = record['quotas'];
-    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new RepocodError('config-invalid', `${source}: "quotas" must be an object of levels`);
+  if (record.quotas !== undefined) {
+    const given = record.quotas;
+    if (typeof given !== 'object' || given === null || Array.isArray(given))
+      throw new RepocodError('config-invalid', `${source}: "quotas" must be an object of levels`);
     for (const [level, quota] of Object.entries(given)) {
-      if (!(SELECTION_LEVELS as readonly string[]).includes(level)) throw new RepocodError('config-invalid', `${source}: quotas: unknown level "${level}" (known: ${SELECTION_LEVELS.join(', ')})`);
-      if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0) throw new RepocodError('config-invalid', `${source}: quotas.${level} must be a whole number >= 0 (got ${JSON.stringify(quota)})`);
+      if (!(SELECTION_LEVELS as readonly string[]).includes(level))
+        throw new RepocodError(
+          'config-invalid',
+          `${source}: quotas: unknown level "${level}" (known: ${SELECTION_LEVELS.join(', ')})`,
+        );
+      if (typeof quota !== 'number' || !Number.isInteger(quota) || quota < 0)
+        throw new RepocodError(
+          'config-invalid',
+          `${source}: quotas.${level} must be a whole number >= 0 (got ${JSON.stringify(quota)})`,
+        );
       quotas[level as SelectionLevel] = quota;
     }
   }
@@ -58,7 +75,10 @@ function expression(record: Record<string, unknown>, field: 'score' | 'filter', 
   const given = record[field];
   if (given === undefined) return REPOCOD_LITE_SPEC[field];
   if (typeof given !== 'string' || given.trim() === '' || given.includes(';')) {
-    throw new RepocodError('config-invalid', `${source}: "${field}" must be one SQL expression over the tasks columns, without ";" (got ${JSON.stringify(given)})`);
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: "${field}" must be one SQL expression over the tasks columns, without ";" (got ${JSON.stringify(given)})`,
+    );
   }
   return given;
 }

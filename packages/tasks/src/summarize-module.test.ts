@@ -30,7 +30,8 @@ function describeReferences(references: readonly BodyReference[]): string[] {
   return references.map((reference) => {
     const text = [reference.rootText, ...reference.attributes].join('.');
     const origin = reference.origin;
-    const detail = origin.kind === 'receiver' ? origin.via : origin.kind === 'free' && origin.declaredGlobal ? 'global' : '';
+    const detail =
+      origin.kind === 'receiver' ? origin.via : origin.kind === 'free' && origin.declaredGlobal ? 'global' : '';
     return `${text}:${origin.kind}${detail === '' ? '' : `(${detail})`}`;
   });
 }
@@ -57,8 +58,14 @@ describe('summarizeModule: module scope', () => {
     const binding = (name: string): unknown => summary.bindings.get(name);
     expect(binding('os')).toEqual({ definition: null, imports: [{ kind: 'module', module: 'os', level: 0 }] });
     expect(binding('np')).toEqual({ definition: null, imports: [{ kind: 'module', module: 'numpy', level: 0 }] });
-    expect(binding('sibling')).toEqual({ definition: null, imports: [{ kind: 'member', module: '', level: 1, member: 'sibling' }] });
-    expect(binding('other')).toEqual({ definition: null, imports: [{ kind: 'member', module: 'up', level: 2, member: 'thing' }] });
+    expect(binding('sibling')).toEqual({
+      definition: null,
+      imports: [{ kind: 'member', module: '', level: 1, member: 'sibling' }],
+    });
+    expect(binding('other')).toEqual({
+      definition: null,
+      imports: [{ kind: 'member', module: 'up', level: 2, member: 'thing' }],
+    });
     expect(binding('speedup')).toEqual({
       definition: null,
       imports: [
@@ -66,14 +73,31 @@ describe('summarizeModule: module scope', () => {
         { kind: 'member', module: 'slow', level: 1, member: 'speedup' },
       ],
     });
-    expect(binding('f')).toEqual({ definition: { file: 'pkg/mod.py', qualname: 'f', kind: 'function', line: 10 }, imports: [] });
-    expect(binding('C')).toEqual({ definition: { file: 'pkg/mod.py', qualname: 'C', kind: 'class', line: 13 }, imports: [] });
+    expect(binding('f')).toEqual({
+      definition: { file: 'pkg/mod.py', qualname: 'f', kind: 'function', line: 10 },
+      imports: [],
+    });
+    expect(binding('C')).toEqual({
+      definition: { file: 'pkg/mod.py', qualname: 'C', kind: 'class', line: 13 },
+      imports: [],
+    });
     expect(binding('VALUE')).toEqual({ definition: null, imports: [] });
     expect(summary.starImports).toEqual([{ module: 'star', level: 0 }]);
   });
 
   it('keeps the last definition in source order, wherever the statements nest', () => {
-    const summary = summarize(['for flag in flags:', '    def f(): pass', 'else:', '    def f(): pass', 'with ctx:', '    class K: pass', 'try:', '    class K: pass', 'finally:', '    pass']);
+    const summary = summarize([
+      'for flag in flags:',
+      '    def f(): pass',
+      'else:',
+      '    def f(): pass',
+      'with ctx:',
+      '    class K: pass',
+      'try:',
+      '    class K: pass',
+      'finally:',
+      '    pass',
+    ]);
     expect(summary.bindings.get('f')?.definition?.line).toBe(4);
     expect(summary.bindings.get('K')?.definition?.line).toBe(8);
   });
@@ -102,8 +126,18 @@ describe('summarizeModule: classes', () => {
       { root: 'Generic', attributes: [] },
     ]);
     expect(k?.members.get('size')).toEqual({ definition: null, imports: [] });
-    expect(k?.members.get('method')?.definition).toEqual({ file: 'pkg/mod.py', qualname: 'K.method', kind: 'method', line: 3 });
-    expect(k?.members.get('Inner')?.definition).toEqual({ file: 'pkg/mod.py', qualname: 'K.Inner', kind: 'class', line: 5 });
+    expect(k?.members.get('method')?.definition).toEqual({
+      file: 'pkg/mod.py',
+      qualname: 'K.method',
+      kind: 'method',
+      line: 3,
+    });
+    expect(k?.members.get('Inner')?.definition).toEqual({
+      file: 'pkg/mod.py',
+      qualname: 'K.Inner',
+      kind: 'class',
+      line: 5,
+    });
     expect(summary.classes.map((cls) => [cls.qualname, cls.line, cls.endLine])).toEqual([
       ['K', 1, 6],
       ['K.Inner', 5, 6],
@@ -185,7 +219,15 @@ describe('summarizeModule: function references', () => {
   });
 
   it('does not let code in a method see its class body, but lets the class body see itself', () => {
-    const summary = summarize(['class C:', '    size = 1', '    doubled = size * 2', '    def m(self):', '        return size'].concat(['def outer():', '    class D:', '        x = 1', '        y = x', '    return D']));
+    const summary = summarize(
+      ['class C:', '    size = 1', '    doubled = size * 2', '    def m(self):', '        return size'].concat([
+        'def outer():',
+        '    class D:',
+        '        x = 1',
+        '        y = x',
+        '    return D',
+      ]),
+    );
     expect(describeReferences(functionNamed(summary, 'C.m').references)).toEqual(['size:free']);
     expect(describeReferences(functionNamed(summary, 'outer').references)).toEqual([]);
   });
@@ -201,18 +243,34 @@ describe('summarizeModule: function references', () => {
       '        case str() as s:',
       '            return s',
     ]);
-    expect(describeReferences(functionNamed(summary, 'f').references)).toEqual(['Point:free', 'limit:free', 'Color.RED:free', 'str:free']);
+    expect(describeReferences(functionNamed(summary, 'f').references)).toEqual([
+      'Point:free',
+      'limit:free',
+      'Color.RED:free',
+      'str:free',
+    ]);
   });
 
   it('keeps references only for the functions asked for, and bindings for all', () => {
-    const summary = summarize(['def kept():', '    return helper()', 'def dropped(x):', '    return helper()'], (qualname) => qualname === 'kept');
+    const summary = summarize(
+      ['def kept():', '    return helper()', 'def dropped(x):', '    return helper()'],
+      (qualname) => qualname === 'kept',
+    );
     expect(describeReferences(functionNamed(summary, 'kept').references)).toEqual(['helper:free']);
     expect(functionNamed(summary, 'dropped').references).toEqual([]);
     expect([...functionNamed(summary, 'dropped').bindings.keys()]).toEqual(['x']);
   });
 
   it('records the line of each reference and the def line and last code line of each function', () => {
-    const summary = summarize(['@decorate', 'def f():', '    """Doc."""', '    a = 1', '    return helper(', '        a)', '    # trailing comment']);
+    const summary = summarize([
+      '@decorate',
+      'def f():',
+      '    """Doc."""',
+      '    a = 1',
+      '    return helper(',
+      '        a)',
+      '    # trailing comment',
+    ]);
     const fn = functionNamed(summary, 'f');
     expect([fn.line, fn.endLine]).toEqual([2, 6]);
     expect(fn.references.map((reference) => [reference.rootText, reference.line])).toEqual([['helper', 5]]);

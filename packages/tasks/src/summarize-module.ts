@@ -40,7 +40,12 @@ interface MutableBinding {
 const IMPLICIT_CLASS_RECEIVERS = new Set(['__new__', '__init_subclass__', '__class_getitem__']);
 const STATIC_DECORATORS = new Set(['staticmethod', 'builtins.staticmethod']);
 const CLASS_DECORATORS = new Set(['classmethod', 'builtins.classmethod']);
-const COMPREHENSIONS = new Set(['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+const COMPREHENSIONS = new Set([
+  'list_comprehension',
+  'set_comprehension',
+  'dictionary_comprehension',
+  'generator_expression',
+]);
 /** Target shapes whose named children are targets too (`a, (b, *c) = …`). */
 const TARGET_CONTAINERS = new Set([
   'pattern_list',
@@ -185,7 +190,8 @@ class ScopeVisitor {
         return this.visitAssignment(node, scope);
       case 'for_statement':
         this.bindTarget(node.childForFieldName('left'), scope);
-        for (const child of namedChildrenOf(node)) if (child.id !== node.childForFieldName('left')?.id) this.push(child, scope);
+        for (const child of namedChildrenOf(node))
+          if (child.id !== node.childForFieldName('left')?.id) this.push(child, scope);
         return;
       case 'as_pattern':
         return this.visitAsPattern(node, scope);
@@ -220,18 +226,25 @@ class ScopeVisitor {
       attributes.unshift(attribute.text);
       current = object;
     }
-    if (current.type === 'identifier') return this.reference(node, scope, { kind: 'name', name: current.text }, current.text, attributes);
+    if (current.type === 'identifier')
+      return this.reference(node, scope, { kind: 'name', name: current.text }, current.text, attributes);
     if (current.type === 'call') {
       const callee = current.childForFieldName('function');
       const argumentList = current.childForFieldName('arguments');
-      const args = argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
+      const args =
+        argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
       const rootText = current.text.replace(/\s+/g, ' ');
       // super()'s arguments name the class and the instance: the idiom, not a use of the class.
       if (callee?.type === 'identifier' && callee.text === 'super') {
         const classArgument = args[0] === undefined ? null : chainOf(args[0]);
         return this.reference(node, scope, { kind: 'super', classArgument }, rootText, attributes);
       }
-      if (callee?.type === 'identifier' && callee.text === 'type' && args.length === 1 && args[0]?.type === 'identifier') {
+      if (
+        callee?.type === 'identifier' &&
+        callee.text === 'type' &&
+        args.length === 1 &&
+        args[0]?.type === 'identifier'
+      ) {
         return this.reference(node, scope, { kind: 'type-of', name: args[0].text }, rootText, attributes);
       }
     }
@@ -242,7 +255,14 @@ class ScopeVisitor {
   private visitDottedName(node: Node, scope: Scope): void {
     const parts = namedChildrenOf(node).filter((child) => child.type === 'identifier');
     const [root, ...rest] = parts;
-    if (root !== undefined) this.reference(node, scope, { kind: 'name', name: root.text }, root.text, rest.map((part) => part.text));
+    if (root !== undefined)
+      this.reference(
+        node,
+        scope,
+        { kind: 'name', name: root.text },
+        root.text,
+        rest.map((part) => part.text),
+      );
   }
 
   private visitDecoratedDefinition(node: Node, scope: Scope): void {
@@ -265,16 +285,28 @@ class ScopeVisitor {
     const qualname = scope.qualnameOf(name);
     const line = firstLine(node);
     // A property's setter or deleter is a second `def` of the same name; `self.prop` means the getter.
-    const accessor = decorators.some((decorator) => /\.(?:setter|getter|deleter)$/.test(decorator) && decorator.startsWith(`${name}.`));
-    this.bindDefinition(scope, name, { file: this.file, qualname, kind: scope.kind === 'class' ? 'method' : 'function', line }, accessor);
+    const accessor = decorators.some(
+      (decorator) => /\.(?:setter|getter|deleter)$/.test(decorator) && decorator.startsWith(`${name}.`),
+    );
+    this.bindDefinition(
+      scope,
+      name,
+      { file: this.file, qualname, kind: scope.kind === 'class' ? 'method' : 'function', line },
+      accessor,
+    );
 
     const inner = new Scope('function', scope, qualname);
     inner.line = line;
     inner.endLine = lastCodeLine(body);
     const parameters = node.childForFieldName('parameters');
     if (parameters !== null) inner.firstParameter = this.bindParameters(parameters, scope, inner);
-    if (scope.kind === 'class' && inner.firstParameter !== null && !decorators.some((decorator) => STATIC_DECORATORS.has(decorator))) {
-      const classReceiver = decorators.some((decorator) => CLASS_DECORATORS.has(decorator)) || IMPLICIT_CLASS_RECEIVERS.has(name);
+    if (
+      scope.kind === 'class' &&
+      inner.firstParameter !== null &&
+      !decorators.some((decorator) => STATIC_DECORATORS.has(decorator))
+    ) {
+      const classReceiver =
+        decorators.some((decorator) => CLASS_DECORATORS.has(decorator)) || IMPLICIT_CLASS_RECEIVERS.has(name);
       inner.receiver = classReceiver ? 'cls' : 'self';
     }
     this.push(node.childForFieldName('return_type'), scope);
@@ -374,7 +406,8 @@ class ScopeVisitor {
       } else if (name.type === 'aliased_import') {
         const target = name.childForFieldName('name');
         const alias = name.childForFieldName('alias');
-        if (target !== null && alias !== null) this.bindImport(scope, alias.text, { kind: 'module', module: dottedText(target), level: 0 });
+        if (target !== null && alias !== null)
+          this.bindImport(scope, alias.text, { kind: 'module', module: dottedText(target), level: 0 });
       }
     }
   }
@@ -386,7 +419,10 @@ class ScopeVisitor {
     if (moduleName.type === 'relative_import') {
       const prefix = namedChildrenOf(moduleName).find((child) => child.type === 'import_prefix');
       const dotted = namedChildrenOf(moduleName).find((child) => child.type === 'dotted_name');
-      source = { module: dotted === undefined ? '' : dottedText(dotted), level: (prefix?.text ?? '').replace(/[^.]/g, '').length };
+      source = {
+        module: dotted === undefined ? '' : dottedText(dotted),
+        level: (prefix?.text ?? '').replace(/[^.]/g, '').length,
+      };
     } else {
       source = { module: dottedText(moduleName), level: 0 };
     }
@@ -403,7 +439,8 @@ class ScopeVisitor {
       } else if (name.type === 'aliased_import') {
         const target = name.childForFieldName('name');
         const alias = name.childForFieldName('alias');
-        if (target !== null && alias !== null) this.bindImport(scope, alias.text, { kind: 'member', ...source, member: dottedText(target) });
+        if (target !== null && alias !== null)
+          this.bindImport(scope, alias.text, { kind: 'member', ...source, member: dottedText(target) });
       }
     }
   }
@@ -411,7 +448,8 @@ class ScopeVisitor {
   private visitAssignment(node: Node, scope: Scope): void {
     const left = node.childForFieldName('left');
     const right = node.childForFieldName('right');
-    if (scope.kind === 'module' && left?.type === 'identifier' && left.text === '__all__') this.recordExports(node.type === 'augmented_assignment', right);
+    if (scope.kind === 'module' && left?.type === 'identifier' && left.text === '__all__')
+      this.recordExports(node.type === 'augmented_assignment', right);
     this.bindTarget(left, scope);
     this.push(node.childForFieldName('type'), scope);
     this.push(right, scope);
@@ -466,7 +504,12 @@ class ScopeVisitor {
         if (node.text !== '_') scope.binding(node.text);
         return;
       case 'class_pattern':
-        namedChildrenOf(node).forEach((child, index) => (index === 0 && child.type === 'dotted_name' ? this.visitDottedName(child, scope) : this.visitPattern(child, scope)));
+        // biome-ignore lint/suspicious/useIterableCallbackReturn: the visits return nothing
+        namedChildrenOf(node).forEach((child, index) =>
+          index === 0 && child.type === 'dotted_name'
+            ? this.visitDottedName(child, scope)
+            : this.visitPattern(child, scope),
+        );
         return;
       case 'keyword_pattern':
         namedChildrenOf(node).forEach((child, index) => {
@@ -539,7 +582,12 @@ function literalStrings(node: Node): string[] | null {
     if (element.type !== 'string') return null;
     const parts = namedChildrenOf(element);
     if (parts.some((part) => part.type === 'interpolation' || part.type === 'escape_sequence')) return null;
-    names.push(parts.filter((part) => part.type === 'string_content').map((part) => part.text).join(''));
+    names.push(
+      parts
+        .filter((part) => part.type === 'string_content')
+        .map((part) => part.text)
+        .join(''),
+    );
   }
   return names;
 }
@@ -554,7 +602,9 @@ function freezeBindings(scope: Scope): Map<string, ScopeBinding> {
   return frozen;
 }
 
-type Lookup = { readonly kind: 'free'; readonly declaredGlobal: boolean } | { readonly kind: 'bound'; readonly scope: Scope; readonly binding: MutableBinding };
+type Lookup =
+  | { readonly kind: 'free'; readonly declaredGlobal: boolean }
+  | { readonly kind: 'bound'; readonly scope: Scope; readonly binding: MutableBinding };
 
 /**
  * Python's lexical rule inside `boundary` (the function whose references are collected): the
@@ -574,15 +624,18 @@ function lookupWithin(name: string, from: Scope, boundary: Scope): Lookup {
 
 function originOf(reference: RawReference, from: Scope, boundary: Scope): ReferenceOrigin | null {
   const root = reference.root;
-  if (root.kind === 'super') return boundary.receiver === null ? null : { kind: 'super', classArgument: root.classArgument };
+  if (root.kind === 'super')
+    return boundary.receiver === null ? null : { kind: 'super', classArgument: root.classArgument };
   const found = lookupWithin(root.name, from, boundary);
-  if (found.kind === 'free') return root.kind === 'name' ? { kind: 'free', name: root.name, declaredGlobal: found.declaredGlobal } : null;
+  if (found.kind === 'free')
+    return root.kind === 'name' ? { kind: 'free', name: root.name, declaredGlobal: found.declaredGlobal } : null;
   if (found.scope === boundary && boundary.receiver !== null && root.name === boundary.firstParameter) {
     return { kind: 'receiver', via: boundary.receiver };
   }
   if (root.kind !== 'name') return null;
   // Imports inside the function count; its parameters, locals and nested definitions do not.
-  if (found.binding.definition === null && found.binding.imports.length > 0) return { kind: 'import', imports: [...found.binding.imports] };
+  if (found.binding.definition === null && found.binding.imports.length > 0)
+    return { kind: 'import', imports: [...found.binding.imports] };
   return null;
 }
 
@@ -591,7 +644,8 @@ function collectReferences(boundary: Scope): BodyReference[] {
   const visit = (scope: Scope): void => {
     for (const reference of scope.references) {
       const origin = originOf(reference, scope, boundary);
-      if (origin !== null) found.push({ line: reference.line, rootText: reference.rootText, attributes: reference.attributes, origin });
+      if (origin !== null)
+        found.push({ line: reference.line, rootText: reference.rootText, attributes: reference.attributes, origin });
     }
     for (const child of scope.children) visit(child);
   };

@@ -23,9 +23,15 @@ export function testFileModel(parser: Parser, file: string, text: string): TestF
  * Classes at module level and nested in classes (where pytest collects tests), by qualified name,
  * with their bases as written (`metaclass=` and other keywords left out).
  */
-function collectClasses(container: Node, prefix: string, found: Map<string, { start: number; end: number }[]>, bases: Map<string, string[]>): void {
+function collectClasses(
+  container: Node,
+  prefix: string,
+  found: Map<string, { start: number; end: number }[]>,
+  bases: Map<string, string[]>,
+): void {
   for (const statement of namedChildrenOf(container)) {
-    const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
+    const definition =
+      statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
     if (definition?.type !== 'class_definition') continue;
     const name = definition.childForFieldName('name')?.text ?? '';
     const body = definition.childForFieldName('body');
@@ -38,7 +44,14 @@ function collectClasses(container: Node, prefix: string, found: Map<string, { st
         .map((child) => ({ start: firstLine(child), end: lastCodeLine(child) })),
     );
     const superclasses = definition.childForFieldName('superclasses');
-    bases.set(qualname, superclasses === null ? [] : namedChildrenOf(superclasses).filter((base) => base.type === 'identifier' || base.type === 'attribute').map((base) => base.text));
+    bases.set(
+      qualname,
+      superclasses === null
+        ? []
+        : namedChildrenOf(superclasses)
+            .filter((base) => base.type === 'identifier' || base.type === 'attribute')
+            .map((base) => base.text),
+    );
     collectClasses(body, `${qualname}.`, found, bases);
   }
 }

@@ -14,9 +14,15 @@ const TOOLS_PYTHON = resolve(import.meta.dirname, '../../../.repocod/tools/py/bi
 
 /** The node ids pytest collects in `folder` (run by the test tools' pytest). */
 function collected(folder: string): string[] {
-  const run = spawnSync(TOOLS_PYTHON, ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider'], { cwd: folder, encoding: 'utf8' });
+  const run = spawnSync(TOOLS_PYTHON, ['-m', 'pytest', '--collect-only', '-q', '-p', 'no:cacheprovider'], {
+    cwd: folder,
+    encoding: 'utf8',
+  });
   if (run.status !== 0) throw new Error(`pytest --collect-only exited ${run.status}:\n${run.stdout}${run.stderr}`);
-  return run.stdout.split('\n').filter((line) => line.includes('::')).sort();
+  return run.stdout
+    .split('\n')
+    .filter((line) => line.includes('::'))
+    .sort();
 }
 
 /** A git repository holding `files`; returns its folder. */
@@ -71,7 +77,14 @@ describe('test patches', () => {
   it('remove whole test definitions with their decorators, keep an emptied class valid, and restore the bytes', async () => {
     const parser = await loadPythonParser();
     const models = new Map([['tests/test_m.py', testFileModel(parser, 'tests/test_m.py', TESTS)]]);
-    const ids = ['tests/test_m.py::test_one[1]', 'tests/test_m.py::test_one[2]', 'tests/test_m.py::TestThing::test_a', 'tests/test_m.py::TestThing::test_b', 'tests/test_m.py::TestKept::test_c', 'tests/test_m.py::test_gone'];
+    const ids = [
+      'tests/test_m.py::test_one[1]',
+      'tests/test_m.py::test_one[2]',
+      'tests/test_m.py::TestThing::test_a',
+      'tests/test_m.py::TestThing::test_b',
+      'tests/test_m.py::TestKept::test_c',
+      'tests/test_m.py::test_gone',
+    ];
     const pair = testPatches(models, ids);
     expect(pair.missing).toEqual(['tests/test_m.py::test_gone']);
     const folder = repository({ 'tests/test_m.py': TESTS });
@@ -79,9 +92,15 @@ describe('test patches', () => {
     const pre = readFileSync(join(folder, 'tests/test_m.py'), 'utf8');
     expect(pre).not.toMatch(/test_one|test_a|test_b|test_c|parametrize|mark\.slow/);
     expect(pre).toContain('def test_two():');
-    expect(pre).toContain('class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the task\n');
+    expect(pre).toContain(
+      'class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the task\n',
+    );
     expect(pre).toContain('class TestKept:\n    """Docstring."""\n');
-    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_m.py')]);
+    execFileSync('python3', [
+      '-c',
+      'import ast, sys; ast.parse(open(sys.argv[1]).read())',
+      join(folder, 'tests/test_m.py'),
+    ]);
     apply(folder, pair.gold);
     expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
   });
@@ -121,7 +140,12 @@ describe('test patches', () => {
     expect(definingQualname(model, 'TestBar.test_size')).toBe('SharedAggTests.test_size');
     // Mixin (another module) comes first in TestLine's order and may define the test.
     expect(definingQualname(model, 'TestLine.test_color')).toBeNull();
-    const ids = ['tests/test_i.py::TestBar::test_color', 'tests/test_i.py::TestBar::test_size', 'tests/test_i.py::TestBar::test_own', 'tests/test_i.py::TestLine::test_color'];
+    const ids = [
+      'tests/test_i.py::TestBar::test_color',
+      'tests/test_i.py::TestBar::test_size',
+      'tests/test_i.py::TestBar::test_own',
+      'tests/test_i.py::TestLine::test_color',
+    ];
     const pair = testPatches(new Map([['tests/test_i.py', model]]), ids);
     expect(pair.missing).toEqual(['tests/test_i.py::TestLine.test_color']);
     const folder = repository({ 'tests/test_i.py': text });
@@ -130,8 +154,14 @@ describe('test patches', () => {
     expect(pre).not.toMatch(/test_color|test_own|assert [134]/);
     // SharedTests.test_size stays: TestBar runs SharedAggTests' version.
     expect(pre).toContain('class SharedTests:\n\n    def test_size(self):\n        assert 2\n');
-    expect(pre).toContain('class SharedAggTests(SharedTests):\n    pass  # tests of SharedAggTests removed for the task\n');
-    execFileSync('python3', ['-c', 'import ast, sys; ast.parse(open(sys.argv[1]).read())', join(folder, 'tests/test_i.py')]);
+    expect(pre).toContain(
+      'class SharedAggTests(SharedTests):\n    pass  # tests of SharedAggTests removed for the task\n',
+    );
+    execFileSync('python3', [
+      '-c',
+      'import ast, sys; ast.parse(open(sys.argv[1]).read())',
+      join(folder, 'tests/test_i.py'),
+    ]);
     apply(folder, pair.gold);
     expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
   });
@@ -185,15 +215,27 @@ describe('test patches', () => {
     const models = new Map([...texts].map(([file, text]) => [file, testFileModel(parser, file, text)]));
     const resolveBase = indexedBaseResolver(buildRepositoryIndex(parser, texts));
     const conventions = 'pkg/tests/test_conventions.py';
-    expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' }, resolveBase)).toEqual({ file: 'pkg/tests/test_backends.py', qualname: 'CFEncodedBase.test_write' });
-    expect(definingTest(models, { file: conventions, qualname: 'TestViaModule.test_shared' }, resolveBase)).toEqual({ file: 'pkg/tests/helpers.py', qualname: 'Shared.test_shared' });
-    expect(definingTest(models, { file: conventions, qualname: 'TestViaAlias.test_shared' }, resolveBase)).toEqual({ file: 'pkg/tests/helpers.py', qualname: 'Shared.test_shared' });
+    expect(
+      definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' }, resolveBase),
+    ).toEqual({ file: 'pkg/tests/test_backends.py', qualname: 'CFEncodedBase.test_write' });
+    expect(definingTest(models, { file: conventions, qualname: 'TestViaModule.test_shared' }, resolveBase)).toEqual({
+      file: 'pkg/tests/helpers.py',
+      qualname: 'Shared.test_shared',
+    });
+    expect(definingTest(models, { file: conventions, qualname: 'TestViaAlias.test_shared' }, resolveBase)).toEqual({
+      file: 'pkg/tests/helpers.py',
+      qualname: 'Shared.test_shared',
+    });
     // A third-party base comes first in TestMachine's order and may define the test: not placed.
     expect(definingTest(models, { file: conventions, qualname: 'TestMachine.test_write' }, resolveBase)).toBeNull();
     // Without the resolver, only the file's own classes are known.
     expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' })).toBeNull();
 
-    const ids = [`${conventions}::TestCFEncodedDataStore::test_write`, `${conventions}::TestCFEncodedDataStore::test_own`, `${conventions}::TestViaAlias::test_shared`];
+    const ids = [
+      `${conventions}::TestCFEncodedDataStore::test_write`,
+      `${conventions}::TestCFEncodedDataStore::test_own`,
+      `${conventions}::TestViaAlias::test_shared`,
+    ];
     const pair = testPatches(models, ids, resolveBase);
     expect(pair.missing).toEqual([]);
     const folder = repository(files);
@@ -215,17 +257,32 @@ describe('test patches', () => {
   });
 
   it('splits node ids into file and qualified test name', () => {
-    expect(testLocation('tests/a.py::TestX::TestY::test_z[p-q::r]')).toEqual({ file: 'tests/a.py', qualname: 'TestX.TestY.test_z' });
+    expect(testLocation('tests/a.py::TestX::TestY::test_z[p-q::r]')).toEqual({
+      file: 'tests/a.py',
+      qualname: 'TestX.TestY.test_z',
+    });
   });
 });
 
 describe('code patches', () => {
   it('delete the canonical solution only, and the gold patch restores it', () => {
-    const source = '@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n    x = a + 1\n    return x\n\n\ndef g():\n    pass\n';
-    const pair = codePatches({ file: 'm.py', qualname: 'f', definitionSpan: { start: 1, end: 7 }, signatureSpan: { start: 2, end: 2 }, docstringSpan: { start: 3, end: 5 } }, source);
+    const source =
+      '@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n    x = a + 1\n    return x\n\n\ndef g():\n    pass\n';
+    const pair = codePatches(
+      {
+        file: 'm.py',
+        qualname: 'f',
+        definitionSpan: { start: 1, end: 7 },
+        signatureSpan: { start: 2, end: 2 },
+        docstringSpan: { start: 3, end: 5 },
+      },
+      source,
+    );
     const folder = repository({ 'm.py': source });
     apply(folder, pair.pre);
-    expect(readFileSync(join(folder, 'm.py'), 'utf8')).toBe('@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n\n\ndef g():\n    pass\n');
+    expect(readFileSync(join(folder, 'm.py'), 'utf8')).toBe(
+      '@decorator\ndef f(a):\n    """Doc.\n\n    More."""\n\n\ndef g():\n    pass\n',
+    );
     apply(folder, pair.gold);
     expect(readFileSync(join(folder, 'm.py'), 'utf8')).toBe(source);
   });

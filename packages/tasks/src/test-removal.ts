@@ -138,14 +138,21 @@ export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<st
   const edits: LineReplacement[] = spans.map((span) => ({ start: span.start, end: span.end, lines: [] }));
   // Classes emptied by the removal get a `pass` in place of their last removed statement.
   for (const [className, body] of model.classBodies) {
-    const remaining = body.filter((statement) => !spans.some((span) => span.start <= statement.start && statement.end <= span.end));
+    const remaining = body.filter(
+      (statement) => !spans.some((span) => span.start <= statement.start && statement.end <= span.end),
+    );
     if (remaining.length > 0 || body.length === 0) continue;
-    const last = edits.filter((edit) => body.some((statement) => edit.start <= statement.start && statement.end <= edit.end)).at(-1);
+    const last = edits
+      .filter((edit) => body.some((statement) => edit.start <= statement.start && statement.end <= edit.end))
+      .at(-1);
     if (last === undefined) continue;
     const firstLine = lines[last.start - 1] ?? '';
     const indent = /^[ \t]*/.exec(firstLine)?.[0] ?? '    ';
     const ending = firstLine.endsWith('\r\n') ? '\r\n' : '\n';
-    edits[edits.indexOf(last)] = { ...last, lines: [`${indent}pass  # tests of ${className} removed for the task${ending}`] };
+    edits[edits.indexOf(last)] = {
+      ...last,
+      lines: [`${indent}pass  # tests of ${className} removed for the task${ending}`],
+    };
   }
   return edits;
 }

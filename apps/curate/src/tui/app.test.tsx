@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { render } from 'ink-testing-library';
-import React from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '@repocod/pipeline';
 import { CurateSession } from '../curate-session.js';
@@ -59,9 +58,13 @@ async function waitFor(read: () => string, pattern: RegExp, milliseconds = 120_0
 }
 
 describe('the curator TUI on the demo catalog', () => {
-  it('opens on the sources with what is done, and goes through every screen with the keys', { timeout: 120_000 }, async () => {
+  it('opens on the sources with what is done, and goes through every screen with the keys', {
+    timeout: 120_000,
+  }, async () => {
     const status = await session.status();
-    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />);
+    const app = render(
+      <App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />,
+    );
     const screen = (): string => frameLines(app.lastFrame()).join('\n');
     try {
       await tick();
@@ -100,7 +103,9 @@ describe('the curator TUI on the demo catalog', () => {
 
   it('carries on from the catalog with r, then publishes the confirmed version', { timeout: 300_000 }, async () => {
     const status = await session.status();
-    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 100, height: 30 }} />);
+    const app = render(
+      <App session={session} initialStatus={status} requested={[]} size={{ width: 100, height: 30 }} />,
+    );
     const screen = (): string => frameLines(app.lastFrame()).join('\n');
     try {
       await press(app.stdin, '2', 'r');
@@ -131,7 +136,9 @@ describe('the curator TUI on the demo catalog', () => {
 
   it('asks before quitting while the flow runs, and quits at once otherwise', { timeout: 300_000 }, async () => {
     const status = await session.status();
-    const app = render(<App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />);
+    const app = render(
+      <App session={session} initialStatus={status} requested={[]} size={{ width: 80, height: 24 }} />,
+    );
     const screen = (): string => frameLines(app.lastFrame()).join('\n');
     await press(app.stdin, '2', 'r');
     // q asks only once the flow shows as running: on a busy machine that frame can take a moment.

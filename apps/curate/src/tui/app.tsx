@@ -1,5 +1,6 @@
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
-import React, { useCallback, useEffect, useRef, useState } from 'react';
+import type React from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { FlowEvent, FlowStage, FlowStatus, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
 import { FLOW_STAGES, FlowAborted } from '@repocod/pipeline';
 import type { CurateSession } from '../curate-session.js';
@@ -57,14 +58,20 @@ export function App(props: AppProps): React.JSX.Element {
   const size = useTerminalSize(props.size);
   const [screen, setScreen] = useState<ScreenName>('sources');
   const [status, setStatus] = useState(props.initialStatus);
-  const [included, setIncluded] = useState<ReadonlySet<string>>(() => initialChoice(props.initialStatus, props.requested));
-  const [board, setBoard] = useState<FlowBoard>(() => boardFromStatus(props.initialStatus, [...initialChoice(props.initialStatus, props.requested)]));
+  const [included, setIncluded] = useState<ReadonlySet<string>>(() =>
+    initialChoice(props.initialStatus, props.requested),
+  );
+  const [board, setBoard] = useState<FlowBoard>(() =>
+    boardFromStatus(props.initialStatus, [...initialChoice(props.initialStatus, props.requested)]),
+  );
   const [running, setRunning] = useState(false);
   const [now, setNow] = useState(() => Date.now());
   const [tasks, setTasks] = useState<readonly TaskOverview[] | null>(null);
   const [detail, setDetail] = useState<TaskDetail | null>(null);
   const [validation, setValidation] = useState<ValidationOverview | null>(null);
-  const [version, setVersion] = useState(() => session.settings.version ?? nextVersion(props.initialStatus.releasedVersions.map((item) => item.version)));
+  const [version, setVersion] = useState(
+    () => session.settings.version ?? nextVersion(props.initialStatus.releasedVersions.map((item) => item.version)),
+  );
   const [preview, setPreview] = useState<PublishPreview>({ state: 'none' });
   const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -72,7 +79,10 @@ export function App(props: AppProps): React.JSX.Element {
   const [typing, setTyping] = useState(false);
   const abort = useRef<AbortController | null>(null);
 
-  const report = useCallback((error: unknown) => setMessage(error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error)), []);
+  const report = useCallback(
+    (error: unknown) => setMessage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)),
+    [],
+  );
   const refreshStatus = useCallback(async () => setStatus(await session.status()), [session]);
   const loadTasks = useCallback(async () => setTasks(await session.tasks()), [session]);
   const loadValidation = useCallback(async () => setValidation(await session.validation()), [session]);
@@ -88,7 +98,10 @@ export function App(props: AppProps): React.JSX.Element {
     [session],
   );
 
-  const onEvent = useCallback((event: FlowEvent) => setBoard((current) => foldFlowEvent(current, event, Date.now())), []);
+  const onEvent = useCallback(
+    (event: FlowEvent) => setBoard((current) => foldFlowEvent(current, event, Date.now())),
+    [],
+  );
 
   const runFlow = useCallback(
     (stages: readonly FlowStage[], after: (ok: boolean) => Promise<void>) => {
@@ -106,7 +119,10 @@ export function App(props: AppProps): React.JSX.Element {
         .then(async (result) => {
           await refreshStatus();
           await after(result.ok);
-          if (!result.ok) setMessage(`${result.failures.length} stage(s) failed: the stages screen says why; r carries on once mended`);
+          if (!result.ok)
+            setMessage(
+              `${result.failures.length} stage(s) failed: the stages screen says why; r carries on once mended`,
+            );
         })
         .catch((error: unknown) => {
           if (error instanceof FlowAborted) setMessage('stopped: what finished is in the catalog; r carries on');
@@ -134,7 +150,14 @@ export function App(props: AppProps): React.JSX.Element {
     setOutcome({ ok: true, message: `publishing version ${version}…` });
     runFlow(['publish'], async (ok) => {
       const released = (await session.status()).releasedVersions.map((item) => item.version);
-      setOutcome(ok ? { ok: true, message: `version ${version} written to ${session.settings.out}${session.settings.push === null ? '' : ` and pushed to ${session.settings.push.repo}`}` } : { ok: false, message: `publishing failed: see the stages screen (2)` });
+      setOutcome(
+        ok
+          ? {
+              ok: true,
+              message: `version ${version} written to ${session.settings.out}${session.settings.push === null ? '' : ` and pushed to ${session.settings.push.repo}`}`,
+            }
+          : { ok: false, message: `publishing failed: see the stages screen (2)` },
+      );
       if (ok) {
         const next = nextVersion(released);
         setVersion(next);
@@ -150,6 +173,7 @@ export function App(props: AppProps): React.JSX.Element {
     return () => clearInterval(timer);
   }, [running]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only at the start
   useEffect(() => {
     if (props.autoRun === true) startFlow();
     // Only at the start.
@@ -206,7 +230,8 @@ export function App(props: AppProps): React.JSX.Element {
   );
 
   const bodyHeight = Math.max(4, size.height - 4);
-  const keys = screen === 'task' ? [...screenKeys(screen), { key: 'q', action: 'quit' }] : [...screenKeys(screen), ...GLOBAL_KEYS];
+  const keys =
+    screen === 'task' ? [...screenKeys(screen), { key: 'q', action: 'quit' }] : [...screenKeys(screen), ...GLOBAL_KEYS];
   return (
     <Box flexDirection="column" width={size.width} height={size.height - 1}>
       <Header screen={screen} width={size.width} running={running} board={board} />
@@ -234,7 +259,9 @@ export function App(props: AppProps): React.JSX.Element {
             onRun={startFlow}
           />
         ) : null}
-        {screen === 'stages' ? <StagesScreen board={board} width={size.width} height={bodyHeight} now={Math.max(now, Date.now())} /> : null}
+        {screen === 'stages' ? (
+          <StagesScreen board={board} width={size.width} height={bodyHeight} now={Math.max(now, Date.now())} />
+        ) : null}
         {screen === 'tasks' ? (
           tasks === null ? (
             <Text dimColor>reading the tasks…</Text>
@@ -257,19 +284,31 @@ export function App(props: AppProps): React.JSX.Element {
             />
           )
         ) : null}
-        {screen === 'task' && detail !== null ? <TaskScreen detail={detail} width={size.width} height={bodyHeight} active={!confirmQuit} /> : null}
+        {screen === 'task' && detail !== null ? (
+          <TaskScreen detail={detail} width={size.width} height={bodyHeight} active={!confirmQuit} />
+        ) : null}
         {screen === 'validation' ? (
           validation === null ? (
             <Text dimColor>reading the validations…</Text>
           ) : (
-            <ValidationScreen overview={validation} width={size.width} height={bodyHeight} active={!confirmQuit} loadLog={(runId) => session.log(runId)} />
+            <ValidationScreen
+              overview={validation}
+              width={size.width}
+              height={bodyHeight}
+              active={!confirmQuit}
+              loadLog={(runId) => session.log(runId)}
+            />
           )
         ) : null}
         {screen === 'publish' ? (
           <PublishScreen
             version={version}
             folder={session.settings.out}
-            hub={session.settings.push === null ? null : `${session.settings.push.repo}${session.settings.push.hubUrl === undefined ? '' : ` at ${session.settings.push.hubUrl}`}`}
+            hub={
+              session.settings.push === null
+                ? null
+                : `${session.settings.push.repo}${session.settings.push.hubUrl === undefined ? '' : ` at ${session.settings.push.hubUrl}`}`
+            }
             preview={preview}
             outcome={outcome}
             busy={running}
@@ -297,7 +336,12 @@ export function App(props: AppProps): React.JSX.Element {
   );
 }
 
-function Header(props: { readonly screen: ScreenName; readonly width: number; readonly running: boolean; readonly board: FlowBoard }): React.JSX.Element {
+function Header(props: {
+  readonly screen: ScreenName;
+  readonly width: number;
+  readonly running: boolean;
+  readonly board: FlowBoard;
+}): React.JSX.Element {
   const current = props.screen === 'task' ? 'tasks' : props.screen;
   const runningRow = props.board.rows.find((row) => row.status === 'running');
   return (
@@ -310,7 +354,9 @@ function Header(props: { readonly screen: ScreenName; readonly width: number; re
           {` ${index + 1} ${tab.title} `}
         </Text>
       ))}
-      {props.running ? <Text color="yellow">{` ▶ ${runningRow === undefined ? 'running' : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}`}</Text> : null}
+      {props.running ? (
+        <Text color="yellow">{` ▶ ${runningRow === undefined ? 'running' : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}`}</Text>
+      ) : null}
     </Text>
   );
 }
@@ -335,15 +381,19 @@ function screenKeys(screen: ScreenName): readonly KeyHelp[] {
 /** The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo. */
 export function initialChoice(status: FlowStatus, requested: readonly string[]): ReadonlySet<string> {
   if (requested.length > 0) return new Set(requested);
-  const started = status.repositories.filter((repository) => repository.functions > 0 || repository.tasks > 0).map((repository) => repository.name);
+  const started = status.repositories
+    .filter((repository) => repository.functions > 0 || repository.tasks > 0)
+    .map((repository) => repository.name);
   if (started.length > 0) return new Set(started);
   return new Set(status.repositories.some((repository) => repository.name === 'demo') ? ['demo'] : []);
 }
 
 function useTerminalSize(fixed: AppProps['size']): { width: number; height: number } {
   const { stdout } = useStdout();
-  const read = (): { width: number; height: number } => fixed ?? { width: stdout.columns > 0 ? stdout.columns : 80, height: stdout.rows > 0 ? stdout.rows : 24 };
+  const read = (): { width: number; height: number } =>
+    fixed ?? { width: stdout.columns > 0 ? stdout.columns : 80, height: stdout.rows > 0 ? stdout.rows : 24 };
   const [size, setSize] = useState(read);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: listens for resizes once; `fixed` and `read` do not change
   useEffect(() => {
     if (fixed !== undefined) return;
     const onResize = (): void => setSize(read());

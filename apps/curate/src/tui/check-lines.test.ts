@@ -13,7 +13,14 @@ const CHECKS: readonly CheckResult[] = [
     log: '…FAILED',
     runIds: ['b:1'],
   },
-  { check: 'passes-with-gold', status: 'infra-error', tests: [], detail: 'the run timed out', log: 'timeout', runIds: ['c:1'] },
+  {
+    check: 'passes-with-gold',
+    status: 'infra-error',
+    tests: [],
+    detail: 'the run timed out',
+    log: 'timeout',
+    runIds: ['c:1'],
+  },
 ];
 
 describe('checkLines', () => {
@@ -31,7 +38,10 @@ describe('checkLines', () => {
   });
 
   it('adds the flaky and dropped tests when there are some', () => {
-    const lines = checkLines([], { flakyTests: ['tests/test_a.py::test_flaky'], droppedTests: ['tests/test_b.py::test_none'] }).map(lineText);
+    const lines = checkLines([], {
+      flakyTests: ['tests/test_a.py::test_flaky'],
+      droppedTests: ['tests/test_b.py::test_none'],
+    }).map(lineText);
     expect(lines).toEqual([
       'flaky tests, left out of FAIL_TO_PASS (1)',
       '    tests/test_a.py::test_flaky',

@@ -27,10 +27,16 @@ export function checkLines(checks: readonly CheckResult[], extras: CheckExtras):
       { text: `${fit(check.status, STATUS_WIDTH)} `, color: colour },
       { text: plain(check.detail) },
     ]);
-    for (const test of check.tests) lines.push(line(`    ${plain(test)}`, check.status === 'passed' ? {} : { color: colour }));
+    for (const test of check.tests)
+      lines.push(line(`    ${plain(test)}`, check.status === 'passed' ? {} : { color: colour }));
   }
   lines.push(...testList(`flaky tests, left out of FAIL_TO_PASS (${extras.flakyTests.length})`, extras.flakyTests));
-  lines.push(...testList(`tests that pass without the body, left out of FAIL_TO_PASS (${extras.droppedTests.length})`, extras.droppedTests));
+  lines.push(
+    ...testList(
+      `tests that pass without the body, left out of FAIL_TO_PASS (${extras.droppedTests.length})`,
+      extras.droppedTests,
+    ),
+  );
   return lines;
 }
 

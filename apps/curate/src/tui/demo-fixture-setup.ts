@@ -16,17 +16,29 @@ const PROJECT_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 export default async function setup(project: TestProject): Promise<() => void> {
   // REPOCOD_TUI_FIXTURE=DIR keeps the fixture in DIR and reuses it on the next run (for working on the
   // screens: the flow takes a minute or two); without it each run makes its own and removes it.
-  const kept = process.env['REPOCOD_TUI_FIXTURE'];
+  const kept = process.env.REPOCOD_TUI_FIXTURE;
   const folder = kept !== undefined && kept !== '' ? kept : mkdtempSync(join(tmpdir(), 'repocod-tui-fixture-'));
   const catalogPath = join(folder, 'catalog.duckdb');
-  const provide = (): void => project.provide('demoFixture', { folder, catalogPath, stateRoot: join(folder, 'state'), releaseFolder: join(folder, 'release') });
+  const provide = (): void =>
+    project.provide('demoFixture', {
+      folder,
+      catalogPath,
+      stateRoot: join(folder, 'state'),
+      releaseFolder: join(folder, 'release'),
+    });
   if (kept !== undefined && kept !== '' && existsSync(join(folder, 'release', 'README.md'))) {
     provide();
     return () => undefined;
   }
   const catalog = await openCatalog(catalogPath);
   try {
-    const result = await runFlow(catalog, { projectRoot: PROJECT_ROOT, stateRoot: join(folder, 'state'), repositories: ['demo'], workers: 2, out: join(folder, 'release') });
+    const result = await runFlow(catalog, {
+      projectRoot: PROJECT_ROOT,
+      stateRoot: join(folder, 'state'),
+      repositories: ['demo'],
+      workers: 2,
+      out: join(folder, 'release'),
+    });
     if (!result.ok) throw new Error(`the demo flow failed: ${JSON.stringify(result.failures)}`);
   } finally {
     await catalog.close();

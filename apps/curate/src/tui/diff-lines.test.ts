@@ -18,16 +18,58 @@ index 1111111..2222222 100644
 
 describe('diffLineKinds', () => {
   it('tells headers, hunks, removals, additions and context apart by position', () => {
-    expect(diffLineKinds(PATCH.trimEnd().split('\n'))).toEqual(['file', 'meta', 'file', 'file', 'hunk', 'context', 'context', 'removed', 'removed', 'context', 'added', 'meta']);
+    expect(diffLineKinds(PATCH.trimEnd().split('\n'))).toEqual([
+      'file',
+      'meta',
+      'file',
+      'file',
+      'hunk',
+      'context',
+      'context',
+      'removed',
+      'removed',
+      'context',
+      'added',
+      'meta',
+    ]);
   });
 
   it('reads hunks without counts (one line) and several files', () => {
-    const rows = ['--- a/x.py', '+++ b/x.py', '@@ -1 +1 @@', '-a', '+b', 'diff --git a/y.py b/y.py', '--- a/y.py', '+++ b/y.py', '@@ -0,0 +1,1 @@', '+c'];
-    expect(diffLineKinds(rows)).toEqual(['file', 'file', 'hunk', 'removed', 'added', 'file', 'file', 'file', 'hunk', 'added']);
+    const rows = [
+      '--- a/x.py',
+      '+++ b/x.py',
+      '@@ -1 +1 @@',
+      '-a',
+      '+b',
+      'diff --git a/y.py b/y.py',
+      '--- a/y.py',
+      '+++ b/y.py',
+      '@@ -0,0 +1,1 @@',
+      '+c',
+    ];
+    expect(diffLineKinds(rows)).toEqual([
+      'file',
+      'file',
+      'hunk',
+      'removed',
+      'added',
+      'file',
+      'file',
+      'file',
+      'hunk',
+      'added',
+    ]);
   });
 
   it('falls back on the first character past a miscounted hunk', () => {
-    expect(diffLineKinds(['@@ -1 +1 @@', '-a', '+b', '+c', ' d', 'index 0..1'])).toEqual(['hunk', 'removed', 'added', 'added', 'context', 'meta']);
+    expect(diffLineKinds(['@@ -1 +1 @@', '-a', '+b', '+c', ' d', 'index 0..1'])).toEqual([
+      'hunk',
+      'removed',
+      'added',
+      'added',
+      'context',
+      'meta',
+    ]);
   });
 });
 

@@ -11,7 +11,10 @@ let failed: ValidationEntry | null = null;
 beforeAll(async () => {
   const catalog = await openDemoCatalog();
   try {
-    failed = (await validationOverview(catalog)).entries.find((entry) => entry.instanceId === 'demo-inventory.util.checksum_digit') ?? null;
+    failed =
+      (await validationOverview(catalog)).entries.find(
+        (entry) => entry.instanceId === 'demo-inventory.util.checksum_digit',
+      ) ?? null;
   } finally {
     await catalog.close();
   }

@@ -67,7 +67,8 @@ export function FailureView({ entry, width, height, active, loadLog, onBack }: F
           if (text !== null) scrollTo(logStart);
         },
         (error: unknown) => {
-          if (open.current) setLog({ kind: 'error', runId, message: error instanceof Error ? error.message : String(error) });
+          if (open.current)
+            setLog({ kind: 'error', runId, message: error instanceof Error ? error.message : String(error) });
         },
       );
     },

@@ -13,6 +13,7 @@ export function HelpBar(props: { readonly keys: readonly KeyHelp[]; readonly wid
     <Box width={props.width}>
       <Text wrap="truncate-end">
         {props.keys.map((help, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the keys are a fixed list, drawn in order
           <React.Fragment key={`${help.key}-${index}`}>
             {index > 0 ? <Text dimColor> · </Text> : null}
             <Text bold color="cyan">

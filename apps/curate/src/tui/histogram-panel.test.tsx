@@ -28,7 +28,7 @@ describe('histogramLines', () => {
     const lines = histogramLines(TASKS, 80).map(lineText);
     expect(lines[0]).toBe('complexity (cc) per level · 4 tasks');
     expect(lines[1]).toMatch(/^cc\s+self-contained \(3\)\s+file-level \(0\)\s+repo-level \(1\)\s*$/u);
-    expect(lines[2]).toMatch(/^  0-1 ████+ +2 +· +·$/u);
+    expect(lines[2]).toMatch(/^ {2}0-1 ████+ +2 +· +·$/u);
     expect(lines.find((row) => row.startsWith('12-13'))).toMatch(/^12-13 [█▏▎▍▌▋▊▉]+ +1 +· +·$/u);
     expect(lines).toContain('solution length (lines) per level · 4 tasks');
     expect(lines.find((row) => row.startsWith('25-29'))).toMatch(/· +· +█+ +1$/u);

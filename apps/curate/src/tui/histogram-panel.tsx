@@ -63,13 +63,22 @@ export function histogramLines(tasks: readonly TaskOverview[], width: number): S
 function metricRows(histogram: GroupedHistogram<ContextLevel>, label: string, width: number): StyledLine[] {
   const labelWidth = Math.max(displayWidth(label), ...histogram.bins.map((bin) => displayWidth(bin.label)));
   // Past ~40 columns a longer bar shows nothing more and pushes the counts away from the labels.
-  const groupWidth = Math.min(MAX_GROUP_WIDTH, Math.max(8, Math.floor((width - labelWidth) / Math.max(1, histogram.groups.length))));
-  const countWidth = Math.max(2, ...histogram.groups.flatMap((group) => group.counts.map((count) => String(count).length)));
+  const groupWidth = Math.min(
+    MAX_GROUP_WIDTH,
+    Math.max(8, Math.floor((width - labelWidth) / Math.max(1, histogram.groups.length))),
+  );
+  const countWidth = Math.max(
+    2,
+    ...histogram.groups.flatMap((group) => group.counts.map((count) => String(count).length)),
+  );
   // A space before the bar and one before the count.
   const barWidth = Math.max(1, groupWidth - countWidth - 2);
   const header: Span[] = [{ text: fit(label, labelWidth), dim: true }];
   for (const group of histogram.groups) {
-    header.push({ text: ` ${fit(`${group.group} (${group.total})`, groupWidth - 1)}`, color: LEVEL_COLOURS[group.group] });
+    header.push({
+      text: ` ${fit(`${group.group} (${group.total})`, groupWidth - 1)}`,
+      color: LEVEL_COLOURS[group.group],
+    });
   }
   const rows: StyledLine[] = [header];
   histogram.bins.forEach((bin, index) => {
@@ -77,8 +86,14 @@ function metricRows(histogram: GroupedHistogram<ContextLevel>, label: string, wi
     for (const group of histogram.groups) {
       const count = group.counts[index] ?? 0;
       const largest = Math.max(...group.counts);
-      spans.push({ text: ` ${fit(bar(largest === 0 ? 0 : count / largest, barWidth), barWidth)}`, color: LEVEL_COLOURS[group.group] });
-      spans.push({ text: ` ${fit(count === 0 ? '·' : String(count), countWidth, 'right')}`, ...(count === 0 ? { dim: true } : {}) });
+      spans.push({
+        text: ` ${fit(bar(largest === 0 ? 0 : count / largest, barWidth), barWidth)}`,
+        color: LEVEL_COLOURS[group.group],
+      });
+      spans.push({
+        text: ` ${fit(count === 0 ? '·' : String(count), countWidth, 'right')}`,
+        ...(count === 0 ? { dim: true } : {}),
+      });
     }
     rows.push(spans);
   });

@@ -59,7 +59,12 @@ export function countInBins(values: readonly number[], bins: readonly Bin[]): nu
 }
 
 /** A histogram of `value` per group, on bins shared by all groups (groups keep the order given). */
-export function groupedHistogram<T, G extends string>(items: readonly T[], value: (item: T) => number, group: (item: T) => G, groups: readonly G[]): GroupedHistogram<G> {
+export function groupedHistogram<T, G extends string>(
+  items: readonly T[],
+  value: (item: T) => number,
+  group: (item: T) => G,
+  groups: readonly G[],
+): GroupedHistogram<G> {
   const bins = integerBins(items.map(value));
   return {
     bins,

@@ -35,6 +35,7 @@ export async function press(stdin: KeyInput, ...keys: readonly string[]): Promis
   }
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences, on purpose
 const ANSI = /\u001B\[[0-9;]*[A-Za-z]/gu;
 
 /** The lines of a frame without colours. */

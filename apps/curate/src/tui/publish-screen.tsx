@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink';
-import React from 'react';
+import type React from 'react';
 import { useSyncedState } from './synced-state.js';
 import type { PublishSummary } from '@repocod/pipeline';
 import type { KeyHelp } from './help-bar.js';
@@ -107,22 +107,40 @@ export function PublishScreen(props: PublishScreenProps): React.JSX.Element {
   );
 }
 
-function PreviewLines({ summary, room }: { readonly summary: PublishSummary; readonly room: number }): React.JSX.Element {
+function PreviewLines({
+  summary,
+  room,
+}: {
+  readonly summary: PublishSummary;
+  readonly room: number;
+}): React.JSX.Element {
   const content = summary.content;
   const lines: { text: string; color?: string }[] = [];
   if (content !== null) {
-    lines.push({ text: `${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}` });
-    if (content.leftOut.length > 0) lines.push({ text: `left out (failed validation): ${content.leftOut.length}`, color: 'yellow' });
-    if (content.kept.length > 0) lines.push({ text: `kept although they failed: ${content.kept.length}`, color: 'yellow' });
+    lines.push({
+      text: `${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}`,
+    });
+    if (content.leftOut.length > 0)
+      lines.push({ text: `left out (failed validation): ${content.leftOut.length}`, color: 'yellow' });
+    if (content.kept.length > 0)
+      lines.push({ text: `kept although they failed: ${content.kept.length}`, color: 'yellow' });
   }
-  lines.push({ text: `versions after: ${summary.release.configs.map((config) => config.version).join(', ')}; default → ${summary.version ?? summary.release.version}` });
+  lines.push({
+    text: `versions after: ${summary.release.configs.map((config) => config.version).join(', ')}; default → ${summary.version ?? summary.release.version}`,
+  });
   const files = summary.upload?.files ?? summary.writes.map((write) => ({ path: write.path, bytes: write.bytes }));
-  lines.push({ text: summary.upload === null ? `written (${files.length} files):` : `uploaded in one commit "${summary.commitTitle ?? ''}" (${files.length} files):` });
+  lines.push({
+    text:
+      summary.upload === null
+        ? `written (${files.length} files):`
+        : `uploaded in one commit "${summary.commitTitle ?? ''}" (${files.length} files):`,
+  });
   for (const file of files) lines.push({ text: `  ${file.path} (${formatBytes(file.bytes)})` });
   const shown = lines.slice(0, room);
   return (
     <Box flexDirection="column">
       {shown.map((line, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a line is its place on the screen
         <Text key={index} color={line.color} wrap="truncate-end">
           {line.text}
         </Text>
@@ -133,5 +151,9 @@ function PreviewLines({ summary, room }: { readonly summary: PublishSummary; rea
 }
 
 function formatBytes(bytes: number): string {
-  return bytes < 1000 ? `${bytes} B` : bytes < 1_000_000 ? `${(bytes / 1000).toFixed(1)} kB` : `${(bytes / 1_000_000).toFixed(1)} MB`;
+  return bytes < 1000
+    ? `${bytes} B`
+    : bytes < 1_000_000
+      ? `${(bytes / 1000).toFixed(1)} kB`
+      : `${(bytes / 1_000_000).toFixed(1)} MB`;
 }

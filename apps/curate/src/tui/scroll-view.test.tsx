@@ -7,7 +7,13 @@ import { line, type StyledLine } from './styled-line.js';
 
 const LINES: StyledLine[] = Array.from({ length: 100 }, (_, index) => line(`line ${index + 1} ${'x'.repeat(index)}`));
 
-function Scrolling({ lines, height }: { readonly lines: readonly StyledLine[]; readonly height: number }): ReactElement {
+function Scrolling({
+  lines,
+  height,
+}: {
+  readonly lines: readonly StyledLine[];
+  readonly height: number;
+}): ReactElement {
   const { offset } = useScrollOffset({ count: lines.length, height, active: true });
   return <ScrollView lines={lines} width={40} height={height} offset={offset} />;
 }

@@ -35,6 +35,7 @@ export function ScrollView({ lines, width, height, offset }: ScrollViewProps): R
   return (
     <Box flexDirection="column" width={width} height={height} overflow="hidden">
       {[...shown, ...position].map((styled, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a row of the window is its place on the screen
         <Box key={index} width={width} height={1} overflow="hidden">
           <LineView styled={fitLine(styled, width)} />
         </Box>

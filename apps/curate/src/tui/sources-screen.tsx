@@ -1,5 +1,6 @@
 import { Box, Text, useInput } from 'ink';
-import React, { useState } from 'react';
+import type React from 'react';
+import { useState } from 'react';
 import type { FlowStatus, RepositoryStatus } from '@repocod/pipeline';
 import type { KeyHelp } from './help-bar.js';
 
@@ -47,7 +48,9 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
     { isActive: props.active },
   );
   const wide = width >= 110;
-  const standIns = repositories.filter((repository) => repository.baseCommit === null && repository.standInFor !== null).map((repository) => repository.name);
+  const standIns = repositories
+    .filter((repository) => repository.baseCommit === null && repository.standInFor !== null)
+    .map((repository) => repository.name);
   const footer = standIns.length === 0 ? 4 : 5;
   const visible = Math.max(1, height - 2 - footer);
   const first = Math.min(Math.max(0, cursor - Math.floor(visible / 2)), Math.max(0, repositories.length - visible));
@@ -62,7 +65,14 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
         {header}
       </Text>
       {repositories.slice(first, first + visible).map((repository, index) => (
-        <SourceRow key={repository.name} repository={repository} chosen={included.has(repository.name)} selected={first + index === cursor} nameWidth={nameWidth} wide={wide} />
+        <SourceRow
+          key={repository.name}
+          repository={repository}
+          chosen={included.has(repository.name)}
+          selected={first + index === cursor}
+          nameWidth={nameWidth}
+          wide={wide}
+        />
       ))}
       <Box flexDirection="column" marginTop={1}>
         {standIns.length === 0 ? null : (
@@ -72,7 +82,9 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
         )}
         <Text wrap="truncate-end">
           <Text dimColor>selection </Text>
-          {status.selection === null ? 'none yet' : `${status.selection.selectionId}: ${status.selection.tasks} task(s)`}
+          {status.selection === null
+            ? 'none yet'
+            : `${status.selection.selectionId}: ${status.selection.tasks} task(s)`}
         </Text>
         <Text wrap="truncate-end">
           <Text dimColor>validation </Text>
@@ -100,7 +112,13 @@ export function commitCell(repository: Pick<RepositoryStatus, 'baseCommit' | 'st
   return 'local'.padEnd(12);
 }
 
-function SourceRow(props: { readonly repository: RepositoryStatus; readonly chosen: boolean; readonly selected: boolean; readonly nameWidth: number; readonly wide: boolean }): React.JSX.Element {
+function SourceRow(props: {
+  readonly repository: RepositoryStatus;
+  readonly chosen: boolean;
+  readonly selected: boolean;
+  readonly nameWidth: number;
+  readonly wide: boolean;
+}): React.JSX.Element {
   const { repository } = props;
   const tick = (yes: boolean): React.JSX.Element => <Text color={yes ? 'green' : 'gray'}>{yes ? ' ✓ ' : ' · '}</Text>;
   return (

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import React from 'react';
+import type React from 'react';
 import { FLOW_STAGE_TITLES } from '@repocod/pipeline';
 import type { FlowBoard, RowStatus, StageRow } from '../flow-board.js';
 import { elapsedSeconds, etaSeconds, formatSeconds } from '../flow-board.js';
@@ -36,32 +36,49 @@ export function StagesScreen({ board, width, height, now }: StagesScreenProps): 
   const nameWidth = Math.min(24, Math.max(...board.rows.map((row) => rowName(row).length), 8));
   const tail = 9 + 10 + 16; // counts, elapsed, eta (` eta 59 min 59 s`)
   const barWidth = Math.max(6, width - 2 - nameWidth - 1 - tail - 1);
-  const problemLines = board.problems.length === 0 ? 0 : Math.min(board.problems.length + 1, Math.max(2, Math.floor(height / 3)));
+  const problemLines =
+    board.problems.length === 0 ? 0 : Math.min(board.problems.length + 1, Math.max(2, Math.floor(height / 3)));
   const room = Math.max(1, height - 1 - problemLines);
   const twoLines = board.rows.length * 2 <= room;
   const perRow = twoLines ? 2 : 1;
   const visible = Math.max(1, Math.floor(room / perRow));
-  const focus = Math.max(0, board.rows.findIndex((row) => row.status === 'running' || row.status === 'failed'));
+  const focus = Math.max(
+    0,
+    board.rows.findIndex((row) => row.status === 'running' || row.status === 'failed'),
+  );
   const first = Math.min(Math.max(0, focus - Math.floor(visible / 2)), Math.max(0, board.rows.length - visible));
   const shown = board.rows.slice(first, first + visible);
   return (
     <Box flexDirection="column" width={width}>
       <Text wrap="truncate-end">
         <Text bold>{outcomeText(board, now)}</Text>
-        {board.rows.length > visible ? <Text dimColor>{`  (stages ${first + 1}–${first + shown.length} of ${board.rows.length})`}</Text> : null}
+        {board.rows.length > visible ? (
+          <Text dimColor>{`  (stages ${first + 1}–${first + shown.length} of ${board.rows.length})`}</Text>
+        ) : null}
       </Text>
       {shown.map((row) => (
         <Box key={`${row.stage}-${row.repository ?? '*'}`} flexDirection="column">
           <Text wrap="truncate-end">
             <Text color={MARKS[row.status].color}>{`${MARKS[row.status].mark} `}</Text>
             <Text bold={row.status === 'running'}>{rowName(row).slice(0, nameWidth).padEnd(nameWidth)} </Text>
-            <ProgressBar done={row.status === 'done' ? 1 : row.done} total={row.status === 'done' ? 1 : row.total} width={barWidth} color={row.status === 'failed' ? 'red' : 'green'} />
+            <ProgressBar
+              done={row.status === 'done' ? 1 : row.done}
+              total={row.status === 'done' ? 1 : row.total}
+              width={barWidth}
+              color={row.status === 'failed' ? 'red' : 'green'}
+            />
             <Text>{` ${countText(row).padStart(8)}`}</Text>
-            <Text dimColor>{` ${row.startedAt === null ? '' : formatSeconds(elapsedSeconds(row, now))}`.padEnd(10)}</Text>
+            <Text dimColor>
+              {` ${row.startedAt === null ? '' : formatSeconds(elapsedSeconds(row, now))}`.padEnd(10)}
+            </Text>
             <Text dimColor>{etaText(row, now).padEnd(16)}</Text>
           </Text>
           {twoLines ? (
-            <Text wrap="truncate-end" color={row.status === 'failed' ? 'red' : undefined} dimColor={row.status !== 'failed'}>
+            <Text
+              wrap="truncate-end"
+              color={row.status === 'failed' ? 'red' : undefined}
+              dimColor={row.status !== 'failed'}
+            >
               {`    ${detailText(row)}`}
             </Text>
           ) : null}
@@ -71,6 +88,7 @@ export function StagesScreen({ board, width, height, now }: StagesScreenProps): 
         <Box flexDirection="column" marginTop={0}>
           <Text bold color="red" wrap="truncate-end">{`problems (${board.problems.length})`}</Text>
           {board.problems.slice(-(problemLines - 1)).map((problem, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a problem line is its place in the list
             <Text key={index} wrap="truncate-end" color="red">
               {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: ${problem.message.split('\n')[0] ?? ''}`}
             </Text>

@@ -10,7 +10,11 @@ describe('fitLine', () => {
   });
 
   it('cuts in the span where the width ends, keeping that span style', () => {
-    const styled = [{ text: 'failed', color: 'red' as const }, { text: '  demo-inventory.util.retry', dim: true }, { text: ' more' }];
+    const styled = [
+      { text: 'failed', color: 'red' as const },
+      { text: '  demo-inventory.util.retry', dim: true },
+      { text: ' more' },
+    ];
     const cut = fitLine(styled, 12);
     expect(lineText(cut)).toBe('failed  dem…');
     expect(cut).toHaveLength(2);
@@ -28,7 +32,10 @@ describe('fitLine', () => {
 
 describe('textLines', () => {
   it('splits a text into clean lines, dropping the final newline', () => {
-    expect(textLines('def quote(lines):\n\treturn 1\n', {}, '  ').map(lineText)).toEqual(['  def quote(lines):', '          return 1']);
+    expect(textLines('def quote(lines):\n\treturn 1\n', {}, '  ').map(lineText)).toEqual([
+      '  def quote(lines):',
+      '          return 1',
+    ]);
     expect(textLines('')).toEqual([]);
   });
 });

@@ -42,7 +42,9 @@ export function lineText(styled: StyledLine): string {
 /** The line cut to `width` columns, the ellipsis taking the style of the span where the cut falls. */
 export function fitLine(unsafe: StyledLine, width: number): StyledLine {
   // A line break inside a span would make two rows of one: the layout below would shift.
-  const styled = unsafe.some((part) => /[\r\n]/u.test(part.text)) ? unsafe.map((part) => ({ ...part, text: part.text.replace(/\r?\n|\r/gu, ' ') })) : unsafe;
+  const styled = unsafe.some((part) => /[\r\n]/u.test(part.text))
+    ? unsafe.map((part) => ({ ...part, text: part.text.replace(/\r?\n|\r/gu, ' ') }))
+    : unsafe;
   if (displayWidth(lineText(styled)) <= width) return styled;
   const out: Span[] = [];
   let left = Math.max(0, width - 1);
@@ -66,6 +68,7 @@ export function LineView({ styled }: { readonly styled: StyledLine }): ReactElem
       {styled.length === 0
         ? ' '
         : styled.map((part, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a part of the line is its place in it
             <Text key={index} color={part.color} bold={part.bold} dimColor={part.dim} inverse={part.inverse}>
               {part.text}
             </Text>

@@ -6,23 +6,61 @@ import { headerLine, rowLine, taskColumns } from './task-columns.js';
 import { displayWidth } from './truncate.js';
 
 const TASKS: readonly TaskOverview[] = [
-  sampleTask('demo-inventory.warehouse.Warehouse.receive', { level: 'file-level', complexity: 5, tests: 38, validation: 'failed', file: 'inventory/warehouse.py' }),
-  sampleTask('demo-inventory.util.retry', { checksPassed: false, selected: false, validation: 'not-validated', tests: 310 }),
+  sampleTask('demo-inventory.warehouse.Warehouse.receive', {
+    level: 'file-level',
+    complexity: 5,
+    tests: 38,
+    validation: 'failed',
+    file: 'inventory/warehouse.py',
+  }),
+  sampleTask('demo-inventory.util.retry', {
+    checksPassed: false,
+    selected: false,
+    validation: 'not-validated',
+    tests: 310,
+  }),
 ];
 
 const names = (width: number): string[] => taskColumns(TASKS, width).map((column) => column.name);
 
 describe('taskColumns', () => {
   it('fits 80 columns with short names, giving the rest to the id', () => {
-    expect(names(80)).toEqual(['id', 'repository', 'level', 'complexity', 'promptLines', 'solutionLines', 'solutionTokens', 'tests', 'validation']);
-    for (const task of TASKS) expect(displayWidth(lineText(rowLine(task, taskColumns(TASKS, 80), false)))).toBeLessThanOrEqual(80);
-    expect(lineText(rowLine(TASKS[0] as TaskOverview, taskColumns(TASKS, 80), false))).toBe(' • …ntory.warehouse.Warehouse.receive demo file   5   10    5    50    38 failed');
+    expect(names(80)).toEqual([
+      'id',
+      'repository',
+      'level',
+      'complexity',
+      'promptLines',
+      'solutionLines',
+      'solutionTokens',
+      'tests',
+      'validation',
+    ]);
+    for (const task of TASKS)
+      expect(displayWidth(lineText(rowLine(task, taskColumns(TASKS, 80), false)))).toBeLessThanOrEqual(80);
+    expect(lineText(rowLine(TASKS[0] as TaskOverview, taskColumns(TASKS, 80), false))).toBe(
+      ' • …ntory.warehouse.Warehouse.receive demo file   5   10    5    50    38 failed',
+    );
   });
 
   it('adds prompt tokens, full names and the file when wide', () => {
-    expect(names(160)).toEqual(['id', 'repository', 'level', 'complexity', 'promptLines', 'solutionLines', 'promptTokens', 'solutionTokens', 'tests', 'validation', 'file']);
+    expect(names(160)).toEqual([
+      'id',
+      'repository',
+      'level',
+      'complexity',
+      'promptLines',
+      'solutionLines',
+      'promptTokens',
+      'solutionTokens',
+      'tests',
+      'validation',
+      'file',
+    ]);
     const row = lineText(rowLine(TASKS[1] as TaskOverview, taskColumns(TASKS, 160), true));
-    expect(row).toMatch(/^›✗ demo-inventory\.util\.retry +demo self-contained .* not-validated inventory\/util\.py *$/u);
+    expect(row).toMatch(
+      /^›✗ demo-inventory\.util\.retry +demo self-contained .* not-validated inventory\/util\.py *$/u,
+    );
   });
 
   it('drops the least needed columns when narrow and cuts the id at its start', () => {
@@ -35,6 +73,8 @@ describe('taskColumns', () => {
   });
 
   it('heads the columns, naming the instance id', () => {
-    expect(lineText(headerLine(taskColumns(TASKS, 80), 'complexity'))).toMatch(/^ {3}instance id +repo level cc p\.ln s\.ln s\.tok tests valid\.$/u);
+    expect(lineText(headerLine(taskColumns(TASKS, 80), 'complexity'))).toMatch(
+      /^ {3}instance id +repo level cc p\.ln s\.ln s\.tok tests valid\.$/u,
+    );
   });
 });

@@ -53,10 +53,29 @@ interface ColumnSpec {
 }
 
 function specs(wide: boolean): ColumnSpec[] {
-  const number = (name: string, header: string, value: (task: TaskOverview) => number, keep: number): ColumnSpec => ({ name, header, align: 'right', cell: (task) => String(value(task)), keep });
+  const number = (name: string, header: string, value: (task: TaskOverview) => number, keep: number): ColumnSpec => ({
+    name,
+    header,
+    align: 'right',
+    cell: (task) => String(value(task)),
+    keep,
+  });
   return [
-    { name: 'repository', header: 'repo', align: 'left', cell: (task) => task.repository, keep: 3, max: wide ? 20 : 12 },
-    { name: 'level', header: 'level', align: 'left', cell: (task) => (wide ? task.level : SHORT_LEVEL[task.level]), keep: 0 },
+    {
+      name: 'repository',
+      header: 'repo',
+      align: 'left',
+      cell: (task) => task.repository,
+      keep: 3,
+      max: wide ? 20 : 12,
+    },
+    {
+      name: 'level',
+      header: 'level',
+      align: 'left',
+      cell: (task) => (wide ? task.level : SHORT_LEVEL[task.level]),
+      keep: 0,
+    },
     number('complexity', 'cc', (task) => task.complexity, 0),
     number('promptLines', 'p.ln', (task) => task.promptLines, 4),
     number('solutionLines', 's.ln', (task) => task.solutionLines, 0),
@@ -97,10 +116,18 @@ export function taskColumns(tasks: readonly TaskOverview[], width: number): Colu
   const fileWidth = wide ? Math.min(longestFile, room - idWidth - 1) : 0;
   const columns: Column[] = [
     { name: 'id', header: 'instance id', width: idWidth, align: 'left', cell: (task) => task.instanceId },
-    ...chosen.map(({ spec, width: columnWidth }) => ({ name: spec.name, header: spec.header, width: columnWidth, align: spec.align, cell: spec.cell, ...(spec.color === undefined ? {} : { color: spec.color }) })),
+    ...chosen.map(({ spec, width: columnWidth }) => ({
+      name: spec.name,
+      header: spec.header,
+      width: columnWidth,
+      align: spec.align,
+      cell: spec.cell,
+      ...(spec.color === undefined ? {} : { color: spec.color }),
+    })),
   ];
   // The file only when it can be read (a few characters of a path say nothing).
-  if (fileWidth >= 12) columns.push({ name: 'file', header: 'file', width: fileWidth, align: 'left', cell: (task) => task.file });
+  if (fileWidth >= 12)
+    columns.push({ name: 'file', header: 'file', width: fileWidth, align: 'left', cell: (task) => task.file });
   return columns;
 }
 
@@ -110,7 +137,11 @@ export function headerLine(columns: readonly Column[], sortedColumn: string): St
   columns.forEach((column, index) => {
     const text = fit(column.header, column.width, column.align);
     const sorted = column.name === sortedColumn;
-    spans.push({ text: index === 0 ? text : ` ${text}`, bold: true, ...(sorted ? { color: 'cyan' as const } : { dim: true }) });
+    spans.push({
+      text: index === 0 ? text : ` ${text}`,
+      bold: true,
+      ...(sorted ? { color: 'cyan' as const } : { dim: true }),
+    });
   });
   return spans;
 }
@@ -118,7 +149,9 @@ export function headerLine(columns: readonly Column[], sortedColumn: string): St
 /** One task's row: `›` at the cursor (drawn inverse), `•` when selected, `✗` when its patch checks failed. */
 export function rowLine(task: TaskOverview, columns: readonly Column[], cursor: boolean): StyledLine {
   const mark = task.checksPassed ? (task.selected ? '•' : ' ') : '✗';
-  const spans: Span[] = [{ text: `${cursor ? '›' : ' '}${mark} `, ...(task.checksPassed ? {} : { color: 'red' as const }) }];
+  const spans: Span[] = [
+    { text: `${cursor ? '›' : ' '}${mark} `, ...(task.checksPassed ? {} : { color: 'red' as const }) },
+  ];
   columns.forEach((column, index) => {
     const text = fit(column.cell(task), column.width, column.align, column.name === 'id' ? 'start' : 'end');
     const color = column.color?.(task);

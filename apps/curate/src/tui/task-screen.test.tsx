@@ -14,7 +14,12 @@ const details = new Map<string, TaskDetail>();
 beforeAll(async () => {
   const catalog = await openDemoCatalog();
   try {
-    for (const id of ['demo-inventory.pricing.quote', 'demo-inventory.util.ensure_non_negative', 'demo-inventory.pricing.percent_off', 'demo-inventory.util.retry']) {
+    for (const id of [
+      'demo-inventory.pricing.quote',
+      'demo-inventory.util.ensure_non_negative',
+      'demo-inventory.pricing.percent_off',
+      'demo-inventory.util.retry',
+    ]) {
       const detail = await taskDetail(catalog, id);
       if (detail !== null) details.set(id, detail);
     }
@@ -55,7 +60,9 @@ describe('TaskScreen', () => {
 
   it('says a self-contained task uses nothing of the repository', () => {
     const { lastFrame } = screen('demo-inventory.pricing.percent_off');
-    expect(frameLines(lastFrame())).toContain('level       self-contained (uses no function or class of the repository)');
+    expect(frameLines(lastFrame())).toContain(
+      'level       self-contained (uses no function or class of the repository)',
+    );
   });
 
   it('shows the FAIL_TO_PASS tests, the prompt, and the patches as diffs', async () => {
@@ -106,7 +113,9 @@ describe('TaskScreen', () => {
     const rendered = screen('demo-inventory.util.ensure_non_negative');
     await press(rendered.stdin, '4');
     const lines = frameLines(rendered.lastFrame());
-    expect(lines.find((row) => row.startsWith('status'))).toMatch(/^status {6}failed · \d{4}-\d\d-\d\d \d\d:\d\d · python 3\.\d+\.\d+ · 3 gold run\(s\) · [\d.]+ s$/u);
+    expect(lines.find((row) => row.startsWith('status'))).toMatch(
+      /^status {6}failed · \d{4}-\d\d-\d\d \d\d:\d\d · python 3\.\d+\.\d+ · 3 gold run\(s\) · [\d.]+ s$/u,
+    );
     expect(lines).toContain('✓ collects           passed      the pre state collects');
     expect(lines).toContain('✗ fails-without-body failed      no FAIL_TO_PASS test fails without the body (4…');
     expect(lines).toContain('    tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
@@ -118,8 +127,15 @@ describe('TaskScreen', () => {
     // No demo task fails its checks any more (retry's body is needed while its tests are collected, which
     // the collect check accepts): retry as the tasks stage judged it before, from its real collect log.
     const retry = detailOf('demo-inventory.util.retry');
-    const message = "the pre state does not collect (collection-error):\nE   TypeError: 'NoneType' object is not callable";
-    const failed: TaskDetail = { ...retry, task: { ...retry.task, checksPassed: false }, checkMessages: [message], validation: null, checks: [] };
+    const message =
+      "the pre state does not collect (collection-error):\nE   TypeError: 'NoneType' object is not callable";
+    const failed: TaskDetail = {
+      ...retry,
+      task: { ...retry.task, checksPassed: false },
+      checkMessages: [message],
+      validation: null,
+      checks: [],
+    };
     const rendered = render(<TaskScreen detail={failed} width={120} height={30} active />);
     const lines = frameLines(rendered.lastFrame());
     expect(lines).toContain('checks      patch checks FAILED:');
@@ -127,7 +143,9 @@ describe('TaskScreen', () => {
     expect(lines).toContain("    E   TypeError: 'NoneType' object is not callable");
     expect(lines).toContain('validation  not-validated');
     await press(rendered.stdin, '4');
-    expect(frameLines(rendered.lastFrame())).toContain('not validated yet: the validate stage judges the selected tasks');
+    expect(frameLines(rendered.lastFrame())).toContain(
+      'not validated yet: the validate stage judges the selected tasks',
+    );
   });
 
   it('keeps every line within the width at 80 while scrolling through', async () => {

@@ -62,7 +62,12 @@ function sectionInView(starts: readonly number[], offset: number, jump: Jump | n
 
 function tabsLine(sections: readonly TaskSection[], current: number, instanceId: string): StyledLine {
   // Brackets as well as the inverse, for terminals (and tests) without colours.
-  const spans: Span[] = sections.map((section, index): Span => (index === current ? { text: `[${index + 1} ${section.title}]`, inverse: true, bold: true } : { text: ` ${index + 1} ${section.title} `, dim: true }));
+  const spans: Span[] = sections.map(
+    (section, index): Span =>
+      index === current
+        ? { text: `[${index + 1} ${section.title}]`, inverse: true, bold: true }
+        : { text: ` ${index + 1} ${section.title} `, dim: true },
+  );
   spans.push({ text: ' ' });
   spans.push({ text: instanceId, dim: true });
   return spans;
@@ -78,6 +83,7 @@ export function TaskScreen({ detail, width, height, active }: TaskScreenProps): 
   const [jump, readJump, updateJump] = useSyncedState<Jump | null>(null);
   const current = sectionInView(starts, offset, jump);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: back to the top when another task is shown
   useEffect(() => {
     scrollTo(0);
     updateJump(() => null);
@@ -87,7 +93,11 @@ export function TaskScreen({ detail, width, height, active }: TaskScreenProps): 
     (input, key) => {
       const count = sections.length;
       const now = sectionInView(starts, read(), readJump());
-      const target = key.tab ? (key.shift ? now + count - 1 : now + 1) % count : /^[1-9]$/u.test(input) ? Number(input) - 1 : null;
+      const target = key.tab
+        ? (key.shift ? now + count - 1 : now + 1) % count
+        : /^[1-9]$/u.test(input)
+          ? Number(input) - 1
+          : null;
       if (target === null || target >= count) return;
       const to = clamp(starts[target] ?? 0, 0, lastOffset(lines.length, body));
       scrollTo(to);

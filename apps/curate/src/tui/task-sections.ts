@@ -24,16 +24,29 @@ function field(label: string, value: string | readonly Span[]): StyledLine {
 
 function overview(detail: TaskDetail): StyledLine[] {
   const { task, dependencies, checkMessages } = detail;
-  const levelLines = dependencies.map((dep) => line(`    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`));
+  const levelLines = dependencies.map((dep) =>
+    line(`    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`),
+  );
   const status = detail.validation?.status ?? 'not-validated';
   return [
     line(task.instanceId, { bold: true }),
     field('repository', `${task.repo} @ ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`),
     field('function', `${task.file}::${task.qualname}`),
-    field('level', [{ text: task.level, bold: true }, { text: dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:' }]),
+    field('level', [
+      { text: task.level, bold: true },
+      { text: dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:' },
+    ]),
     ...levelLines,
-    field('lengths', `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / ${task.solutionTokens} tokens · cc ${task.complexity}`),
-    field('checks', task.checksPassed ? [{ text: 'patch checks passed', color: 'green' }] : [{ text: 'patch checks FAILED:', color: 'red' }]),
+    field(
+      'lengths',
+      `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / ${task.solutionTokens} tokens · cc ${task.complexity}`,
+    ),
+    field(
+      'checks',
+      task.checksPassed
+        ? [{ text: 'patch checks passed', color: 'green' }]
+        : [{ text: 'patch checks FAILED:', color: 'red' }],
+    ),
     // A message can hold pytest's collection error, several lines long.
     ...checkMessages.flatMap((message) => textLines(message, { color: 'red' }, '    ')),
     field('validation', [{ text: status, color: STATUS_COLOURS[status] }]),
@@ -51,7 +64,11 @@ function patches(detail: TaskDetail): StyledLine[] {
     ['pre_patches.test: removes the FAIL_TO_PASS tests', task.preTest],
     ['gold_patches.test: puts them back', task.goldTest],
   ];
-  return parts.flatMap(([title, patch], index) => [...(index === 0 ? [] : [line('')]), line(title, { bold: true, color: 'yellow' }), ...(patch.trim() === '' ? [line('(empty)', { dim: true })] : diffLines(patch))]);
+  return parts.flatMap(([title, patch], index) => [
+    ...(index === 0 ? [] : [line('')]),
+    line(title, { bold: true, color: 'yellow' }),
+    ...(patch.trim() === '' ? [line('(empty)', { dim: true })] : diffLines(patch)),
+  ]);
 }
 
 function validation(detail: TaskDetail): StyledLine[] {
@@ -61,7 +78,10 @@ function validation(detail: TaskDetail): StyledLine[] {
   return [
     field('status', [
       { text: stored.status, color: STATUS_COLOURS[stored.status] },
-      { text: ` · ${when} · python ${stored.pythonVersion} · ${stored.repeat} gold run(s) · ${stored.seconds.toFixed(1)} s`, dim: true },
+      {
+        text: ` · ${when} · python ${stored.pythonVersion} · ${stored.repeat} gold run(s) · ${stored.seconds.toFixed(1)} s`,
+        dim: true,
+      },
     ]),
     field('tests', `${stored.failToPass.length} FAIL_TO_PASS test(s) as validated`),
     line(''),

@@ -10,7 +10,14 @@ import type { TaskOverview, TaskValidationStatus } from '@repocod/pipeline';
 export type SortColumn = 'id' | 'complexity' | 'solutionLines' | 'promptLines' | 'solutionTokens' | 'tests';
 
 /** The order `s` goes through; the table starts sorted by id. */
-export const SORT_CYCLE: readonly SortColumn[] = ['id', 'complexity', 'solutionLines', 'promptLines', 'solutionTokens', 'tests'];
+export const SORT_CYCLE: readonly SortColumn[] = [
+  'id',
+  'complexity',
+  'solutionLines',
+  'promptLines',
+  'solutionTokens',
+  'tests',
+];
 
 export const SORT_LABELS: Readonly<Record<SortColumn, string>> = {
   id: 'id',
@@ -89,7 +96,8 @@ export function filterTasks(tasks: readonly TaskOverview[], filter: TaskFilter):
 /** The tasks in the sort's order; ties keep the instance ids' order, so that the table never jitters. */
 export function sortTasks(tasks: readonly TaskOverview[], sort: TaskSort): TaskOverview[] {
   const direction = sort.descending ? -1 : 1;
-  const byId = (a: TaskOverview, b: TaskOverview): number => (a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0);
+  const byId = (a: TaskOverview, b: TaskOverview): number =>
+    a.instanceId < b.instanceId ? -1 : a.instanceId > b.instanceId ? 1 : 0;
   if (sort.column === 'id') return [...tasks].sort((a, b) => direction * byId(a, b));
   const value = SORT_VALUES[sort.column];
   return [...tasks].sort((a, b) => direction * (value(a) - value(b)) || byId(a, b));

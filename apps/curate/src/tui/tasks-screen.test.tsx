@@ -17,9 +17,16 @@ beforeAll(async () => {
   }
 });
 
-function screen(width = 80, height = 24, active = true): ReturnType<typeof render> & { onOpen: ReturnType<typeof vi.fn> } {
+function screen(
+  width = 80,
+  height = 24,
+  active = true,
+): ReturnType<typeof render> & { onOpen: ReturnType<typeof vi.fn> } {
   const onOpen = vi.fn();
-  return { ...render(<TasksScreen tasks={tasks} width={width} height={height} active={active} onOpen={onOpen} />), onOpen };
+  return {
+    ...render(<TasksScreen tasks={tasks} width={width} height={height} active={active} onOpen={onOpen} />),
+    onOpen,
+  };
 }
 
 /** The rows of the table (after the status line and the header), without blank rows. */
@@ -45,7 +52,9 @@ describe('TasksScreen', () => {
     const { lastFrame } = screen(160, 24);
     const lines = frameLines(lastFrame());
     expect(lines[1]).toMatch(/instance id +repo level +cc p\.ln s\.ln p\.tok s\.tok tests validation +file$/u);
-    expect(lines[2]).toMatch(/^›• demo-inventory\.cli\.main +demo repo-level +10 +18 +20 +136 +217 +6 passed +inventory\/cli\.py$/u);
+    expect(lines[2]).toMatch(
+      /^›• demo-inventory\.cli\.main +demo repo-level +10 +18 +20 +136 +217 +6 passed +inventory\/cli\.py$/u,
+    );
     expect(overlong(lastFrame(), 160)).toEqual([]);
   });
 
@@ -82,7 +91,9 @@ describe('TasksScreen', () => {
     expect(frameLines(lastFrame())[0]).toBe('51 of 52 tasks · sort id ↑ · validation passed');
     await press(stdin, 'v');
     expect(frameLines(lastFrame())[0]).toBe('1 of 52 tasks · sort id ↑ · validation failed');
-    expect(rows(lastFrame())).toEqual([expect.stringMatching(/^›• …nventory\.util\.ensure_non_negative demo self .* failed$/u)]);
+    expect(rows(lastFrame())).toEqual([
+      expect.stringMatching(/^›• …nventory\.util\.ensure_non_negative demo self .* failed$/u),
+    ]);
     await press(stdin, 'v', 'v');
     // Every task is selected and validated (retry included since its checks pass).
     expect(frameLines(lastFrame())[0]).toBe('0 of 52 tasks · sort id ↑ · validation not-validated');
@@ -141,7 +152,9 @@ describe('TasksScreen', () => {
   it('filters by text in the id, typed after /, the typed keys not acting as commands', async () => {
     const onOpen = vi.fn();
     const onTextEntry = vi.fn();
-    const { lastFrame, stdin } = render(<TasksScreen tasks={tasks} width={80} height={24} active onOpen={onOpen} onTextEntry={onTextEntry} />);
+    const { lastFrame, stdin } = render(
+      <TasksScreen tasks={tasks} width={80} height={24} active onOpen={onOpen} onTextEntry={onTextEntry} />,
+    );
     // The mount's own call (false) and Ink's key handler come in effects: let them run before the key.
     await tick();
     await press(stdin, '/');

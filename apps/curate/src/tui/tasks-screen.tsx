@@ -62,7 +62,14 @@ interface TableState {
   readonly histograms: boolean;
 }
 
-const INITIAL_STATE: TableState = { sort: INITIAL_SORT, filter: NO_FILTER, typing: false, cursorId: null, top: 0, histograms: false };
+const INITIAL_STATE: TableState = {
+  sort: INITIAL_SORT,
+  filter: NO_FILTER,
+  typing: false,
+  cursorId: null,
+  top: 0,
+  histograms: false,
+};
 
 interface View {
   readonly rows: readonly TaskOverview[];
@@ -74,12 +81,21 @@ interface View {
 /** Where the cursor and the window are over the rows that the state's sort and filters give. */
 function viewOf(state: TableState, tasks: readonly TaskOverview[], body: number): View {
   const rows = tableRows(tasks, state.sort, state.filter);
-  const cursor = Math.max(0, rows.findIndex((row) => row.instanceId === state.cursorId));
+  const cursor = Math.max(
+    0,
+    rows.findIndex((row) => row.instanceId === state.cursorId),
+  );
   return { rows, cursor, top: windowTop(cursor, state.top, body, rows.length), body };
 }
 
 /** The state after a key (Enter, which leaves the screen, is the component's). */
-function afterKey(state: TableState, input: string, key: Key, tasks: readonly TaskOverview[], body: number): TableState {
+function afterKey(
+  state: TableState,
+  input: string,
+  key: Key,
+  tasks: readonly TaskOverview[],
+  body: number,
+): TableState {
   if (state.typing) return afterTypedKey(state, input, key);
   const move = moveOf(input, key);
   if (move !== null) {
@@ -87,7 +103,11 @@ function afterKey(state: TableState, input: string, key: Key, tasks: readonly Ta
     if (state.histograms) return state;
     const view = viewOf(state, tasks, body);
     const cursor = movedCursor(view.cursor, move, view.rows.length, body);
-    return { ...state, cursorId: view.rows[cursor]?.instanceId ?? null, top: windowTop(cursor, view.top, body, view.rows.length) };
+    return {
+      ...state,
+      cursorId: view.rows[cursor]?.instanceId ?? null,
+      top: windowTop(cursor, view.top, body, view.rows.length),
+    };
   }
   const filter = state.filter;
   switch (input) {
@@ -115,9 +135,11 @@ function afterKey(state: TableState, input: string, key: Key, tasks: readonly Ta
 function afterTypedKey(state: TableState, input: string, key: Key): TableState {
   if (key.return || key.escape) return { ...state, typing: false };
   // Terminals send Backspace as DEL, which Ink names delete.
-  if (key.backspace || key.delete) return { ...state, filter: { ...state.filter, text: state.filter.text.slice(0, -1) } };
+  if (key.backspace || key.delete)
+    return { ...state, filter: { ...state.filter, text: state.filter.text.slice(0, -1) } };
   if (key.ctrl || key.meta || key.tab || input === '') return state;
   // A paste arrives as one input; control characters are no part of an id.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are stripped, on purpose
   const text = input.replace(/[\u0000-\u001f\u007f]/gu, '');
   return { ...state, filter: { ...state.filter, text: state.filter.text + text } };
 }
@@ -126,7 +148,12 @@ function statusLine(state: TableState, shown: number, total: number): StyledLine
   const spans: Span[] = [{ text: `${shown} of ${total} tasks`, bold: true }];
   const filter = state.typing ? { ...state.filter, text: '' } : state.filter;
   for (const part of describeView(state.sort, filter)) spans.push({ text: ' · ', dim: true }, { text: part });
-  if (state.typing) spans.push({ text: ' · ', dim: true }, { text: `/${state.filter.text}▏`, color: 'cyan' }, { text: ' (Enter/Esc ends)', dim: true });
+  if (state.typing)
+    spans.push(
+      { text: ' · ', dim: true },
+      { text: `/${state.filter.text}▏`, color: 'cyan' },
+      { text: ' (Enter/Esc ends)', dim: true },
+    );
   return spans;
 }
 
@@ -158,11 +185,31 @@ export function TasksScreen({ tasks, width, height, active, onOpen, onTextEntry 
     return (
       <Box flexDirection="column" width={width} height={height}>
         <ScrollView lines={[status]} width={width} height={1} offset={0} />
-        <HistogramPanel tasks={view.rows} width={width} height={Math.max(1, height - 1)} active={active && !state.typing} />
+        <HistogramPanel
+          tasks={view.rows}
+          width={width}
+          height={Math.max(1, height - 1)}
+          active={active && !state.typing}
+        />
       </Box>
     );
   }
-  const emptyMessage = tasks.length === 0 ? 'no tasks in the catalog yet: run the tasks stage' : 'no task matches the filters (c clears them)';
-  const rows = view.rows.length === 0 ? [line(emptyMessage, { dim: true })] : view.rows.slice(view.top, view.top + body).map((task, index) => rowLine(task, columns, view.top + index === view.cursor));
-  return <ScrollView lines={[status, headerLine(columns, state.sort.column), ...rows]} width={width} height={height} offset={0} />;
+  const emptyMessage =
+    tasks.length === 0
+      ? 'no tasks in the catalog yet: run the tasks stage'
+      : 'no task matches the filters (c clears them)';
+  const rows =
+    view.rows.length === 0
+      ? [line(emptyMessage, { dim: true })]
+      : view.rows
+          .slice(view.top, view.top + body)
+          .map((task, index) => rowLine(task, columns, view.top + index === view.cursor));
+  return (
+    <ScrollView
+      lines={[status, headerLine(columns, state.sort.column), ...rows]}
+      width={width}
+      height={height}
+      offset={0}
+    />
+  );
 }

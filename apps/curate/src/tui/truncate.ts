@@ -52,7 +52,9 @@ const WIDE_RANGES: readonly (readonly [number, number])[] = [
 ];
 
 const ZERO_WIDTH = /^[\p{Mn}\p{Me}\p{Cf}]$/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: terminal escape sequences, on purpose
 const ANSI_ESCAPE = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-Z\\-_]/gu;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are measured, on purpose
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/gu;
 const TAB_STOP = 8;
 
@@ -119,11 +121,18 @@ export function cutColumns(text: string, width: number): string {
 export function truncateStart(text: string, width: number): string {
   if (width <= 0) return '';
   if (displayWidth(text) <= width) return text;
-  return `${ELLIPSIS}${takeColumns(graphemes(text).reverse(), width - 1).reverse().join('')}`;
+  return `${ELLIPSIS}${takeColumns(graphemes(text).reverse(), width - 1)
+    .reverse()
+    .join('')}`;
 }
 
 /** `text` cut or padded with spaces to exactly `width` columns (a table cell). */
-export function fit(text: string, width: number, align: 'left' | 'right' = 'left', cut: 'end' | 'start' = 'end'): string {
+export function fit(
+  text: string,
+  width: number,
+  align: 'left' | 'right' = 'left',
+  cut: 'end' | 'start' = 'end',
+): string {
   const cutText = cut === 'end' ? truncate(text, width) : truncateStart(text, width);
   const padding = ' '.repeat(Math.max(0, width - displayWidth(cutText)));
   return align === 'left' ? `${cutText}${padding}` : `${padding}${cutText}`;

@@ -2,7 +2,16 @@ import { type ValidationEntry, type ValidationOverview, validationOverview } fro
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openDemoCatalog } from './demo-fixture.js';
 import { lineText } from './styled-line.js';
-import { decidingCheck, entryLine, failureLines, idColumnWidth, logCheck, shortRunId, statusColumnWidth, summaryLines } from './validation-lines.js';
+import {
+  decidingCheck,
+  entryLine,
+  failureLines,
+  idColumnWidth,
+  logCheck,
+  shortRunId,
+  statusColumnWidth,
+  summaryLines,
+} from './validation-lines.js';
 
 let overview: ValidationOverview = { selectionId: null, entries: [] };
 
@@ -44,7 +53,9 @@ describe('entryLine', () => {
     expect(lineText(entryLine(entry(EMPTY_BODY_SOLVES), columns, true))).toBe(
       '› ✗ failed demo-inventory.util.ensure_non_negative     fails-without-body: no FAIL_TO_PASS test fails without the body (4 pass)',
     );
-    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe('  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 baseline run(s) of mining at the base commit');
+    expect(lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false))).toBe(
+      '  ✓ passed demo-inventory.pricing.quote                all 10 test(s) pass in each of 3 baseline run(s) of mining at the base commit',
+    );
   });
 });
 
@@ -55,7 +66,9 @@ describe('failureLines', () => {
     const page = failureLines(failed, { kind: 'tail' });
     const lines = page.lines.map(lineText);
     expect(lines).toContain('    tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
-    expect(lines[page.logStart]).toMatch(/^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u);
+    expect(lines[page.logStart]).toMatch(
+      /^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u,
+    );
     expect(lines.slice(page.logStart + 1).join('\n')).toMatch(/=+ 4 passed, \d+ deselected in /u);
   });
 
@@ -63,9 +76,17 @@ describe('failureLines', () => {
     const failed = entry(EMPTY_BODY_SOLVES);
     const runId = logCheck(failed)?.runIds[0] ?? '';
     const whole = failureLines(failed, { kind: 'whole', runId, text: 'line one\nline two\n' });
-    expect(whole.lines.slice(whole.logStart).map(lineText)).toEqual([`── whole log of fails-without-body · 2 lines · run ${shortRunId(runId)} `, 'line one', 'line two']);
-    expect(failureLines(failed, { kind: 'missing', runId }).lines.map(lineText)).toContain(`the catalog has no run ${runId}`);
-    expect(failureLines(failed, { kind: 'error', runId, message: 'the catalog is locked' }).lines.map(lineText)).toContain('could not load the log: the catalog is locked');
+    expect(whole.lines.slice(whole.logStart).map(lineText)).toEqual([
+      `── whole log of fails-without-body · 2 lines · run ${shortRunId(runId)} `,
+      'line one',
+      'line two',
+    ]);
+    expect(failureLines(failed, { kind: 'missing', runId }).lines.map(lineText)).toContain(
+      `the catalog has no run ${runId}`,
+    );
+    expect(
+      failureLines(failed, { kind: 'error', runId, message: 'the catalog is locked' }).lines.map(lineText),
+    ).toContain('could not load the log: the catalog is locked');
     expect(failureLines(failed, { kind: 'loading', runId }).lines.map(lineText)).toContain('loading the whole log…');
   });
 

@@ -11,8 +11,10 @@ import { displayWidth, fit, plain } from './truncate.js';
 
 /** The selection and its counts, on two rows so that they fit 80 columns. */
 export function summaryLines(overview: ValidationOverview): StyledLine[] {
-  if (overview.selectionId === null) return [line('no selection yet: the select stage picks the tasks that validation judges', { dim: true }), line('')];
-  const count = (status: ValidationEntry['status']): number => overview.entries.filter((entry) => entry.status === status).length;
+  if (overview.selectionId === null)
+    return [line('no selection yet: the select stage picks the tasks that validation judges', { dim: true }), line('')];
+  const count = (status: ValidationEntry['status']): number =>
+    overview.entries.filter((entry) => entry.status === status).length;
   const flaky = overview.entries.reduce((sum, entry) => sum + entry.flakyTests.length, 0);
   const dropped = overview.entries.reduce((sum, entry) => sum + entry.droppedTests.length, 0);
   const dot: Span = { text: ' · ', dim: true };
@@ -50,7 +52,11 @@ export function idColumnWidth(entries: readonly ValidationEntry[], width: number
 }
 
 /** A task's row: its verdict, its id (cut at its start), and the deciding check's one-line detail. */
-export function entryLine(entry: ValidationEntry, columns: { readonly status: number; readonly id: number }, cursor: boolean): StyledLine {
+export function entryLine(
+  entry: ValidationEntry,
+  columns: { readonly status: number; readonly id: number },
+  cursor: boolean,
+): StyledLine {
   const colour = STATUS_COLOURS[entry.status];
   const check = decidingCheck(entry);
   const detail: Span =
@@ -114,17 +120,32 @@ function logLines(check: CheckResult | null, log: LogState): StyledLine[] {
   const title = (text: string): StyledLine => line(`── ${text} `, { bold: true, color: 'yellow' });
   switch (log.kind) {
     case 'tail':
-      if (check.log === null) return [title(`log of ${check.check} · f: whole log · run ${run}`), line(`the check ${check.status}: only the log of a check that did not pass is kept with it`, { dim: true })];
+      if (check.log === null)
+        return [
+          title(`log of ${check.check} · f: whole log · run ${run}`),
+          line(`the check ${check.status}: only the log of a check that did not pass is kept with it`, { dim: true }),
+        ];
       return [title(`end of the log of ${check.check} · f: whole log · run ${run}`), ...textLines(check.log)];
     case 'loading':
-      return [title(`log of ${check.check} · run ${shortRunId(log.runId)}`), line('loading the whole log…', { dim: true })];
+      return [
+        title(`log of ${check.check} · run ${shortRunId(log.runId)}`),
+        line('loading the whole log…', { dim: true }),
+      ];
     case 'whole': {
       const body = textLines(log.text);
       return [title(`whole log of ${check.check} · ${body.length} lines · run ${shortRunId(log.runId)}`), ...body];
     }
     case 'missing':
-      return [title(`log of ${check.check} · run ${shortRunId(log.runId)}`), line(`the catalog has no run ${log.runId}`, { color: 'red' }), ...textLines(check.log ?? '')];
+      return [
+        title(`log of ${check.check} · run ${shortRunId(log.runId)}`),
+        line(`the catalog has no run ${log.runId}`, { color: 'red' }),
+        ...textLines(check.log ?? ''),
+      ];
     case 'error':
-      return [title(`log of ${check.check} · run ${shortRunId(log.runId)}`), line(`could not load the log: ${plain(log.message)}`, { color: 'red' }), ...textLines(check.log ?? '')];
+      return [
+        title(`log of ${check.check} · run ${shortRunId(log.runId)}`),
+        line(`could not load the log: ${plain(log.message)}`, { color: 'red' }),
+        ...textLines(check.log ?? ''),
+      ];
   }
 }

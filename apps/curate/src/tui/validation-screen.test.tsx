@@ -21,9 +21,15 @@ afterAll(async () => {
   await catalog?.close();
 });
 
-function screen(width = 80, height = 24): ReturnType<typeof render> & { loadLog: ReturnType<typeof vi.fn<(runId: string) => Promise<string | null>>> } {
+function screen(
+  width = 80,
+  height = 24,
+): ReturnType<typeof render> & { loadLog: ReturnType<typeof vi.fn<(runId: string) => Promise<string | null>>> } {
   const loadLog = vi.fn((runId: string) => (catalog === null ? Promise.resolve(null) : runLog(catalog, runId)));
-  return { ...render(<ValidationScreen overview={overview} width={width} height={height} active loadLog={loadLog} />), loadLog };
+  return {
+    ...render(<ValidationScreen overview={overview} width={width} height={height} active loadLog={loadLog} />),
+    loadLog,
+  };
 }
 
 /** The list's rows (after the two summary rows and a blank one). */
@@ -59,7 +65,16 @@ describe('ValidationScreen', () => {
   it("opens a failure: each check with its tests, and the end of the failed check's log", async () => {
     const onFailureView = vi.fn();
     const loadLog = vi.fn((runId: string) => (catalog === null ? Promise.resolve(null) : runLog(catalog, runId)));
-    const rendered = render(<ValidationScreen overview={overview} width={80} height={24} active loadLog={loadLog} onFailureView={onFailureView} />);
+    const rendered = render(
+      <ValidationScreen
+        overview={overview}
+        width={80}
+        height={24}
+        active
+        loadLog={loadLog}
+        onFailureView={onFailureView}
+      />,
+    );
     // The mount's own call (false) and Ink's key handler come in effects: let them run before the key.
     await tick();
     await press(rendered.stdin, KEY.enter);
@@ -71,7 +86,9 @@ describe('ValidationScreen', () => {
     // Its 4 tests, each passing without the body (the longer names are cut at 80 columns).
     expect(lines.filter((row) => row.startsWith('    tests/test_util.py::test_ensure_non_negative_'))).toHaveLength(4);
     expect(lines).toContain('    tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
-    expect(lines.find((row) => row.startsWith('── end of the log'))).toMatch(/^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1$/u);
+    expect(lines.find((row) => row.startsWith('── end of the log'))).toMatch(
+      /^── end of the log of fails-without-body · f: whole log · run [0-9a-f]{12}:1$/u,
+    );
     const tail = (await pageThrough(rendered)).flatMap(frameLines);
     // pytest's own summary: every test of the task passed without the body.
     expect(tail.some((row) => /^=+ 4 passed, \d+ deselected in /u.test(row))).toBe(true);
@@ -79,7 +96,9 @@ describe('ValidationScreen', () => {
 
     await press(rendered.stdin, KEY.escape);
     await vi.waitFor(() => expect(onFailureView).toHaveBeenLastCalledWith(false));
-    expect(frameLines(rendered.lastFrame())[1]).toBe('51 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)');
+    expect(frameLines(rendered.lastFrame())[1]).toBe(
+      '51 passed · 1 failed · 0 infra-error · 0 not validated · 0 flaky test(s)',
+    );
   });
 
   it('loads the whole log of the failed run with f and scrolls through it', async () => {
@@ -93,7 +112,9 @@ describe('ValidationScreen', () => {
     await vi.waitFor(() => expect(loadLog).toHaveBeenCalledWith(failed?.runIds[0]));
     await vi.waitFor(() => expect(frameLines(lastFrame()).some((row) => row.startsWith('── whole log'))).toBe(true));
     const lines = frameLines(lastFrame());
-    expect(lines.find((row) => row.startsWith('── whole log'))).toMatch(/^── whole log of fails-without-body · \d+ lines · run [0-9a-f]{12}:1$/u);
+    expect(lines.find((row) => row.startsWith('── whole log'))).toMatch(
+      /^── whole log of fails-without-body · \d+ lines · run [0-9a-f]{12}:1$/u,
+    );
     // The whole log, from the start of pytest's output.
     expect(lines.some((row) => /^=+ test session starts =+$/u.test(row))).toBe(true);
     const frames = await pageThrough({ stdin, lastFrame });
@@ -115,13 +136,25 @@ describe('ValidationScreen', () => {
 
   it('uses the width it has', () => {
     const { lastFrame } = screen(160, 24);
-    expect(rows(lastFrame())[0]).toMatch(/^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS test fails without the body \(4 pass\)$/u);
+    expect(rows(lastFrame())[0]).toMatch(
+      /^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS test fails without the body \(4 pass\)$/u,
+    );
     expect(overlong(lastFrame(), 160)).toEqual([]);
   });
 
   it('says when nothing was selected yet', () => {
-    const { lastFrame } = render(<ValidationScreen overview={{ selectionId: null, entries: [] }} width={80} height={10} active loadLog={() => Promise.resolve(null)} />);
-    expect(frameLines(lastFrame())[0]).toBe('no selection yet: the select stage picks the tasks that validation judges');
+    const { lastFrame } = render(
+      <ValidationScreen
+        overview={{ selectionId: null, entries: [] }}
+        width={80}
+        height={10}
+        active
+        loadLog={() => Promise.resolve(null)}
+      />,
+    );
+    expect(frameLines(lastFrame())[0]).toBe(
+      'no selection yet: the select stage picks the tasks that validation judges',
+    );
   });
 
   it('names its keys for the help bar', () => {

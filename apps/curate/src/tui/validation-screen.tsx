@@ -38,7 +38,14 @@ interface ListState {
   readonly opened: string | null;
 }
 
-export function ValidationScreen({ overview, width, height, active, loadLog, onFailureView }: ValidationScreenProps): ReactElement {
+export function ValidationScreen({
+  overview,
+  width,
+  height,
+  active,
+  loadLog,
+  onFailureView,
+}: ValidationScreenProps): ReactElement {
   const [state, read, update] = useSyncedState<ListState>({ cursor: 0, top: 0, opened: null });
   const entries = overview.entries;
   const opened = entries.find((entry) => entry.instanceId === state.opened) ?? null;
@@ -74,10 +81,23 @@ export function ValidationScreen({ overview, width, height, active, loadLog, onF
   const back = useCallback(() => update((now) => ({ ...now, opened: null })), [update]);
 
   if (opened !== null) {
-    return <FailureView key={opened.instanceId} entry={opened} width={width} height={height} active={active} loadLog={loadLog} onBack={back} />;
+    return (
+      <FailureView
+        key={opened.instanceId}
+        entry={opened}
+        width={width}
+        height={height}
+        active={active}
+        loadLog={loadLog}
+        onBack={back}
+      />
+    );
   }
   const columns = { status: statusColumnWidth(entries), id: idColumnWidth(entries, width) };
-  const rows = entries.length === 0 ? [line(overview.selectionId === null ? '' : 'the selection is empty', { dim: true })] : entries.slice(top, top + body).map((entry, index) => entryLine(entry, columns, top + index === cursor));
+  const rows =
+    entries.length === 0
+      ? [line(overview.selectionId === null ? '' : 'the selection is empty', { dim: true })]
+      : entries.slice(top, top + body).map((entry, index) => entryLine(entry, columns, top + index === cursor));
   return (
     <Box flexDirection="column" width={width} height={height}>
       <ScrollView lines={[...summaryLines(overview), line('')]} width={width} height={3} offset={0} />

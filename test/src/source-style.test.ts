@@ -1,0 +1,16 @@
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from './project-paths.js';
+
+/**
+ * The workspace's formatting and lint rules (biome.json) hold for every source file: `biome ci`
+ * fails on a file the formatter would change and on a lint error, and prints which and why.
+ */
+describe('the source style', () => {
+  it('is what biome.json says: formatted, and no lint error', { timeout: 120_000 }, () => {
+    const biome = join(PROJECT_ROOT, 'node_modules/.bin/biome');
+    const run = spawnSync(biome, ['ci', '--max-diagnostics=50', '.'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
+    expect(run.status, `${run.stdout}${run.stderr}\nfix with: pnpm format`).toBe(0);
+  });
+});
