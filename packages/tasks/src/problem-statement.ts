@@ -16,7 +16,7 @@ export interface StatementTemplates {
   readonly test: string;
 }
 
-/** The default templates (a curator gives others in the tasks config; see README). */
+/** The default templates (a curator gives others in the tasks config; see docs/tasks.md). */
 export const DEFAULT_TEMPLATES: StatementTemplates = {
   code: [
     'Complete the body of `{qualname}` in `{file}` of the repository {repository}.',
