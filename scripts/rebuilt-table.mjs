@@ -40,8 +40,10 @@ const rows = [
     (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`,
   ],
   [
-    'baseline: tests / passing / flaky / not passing',
-    (m) => m.baseline && [m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / '),
+    'baseline: runs (k), tests / passing / flaky / not passing',
+    (m) =>
+      m.baseline &&
+      `${m.baseline.runs ?? 3}: ${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
   ],
   [
     'candidates / mined / with relevant tests',

@@ -138,7 +138,8 @@ describe('repocod record on the demo', () => {
     const packages = environment.packages ?? [];
     expect(packages).toEqual([...packages].sort());
     expect(packages.some((name) => /^pytest==\d/.test(name))).toBe(true);
-    const baseline = meta.baseline ?? { tests: 0, passing: -1, flaky: 0, not_passing: 0 };
+    const baseline = meta.baseline ?? { runs: 0, tests: 0, passing: -1, flaky: 0, not_passing: 0 };
+    expect(baseline.runs).toBe(3);
     expect(baseline.tests).toBeGreaterThanOrEqual(150);
     expect(baseline.passing + baseline.flaky + baseline.not_passing).toBe(baseline.tests);
     expect(meta.candidates).toBe(52);

@@ -6,7 +6,7 @@ import { contentHash, RepocodError } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
-import { localExecutor } from '@repocod/runner';
+import { baselineRunsOf, localExecutor } from '@repocod/runner';
 import type { ExtractSummary } from './extract-stage.js';
 import { runExtract } from './extract-stage.js';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
@@ -80,7 +80,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
         )
       : undefined;
   options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
-  const repeat = options.repeat ?? 3;
+  const repeat = baselineRunsOf(prepared.entry, options.repeat ?? 3);
   const tracebacks = options.tracebacks ?? 'native';
   const miningKey = miningKeyOf(prepared, repeat, tracebacks);
   const executor = (options.executor ?? localExecutor)(prepared);
@@ -103,14 +103,17 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
   };
 }
 
-/** What mining results depend on besides the functions: a new key starts afresh, the same key resumes. */
+/**
+ * What mining results depend on besides the functions: a new key starts afresh, the same key resumes.
+ * `repeat` is the command's; the manifest's baseline_runs takes its place (see baselineRunsOf).
+ */
 export function miningKeyOf(prepared: PreparedRepository, repeat = 3, tracebacks: MiningTracebacks = 'native'): string {
   return contentHash(
     JSON.stringify({
       version: MINING_VERSION,
       baseCommit: prepared.checkout.baseCommit,
       environment: prepared.environment.key,
-      repeat,
+      repeat: baselineRunsOf(prepared.entry, repeat),
       timeout: prepared.entry.timeoutSeconds,
       tracebacks,
     }),

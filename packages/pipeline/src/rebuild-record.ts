@@ -64,6 +64,8 @@ export interface RecordMeta {
   };
   /** The baseline of the mining behind the tasks; null when nothing was mined. */
   readonly baseline: {
+    /** How many times the suite ran (k): the manifest's baseline_runs, else the command's --repeat. */
+    readonly runs: number;
     readonly tests: number;
     readonly passing: number;
     readonly flaky: number;
@@ -229,6 +231,7 @@ function recordMeta(
       inputs.baseline === null
         ? null
         : {
+            runs: Math.max(0, ...inputs.baseline.map((row) => row.outcomes.length)),
             tests: inputs.baseline.length,
             passing: inputs.baseline.filter((row) => row.status === 'passing').length,
             flaky: inputs.baseline.filter((row) => row.status === 'flaky').length,

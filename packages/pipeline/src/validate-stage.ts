@@ -1,7 +1,7 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome } from '@repocod/runner';
-import { jobHash, localExecutor } from '@repocod/runner';
+import { baselineRunsOf, jobHash, localExecutor } from '@repocod/runner';
 import { jobRunIds, recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
@@ -379,12 +379,15 @@ async function storedBaseline(
   prepared: PreparedRepository,
   repeat: number,
 ): Promise<GoldEvidence | null> {
+  // Mining ran the suite fewer times than validation asks (the manifest's baseline_runs): the gold
+  // patches run k times instead.
+  if (baselineRunsOf(prepared.entry, repeat) < repeat) return null;
   for (const tracebacks of ['native', 'pytest'] as const) {
     const miningKey = miningKeyOf(prepared, repeat, tracebacks);
     const rows = await catalog.miningBaseline(prepared.entry.name, miningKey);
     if (rows === null || rows.length === 0) continue;
     const outcomes = new Map(rows.map((row) => [row.nodeId, row.outcomes as readonly TestOutcome[]]));
-    return { from: 'baseline', miningKey, runs: repeat, outcomes };
+    return { from: 'baseline', miningKey, runs: baselineRunsOf(prepared.entry, repeat), outcomes };
   }
   return null;
 }

@@ -87,6 +87,7 @@ describe('a valid manifest', () => {
       '      - {id: "a/tests/test_doc.py::a.module.func", reason: flaky}',
       '    env: {MPLBACKEND: Agg, OMP_NUM_THREADS: "1"}',
       '    timeout: 900',
+      '    baseline_runs: 1',
       '  - name: b',
       '    source: ../clones/b',
       '    python: "3.10"',
@@ -103,6 +104,8 @@ describe('a valid manifest', () => {
     ]);
     expect(a?.env).toEqual({ MPLBACKEND: 'Agg', OMP_NUM_THREADS: '1' });
     expect(a?.timeoutSeconds).toBe(900);
+    expect(a?.baselineRuns).toBe(1);
+    expect(b?.baselineRuns).toBeUndefined();
     expect(b).toMatchObject({
       url: null,
       source: '../clones/b',
@@ -172,6 +175,15 @@ describe('manifest errors name the file, the line and the field', () => {
     );
     expect(problem(withLine(5, '    python: "python3.11"'))).toMatch(
       /^5: repositories\[0\]\.python must be a Python 3 version/,
+    );
+  });
+
+  it('baseline_runs', () => {
+    expect(problem([...HEAD, '    baseline_runs: 0'])).toBe(
+      '9: repositories[0].baseline_runs must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got the number 0)',
+    );
+    expect(problem([...HEAD, '    baseline_runs: "1"'])).toMatch(
+      /^9: repositories\[0\]\.baseline_runs must be a whole number of runs.*\(got "1"\)/,
     );
   });
 

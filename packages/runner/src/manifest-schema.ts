@@ -33,6 +33,7 @@ const ENTRY_FIELDS = [
   'deselect',
   'env',
   'timeout',
+  'baseline_runs',
 ] as const;
 const DESELECT_FIELDS = ['id', 'reason'] as const;
 const RESOLVED_INSTALL_FIELDS = ['pip'] as const;
@@ -178,6 +179,8 @@ class ManifestChecker {
     const deselect = this.deselect(at('deselect'));
     const env = this.env(at('env'));
     const timeoutSeconds = this.timeout(at('timeout'));
+    const baselineRunsField = at('baseline_runs');
+    const baselineRuns = baselineRunsField === undefined ? undefined : this.baselineRuns(baselineRunsField);
 
     return {
       name: name.value,
@@ -194,6 +197,7 @@ class ManifestChecker {
       deselect,
       env,
       timeoutSeconds,
+      ...(baselineRuns === undefined ? {} : { baselineRuns }),
     };
   }
 
@@ -439,6 +443,19 @@ class ManifestChecker {
         field.line,
         field.path,
         `must be a whole number of seconds greater than 0, e.g. timeout: 600 (got ${this.describe(node)})`,
+      );
+    }
+    return value;
+  }
+
+  private baselineRuns(field: Field): number {
+    const node = field.node;
+    const value = isScalar(node) ? node.value : undefined;
+    if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
+      this.fail(
+        field.line,
+        field.path,
+        `must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got ${this.describe(node)})`,
       );
     }
     return value;

@@ -52,6 +52,20 @@ interface ManifestEntryFields {
   readonly env: Readonly<Record<string, string>>;
   /** Seconds one job may take before its process group is killed. */
   readonly timeoutSeconds: number;
+  /**
+   * How many times mining runs the whole suite at the base commit (the baseline's k), when it must
+   * differ from the command's --repeat: a suite that takes hours runs once, and validation then runs
+   * each selected task's gold state k times itself (see baselineRunsOf).
+   */
+  readonly baselineRuns?: number;
+}
+
+/**
+ * The baseline's k for a repository: the manifest's baseline_runs, else the command's --repeat. Mining
+ * keys, the tasks stage's lookup of mining and validation's gold evidence all go through it.
+ */
+export function baselineRunsOf(entry: Pick<ManifestEntryFields, 'baselineRuns'>, repeat: number): number {
+  return entry.baselineRuns ?? repeat;
 }
 
 /** A repository cloned from a URL: the commit is what makes it reproducible, so it is required. */
