@@ -11,13 +11,14 @@ import {
   timestamp,
   timestampValueOf,
 } from './typed-cells.js';
+import type { MiningMode } from '@repocod/core';
 
 /*
  * The shapes @repocod/mining hands over, declared here again (the catalog does not depend on mining):
- * the pipeline passes mining's values straight through.
+ * the pipeline passes mining's values straight through. Their shared words (MiningMode) are core's.
  */
 
-export type MiningMode = 'fast' | 'exact';
+export type { MiningMode } from '@repocod/core';
 
 /** A test's standing over the k baseline runs of one mining key, a row of `mining_baseline`. */
 export interface MiningBaselineRow {

@@ -11,6 +11,8 @@ import {
   timestamp,
   timestampValueOf,
 } from './typed-cells.js';
+import type { TestOutcome } from '@repocod/core';
+import { TEST_OUTCOMES } from '@repocod/core';
 
 /*
  * The catalog must not depend on @repocod/runner (core ← catalog and core ← runner are separate
@@ -30,18 +32,8 @@ export const RUN_STATUSES: readonly RunStatus[] = [
   'patch-error',
 ];
 
-/** What happened to one requested test; `missing` (listed but absent from the report) is not a pass. */
-export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed' | 'missing';
-
-export const TEST_OUTCOMES: readonly TestOutcome[] = [
-  'passed',
-  'failed',
-  'error',
-  'skipped',
-  'xfailed',
-  'xpassed',
-  'missing',
-];
+export type { TestOutcome } from '@repocod/core';
+export { TEST_OUTCOMES } from '@repocod/core';
 
 /** One finished attempt of a runner job, a row of `runs`. */
 export interface RunRecord {

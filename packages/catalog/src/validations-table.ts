@@ -11,15 +11,15 @@ import {
   timestamp,
   timestampValueOf,
 } from './typed-cells.js';
+import type { ValidationStatus } from '@repocod/core';
 
 /*
- * The shape the pipeline's validation hands over, declared here (the catalog depends on core only).
+ * The shape the pipeline's validation hands over, declared here (the catalog depends on core only); its
+ * status is core's ValidationStatus.
  */
 
-/** A task's verdict: `infra-error` (a timeout, a crash, a broken environment) is kept apart from a failed check. */
-export type ValidationStatus = 'passed' | 'failed' | 'infra-error';
-
-export const VALIDATION_STATUSES: readonly ValidationStatus[] = ['passed', 'failed', 'infra-error'];
+export type { ValidationStatus } from '@repocod/core';
+export { VALIDATION_STATUSES } from '@repocod/core';
 
 /** How the gold check was answered: k runs with the gold patches, or mining's k baseline runs. */
 export type GoldSource = 'runs' | 'baseline';

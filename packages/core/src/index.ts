@@ -6,3 +6,6 @@ export * from './content-hash.js';
 export * from './package-version.js';
 export * from './line-patch.js';
 export * from './context-level.js';
+export * from './test-outcome.js';
+export * from './mining-mode.js';
+export * from './validation-status.js';

@@ -1,9 +1,9 @@
 import type { JobResult, RunJob } from '@repocod/runner';
 import type { BaselineTest } from './baseline.js';
 import type { CoverageEntry } from './coverage-map.js';
+import type { MiningMode } from '@repocod/core';
 
-/** fast: coverage map + in-process mutations; exact: the whole suite per mutation, as REPOCOD did. */
-export type MiningMode = 'fast' | 'exact';
+export type { MiningMode } from '@repocod/core';
 
 /** How a function's relevant tests were found. */
 export type MiningMethod = 'in-process' | 'fresh-process' | 'whole-suite' | 'coverage';

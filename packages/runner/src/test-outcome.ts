@@ -1,5 +1,6 @@
-/** What happened to one requested test, from pytest's structured report (never its text output). */
-export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed' | 'missing';
+import type { TestOutcome } from '@repocod/core';
+
+export type { TestOutcome } from '@repocod/core';
 
 export interface TestResult {
   readonly nodeId: string;
