@@ -1,5 +1,5 @@
-import { RepocodError } from '@repocod/core';
-import type { TestOutcome } from '@repocod/runner';
+import type { TestOutcome } from '@repocod/core';
+import { RepocodError, TEST_OUTCOMES } from '@repocod/core';
 
 /** One target's record from the in-process mutation plugin (harness/repocod_mutate.py). */
 export type InProcessRecord =
@@ -11,15 +11,7 @@ export type InProcessRecord =
     }
   | { readonly id: string; readonly status: 'unswappable'; readonly reason: string };
 
-const OUTCOMES: ReadonlySet<string> = new Set([
-  'passed',
-  'failed',
-  'error',
-  'skipped',
-  'xfailed',
-  'xpassed',
-  'missing',
-]);
+const OUTCOMES: ReadonlySet<string> = new Set(TEST_OUTCOMES);
 
 /**
  * Reads the plugin's JSON lines. A last line cut short (the process was killed while writing) is
