@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { LoopbackHub } from '@repocod/pipeline';
-import { startLoopbackHub } from '@repocod/pipeline';
+import type { LoopbackHub } from '@repocod/testkit';
+import { startLoopbackHub } from '@repocod/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { bufferIO, CLI_PATH, makeTempDir } from './test-support.js';

@@ -8,7 +8,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listPythonFiles } from '@repocod/python';
 import { analyseFiles } from './analyse-files.js';
-import { compareComplexity, findRadon, runRadon } from './radon-oracle.js';
+import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
 
 const USAGE =
   'usage: pnpm bench:extract <path-to-a-python-tree> [--workers N]\n' +

@@ -6,5 +6,4 @@ export * from './token-lengths.js';
 export * from './analyse-python-file.js';
 export * from './analyse-request.js';
 export * from './analyse-files.js';
-export * from './radon-oracle.js';
 export * from './metric-versions.js';

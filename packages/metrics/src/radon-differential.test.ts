@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { listPythonFiles, pythonStdlibPath } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
 import { analyseFiles } from './analyse-files.js';
-import { compareComplexity, findRadon, runRadon } from './radon-oracle.js';
+import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
 import { PROJECT_ROOT } from './test-support.js';
 
 /**

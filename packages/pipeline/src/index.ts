@@ -33,9 +33,6 @@ export * from './release-environments.js';
 export * from './selection-tasks.js';
 // For --push: the checks of a Hub target, made before anything is written.
 export { hubToken, parseHubRepo } from '@repocod/publish';
-// Test support: a loopback HTTP server that stands in for the Hub (see @repocod/publish).
-export { startLoopbackHub } from '@repocod/publish';
-export type { LoopbackHub } from '@repocod/publish';
 export * from './curation-view.js';
 export * from './flow-events.js';
 export * from './flow.js';

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadHubRelease, hubReleaseCard } from './hub-release.js';
 import { failure, folderContents, writeReleaseFixture } from './hub-test-support.js';
-import type { LoopbackHub } from './loopback-hub.js';
-import { startLoopbackHub } from './loopback-hub.js';
+import type { LoopbackHub } from '@repocod/testkit';
+import { startLoopbackHub } from '@repocod/testkit';
 import { pushRelease } from './push-release.js';
 import { PARQUET_NAME } from './release-folder.js';
 

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { failure, folderContents, writeReleaseFixture } from './hub-test-support.js';
-import type { LoopbackHub } from './loopback-hub.js';
-import { startLoopbackHub } from './loopback-hub.js';
+import type { LoopbackHub } from '@repocod/testkit';
+import { startLoopbackHub } from '@repocod/testkit';
 import { planPush, pushRelease } from './push-release.js';
 import { PARQUET_NAME } from './release-folder.js';
 

@@ -1,0 +1,4 @@
+// What the tests and benchmarks need and the product never does: a loopback HTTP server standing in
+// for the Hugging Face Hub, and radon (the complexity oracle, a Python tool) run from TypeScript.
+export * from './loopback-hub.js';
+export * from './radon-oracle.js';
