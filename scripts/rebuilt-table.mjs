@@ -6,20 +6,11 @@ import { join } from 'node:path';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const REBUILT = join(ROOT, 'datasets/repocod/rebuilt');
-// REPOCOD's task count per repository (the paper's Table 6; issue 19 moves these into reference data).
-const REPOCOD_TASKS = {
-  astropy: 85,
-  datasets: 59,
-  flask: 43,
-  'more-itertools': 86,
-  'plotly.py': 76,
-  pylint: 26,
-  'scikit-learn': 314,
-  seaborn: 78,
-  sphinx: 33,
-  sympy: 97,
-  xarray: 83,
-};
+// REPOCOD's task count per repository, from its published figures (the paper's Table 6).
+const REFERENCE = JSON.parse(readFileSync(join(ROOT, 'datasets/repocod/reference/full-v4.json'), 'utf8'));
+const REPOCOD_TASKS = Object.fromEntries(
+  Object.entries(REFERENCE.repositories).map(([repository, row]) => [repository, row.all.tasks]),
+);
 const ORDER = [
   ...['more-itertools', 'flask', 'pylint', 'sphinx', 'seaborn', 'sympy', 'xarray'],
   ...['astropy', 'datasets', 'plotly.py', 'scikit-learn'],
