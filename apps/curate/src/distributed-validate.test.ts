@@ -67,7 +67,7 @@ async function validate(catalog: Catalog, queue?: JobQueue): Promise<readonly St
  * (object addresses and scratch paths differ from run to run): what it decided and from which runs.
  */
 function decided(row: StoredValidation): unknown {
-  const checks = (JSON.parse(row.checks) as Record<string, unknown>[]).map(({ log: _log, ...check }) => check);
+  const checks = row.checks.map(({ log: _log, ...check }) => check);
   return {
     instanceId: row.instanceId,
     status: row.status,

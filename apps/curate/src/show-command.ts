@@ -11,15 +11,6 @@ Prints a task: its prompt, its level and the dependencies that gave it, its FAIL
 of its patches, its validation (each check, the tests concerned, the end of the log of a failed one,
 the flaky tests, the provenance and run ids) and the pre/gold diffs of code and tests.`;
 
-interface ShownDependency {
-  readonly name: string;
-  readonly kind: string;
-  readonly qualname: string;
-  readonly file: string;
-  readonly line: number;
-  readonly via: string;
-}
-
 export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [instanceId, extra] = args.positionals;
   if (instanceId === undefined || extra !== undefined) throw new RepocodError('usage', SHOW_USAGE);
@@ -39,8 +30,7 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
     const validation =
       (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
       null;
-    const dependencies = JSON.parse(task.dependencies) as ShownDependency[];
-    const checks = JSON.parse(task.checks) as { messages?: string[] };
+    const { dependencies, checks } = task;
     const lines = [
       `${task.instanceId}`,
       `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
@@ -50,7 +40,7 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       ...dependencies.map(
         (dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`,
       ),
-      `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${(checks.messages ?? []).join('; ')}`}`,
+      `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
       `  FAIL_TO_PASS (${task.failToPass.length})`,
       ...task.failToPass.map((test) => `    ${test}`),
       ...validationLines(validation),

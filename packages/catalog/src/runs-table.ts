@@ -1,5 +1,4 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import { RepocodError } from '@repocod/core';
 import { appendTrailingDefaults } from './append-defaults.js';
 import {
   double,
@@ -10,6 +9,7 @@ import {
   text,
   timestamp,
   timestampValueOf,
+  oneOf,
 } from './typed-cells.js';
 import type { TestOutcome } from '@repocod/core';
 import { TEST_OUTCOMES } from '@repocod/core';
@@ -178,14 +178,6 @@ export function appendTestResult(appender: DuckDBAppender, runId: string, result
   else appender.appendVarchar(result.message);
   appendTrailingDefaults(appender, TEST_RESULT_COLUMNS.length);
   appender.endRow();
-}
-
-function oneOf<T extends string>(row: Row, column: string, allowed: readonly T[], what: string): T {
-  const value = text(row, column);
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new RepocodError('catalog-error', `catalog column "${column}" holds unknown ${what} "${value}"`);
-  }
-  return value as T;
 }
 
 /**

@@ -26,7 +26,7 @@ function task(
     solutionTokens: 5,
     complexity: 1,
     level,
-    dependencies: '[]',
+    dependencies: [{ name: 'helper', kind: 'function', qualname: 'helper', file: 'm.py', line: 3, via: 'local' }],
     failToPass: ['t.py::test_f'],
     problemCode: 'code',
     problemTest: 'test',
@@ -34,7 +34,14 @@ function task(
     goldCode: 'gold',
     preTest: '',
     goldTest: '',
-    checks: '{}',
+    checks: {
+      roundTrip: true,
+      applies: true,
+      collects: true,
+      bodyNeededAtCollection: false,
+      testsNotFound: [],
+      messages: [],
+    },
     checksPassed: true,
     ...overrides,
   };
@@ -42,6 +49,35 @@ function task(
 
 describe('tasks table', () => {
   const connection = useMigratedDatabase();
+
+  it('reads its JSON columns back as written, an older row with defaults, and names a malformed one', async () => {
+    const catalog = await openCatalog(IN_MEMORY);
+    try {
+      const written = task('a', 'file-level', [3, 4], { checksPassed: false });
+      await catalog.replaceTasks('r', [written]);
+      const read = await catalog.task('a');
+      expect(read?.dependencies).toEqual(written.dependencies);
+      expect(read?.checks).toEqual(written.checks);
+      // A row from before bodyNeededAtCollection and testsNotFound were recorded.
+      await catalog.query(`UPDATE tasks SET checks = '{"roundTrip":true,"applies":true,"collects":false}'`);
+      expect((await catalog.task('a'))?.checks).toEqual({
+        roundTrip: true,
+        applies: true,
+        collects: false,
+        bodyNeededAtCollection: false,
+        testsNotFound: [],
+        messages: [],
+      });
+      await catalog.query(`UPDATE tasks SET checks = '{"roundTrip":"yes","applies":true,"collects":true}'`);
+      await expect(catalog.task('a')).rejects.toThrow(/tasks\.checks of a: field "roundTrip" is not true or false/);
+      await catalog.query(`UPDATE tasks SET checks = '{}', dependencies = '[{"name":"x","kind":"lambda"}]'`);
+      await expect(catalog.task('a')).rejects.toThrow(
+        /tasks\.dependencies of a\[0\]: field "kind" is "lambda", not one of function, class, method/,
+      );
+    } finally {
+      await catalog.close();
+    }
+  });
 
   it('is written in the column order the migration created', async () => {
     const reader = await connection().runAndReadAll(

@@ -1,8 +1,9 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { ContextLevel } from '@repocod/core';
+import type { ContextLevel, Dependency, TaskChecks } from '@repocod/core';
+import { CONTEXT_LEVELS, decodeDependencies, decodeTaskChecks } from '@repocod/core';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { appendTrailingDefaults } from './append-defaults.js';
-import { integer, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
+import { integer, oneOf, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
 
 /*
  * The shapes @repocod/tasks and the pipeline hand over, declared here (the catalog depends on core only).
@@ -29,8 +30,8 @@ export interface TaskRow {
   readonly solutionTokens: number;
   readonly complexity: number;
   readonly level: TaskLevel;
-  /** JSON array of the dependencies that gave the level (name, kind, qualname, file, line, via). */
-  readonly dependencies: string;
+  /** The dependencies that gave the level (stored as JSON text, read back checked). */
+  readonly dependencies: readonly Dependency[];
   readonly failToPass: readonly string[];
   readonly problemCode: string;
   readonly problemTest: string;
@@ -38,8 +39,8 @@ export interface TaskRow {
   readonly goldCode: string;
   readonly preTest: string;
   readonly goldTest: string;
-  /** JSON object of the patch checks (round trip, git apply --check, collection), with their messages. */
-  readonly checks: string;
+  /** The patch checks (round trip, git apply --check, collection), with their messages (JSON text, checked). */
+  readonly checks: TaskChecks;
   /** Whether every check passed: only such tasks can be selected. */
   readonly checksPassed: boolean;
 }
@@ -93,7 +94,7 @@ export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Dat
   for (const value of [task.promptLines, task.solutionLines, task.promptTokens, task.solutionTokens, task.complexity])
     appender.appendInteger(value);
   appender.appendVarchar(task.level);
-  appender.appendVarchar(task.dependencies);
+  appender.appendVarchar(JSON.stringify(task.dependencies));
   appender.appendList(listValue([...task.failToPass]), TEXT_LIST);
   for (const value of [
     task.problemCode,
@@ -102,7 +103,7 @@ export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Dat
     task.goldCode,
     task.preTest,
     task.goldTest,
-    task.checks,
+    JSON.stringify(task.checks),
   ])
     appender.appendVarchar(value);
   appender.appendBoolean(task.checksPassed);
@@ -112,6 +113,7 @@ export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Dat
 }
 
 export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
+  const where = (column: string): string => `tasks.${column} of ${text(row, 'instance_id')}`;
   return {
     instanceId: text(row, 'instance_id'),
     repository: text(row, 'repository'),
@@ -128,8 +130,8 @@ export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
     promptTokens: integer(row, 'prompt_tokens'),
     solutionTokens: integer(row, 'solution_tokens'),
     complexity: integer(row, 'cc'),
-    level: text(row, 'level') as TaskLevel,
-    dependencies: text(row, 'dependencies'),
+    level: oneOf(row, 'level', CONTEXT_LEVELS, 'context level'),
+    dependencies: decodeDependencies(text(row, 'dependencies'), where('dependencies')),
     failToPass: textList(row, 'fail_to_pass'),
     problemCode: text(row, 'problem_code'),
     problemTest: text(row, 'problem_test'),
@@ -137,7 +139,7 @@ export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
     goldCode: text(row, 'gold_code'),
     preTest: text(row, 'pre_test'),
     goldTest: text(row, 'gold_test'),
-    checks: text(row, 'checks'),
+    checks: decodeTaskChecks(text(row, 'checks'), where('checks')),
     checksPassed: row.checks_passed === true,
     builtAt: timestamp(row, 'built_at'),
   };

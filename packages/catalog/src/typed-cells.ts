@@ -96,3 +96,12 @@ export function timestamp(row: Row, column: string): Date {
 export function timestampValueOf(date: Date): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(date.getTime()) * 1000n);
 }
+
+/** A text column whose value must be one of `allowed` (a status, an outcome, a level). */
+export function oneOf<T extends string>(row: Row, column: string, allowed: readonly T[], what: string): T {
+  const value = text(row, column);
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new RepocodError('catalog-error', `catalog column "${column}" holds unknown ${what} "${value}"`);
+  }
+  return value as T;
+}

@@ -14,7 +14,7 @@ function validation(
     validationKey,
     repository: instanceId.startsWith('b') ? 'other' : 'r',
     status: 'passed',
-    checks: '[]',
+    checks: [],
     failToPass: ['t.py::test_a', 't.py::test_b[x-y]'],
     flakyTests: [],
     droppedTests: [],
@@ -47,7 +47,12 @@ describe('validations table', () => {
   it('stores a validation per task and key, replaces it on the same key, and filters by repository and task', async () => {
     const catalog = await openCatalog(IN_MEMORY);
     try {
-      await catalog.saveValidation(validation('a', 'k1', { status: 'failed', checks: '[{"check":"collects"}]' }));
+      await catalog.saveValidation(
+        validation('a', 'k1', {
+          status: 'failed',
+          checks: [{ check: 'collects', status: 'failed', tests: [], detail: 'x', log: 'E', runIds: ['r1'] }],
+        }),
+      );
       await catalog.saveValidation(validation('a', 'k1', { status: 'passed', flakyTests: ['t.py::test_c'] }));
       await catalog.saveValidation(
         validation('a', 'k2', { status: 'infra-error', validatedAt: new Date(Date.UTC(2026, 11, 2, 13, 0)) }),

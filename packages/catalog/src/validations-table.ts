@@ -11,7 +11,8 @@ import {
   timestamp,
   timestampValueOf,
 } from './typed-cells.js';
-import type { ValidationStatus } from '@repocod/core';
+import type { CheckResult, ValidationStatus } from '@repocod/core';
+import { decodeCheckResults } from '@repocod/core';
 
 /*
  * The shape the pipeline's validation hands over, declared here (the catalog depends on core only); its
@@ -33,8 +34,8 @@ export interface ValidationRow {
   readonly validationKey: string;
   readonly repository: string;
   readonly status: ValidationStatus;
-  /** JSON array of the checks: name, status, tests concerned, detail, log, run ids. */
-  readonly checks: string;
+  /** The checks: name, status, tests concerned, detail, log, run ids (JSON text, read back checked). */
+  readonly checks: readonly CheckResult[];
   /** FAIL_TO_PASS as validated. */
   readonly failToPass: readonly string[];
   /** Tests whose outcome flipped across the runs with the gold patches (removed from FAIL_TO_PASS). */
@@ -92,7 +93,14 @@ export const VALIDATION_COLUMNS = [
 const TEXT_LIST = LIST(VARCHAR);
 
 export function appendValidation(appender: DuckDBAppender, row: StoredValidation): void {
-  for (const value of [row.instanceId, row.taskHash, row.validationKey, row.repository, row.status, row.checks])
+  for (const value of [
+    row.instanceId,
+    row.taskHash,
+    row.validationKey,
+    row.repository,
+    row.status,
+    JSON.stringify(row.checks),
+  ])
     appender.appendVarchar(value);
   for (const list of [row.failToPass, row.flakyTests, row.droppedTests])
     appender.appendList(listValue([...list]), TEXT_LIST);
@@ -119,7 +127,7 @@ export function validationFromRow(row: Row): StoredValidation {
     validationKey: text(row, 'validation_key'),
     repository: text(row, 'repository'),
     status: text(row, 'status') as ValidationStatus,
-    checks: text(row, 'checks'),
+    checks: decodeCheckResults(text(row, 'checks'), `validations.checks of ${text(row, 'instance_id')}`),
     failToPass: textList(row, 'fail_to_pass'),
     flakyTests: textList(row, 'flaky_tests'),
     droppedTests: textList(row, 'dropped_tests'),

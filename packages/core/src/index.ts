@@ -9,3 +9,7 @@ export * from './context-level.js';
 export * from './test-outcome.js';
 export * from './mining-mode.js';
 export * from './validation-status.js';
+export * from './json-shape.js';
+export * from './task-checks.js';
+export * from './task-dependency.js';
+export * from './check-result.js';

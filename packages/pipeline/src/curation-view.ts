@@ -1,5 +1,5 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
-import type { ContextLevel } from '@repocod/core';
+import type { ContextLevel, Dependency } from '@repocod/core';
 import { taskHash } from './validation-jobs.js';
 import type { CheckResult } from './validation-verdict.js';
 import { checksOf } from './validation-summary.js';
@@ -34,15 +34,8 @@ export interface TaskOverview {
   readonly validation: TaskValidationStatus;
 }
 
-/** A dependency that gave a task its level (as the tasks stage stored it). */
-export interface TaskDependency {
-  readonly name: string;
-  readonly kind: string;
-  readonly qualname: string;
-  readonly file: string;
-  readonly line: number;
-  readonly via: string;
-}
+/** A dependency that gave a task its level (as the tasks stage stored it): core's Dependency. */
+export type TaskDependency = Dependency;
 
 export interface TaskDetail {
   readonly task: StoredTask;
@@ -99,11 +92,10 @@ export async function taskDetail(catalog: Catalog, instanceId: string): Promise<
   const task = await catalog.task(instanceId);
   if (task === null) return null;
   const validation = (await currentValidations(catalog, [task])).get(task.instanceId) ?? null;
-  const checks = JSON.parse(task.checks) as { readonly messages?: readonly string[] };
   return {
     task,
-    dependencies: JSON.parse(task.dependencies) as TaskDependency[],
-    checkMessages: task.checksPassed ? [] : (checks.messages ?? []),
+    dependencies: task.dependencies,
+    checkMessages: task.checksPassed ? [] : task.checks.messages,
     validation,
     checks: validation === null ? [] : checksOf(validation),
   };

@@ -169,15 +169,7 @@ function validationRecord(
     released,
     kept_by_curator: kept,
     status: validation.status,
-    checks: (
-      JSON.parse(validation.checks) as {
-        check: string;
-        status: string;
-        detail: string;
-        tests: string[];
-        runIds: string[];
-      }[]
-    ).map((check) => ({
+    checks: validation.checks.map((check) => ({
       check: check.check,
       status: check.status,
       detail: check.detail,

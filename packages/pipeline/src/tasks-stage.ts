@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
+import type { TaskChecks } from '@repocod/core';
 import { RepocodError } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
@@ -44,22 +45,8 @@ export type TasksStageEvent =
       readonly total: number;
     };
 
-export interface TaskChecks {
-  /** base + pre + gold gives the base bytes back (applied with git in a worktree). */
-  readonly roundTrip: boolean;
-  /** Both pre patches and both gold patches apply with `git apply`. */
-  readonly applies: boolean;
-  /**
-   * The pre state (base + pre.code + pre.test) collects under pytest without error, or it does not
-   * only because the tests' modules need the body at collection time (see collectsCheck).
-   */
-  readonly collects: boolean;
-  /** The pre state does not collect, and does with the body: the function runs at import or collection time. */
-  readonly bodyNeededAtCollection: boolean;
-  /** Relevant tests whose definition was not found in their file (not removed by pre.test). */
-  readonly testsNotFound: readonly string[];
-  readonly messages: readonly string[];
-}
+// The checks' shape is core's: the catalog stores it (see collectsCheck for `collects`).
+export type { TaskChecks } from '@repocod/core';
 
 export interface TasksSummary {
   readonly repository: string;
@@ -167,7 +154,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
       solutionTokens: draft.fn.metrics.solutionTokens,
       complexity: draft.fn.metrics.cyclomatic,
       level: draft.classification.level,
-      dependencies: JSON.stringify(draft.classification.dependencies),
+      dependencies: draft.classification.dependencies,
       failToPass: draft.tests,
       problemCode: renderTemplate(templates.code, draft.fields, 'the code problem statement template'),
       problemTest: renderTemplate(templates.test, draft.fields, 'the test problem statement template'),
@@ -175,7 +162,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
       goldCode: draft.code.gold,
       preTest: draft.test.pre,
       goldTest: draft.test.gold,
-      checks: JSON.stringify(check),
+      checks: check,
       checksPassed: checksPass(check),
     };
   });

@@ -68,7 +68,7 @@ describe('validation of a task whose test turns flaky', () => {
     expect((await catalog.task(FLAKY_TARGET))?.failToPass).toEqual(['tests/test_core.py::test_flaky']);
     const row = summary.validations.find((validation) => validation.instanceId === FLAKY_TARGET);
     expect(row).toMatchObject({ status: 'failed', flakyTests: ['tests/test_core.py::test_flaky'], failToPass: [] });
-    const gold = checksOf(row ?? { checks: '[]' })[2];
+    const gold = checksOf(row ?? { checks: [] })[2];
     expect(gold).toMatchObject({
       check: 'passes-with-gold',
       status: 'failed',
@@ -97,7 +97,7 @@ describe('a task whose function runs while pytest collects', () => {
       'tests/test_cases.py::test_square[3]',
     ]);
     expect(task?.checksPassed).toBe(true);
-    expect(JSON.parse(task?.checks ?? '{}')).toMatchObject({
+    expect(task?.checks).toMatchObject({
       collects: true,
       bodyNeededAtCollection: true,
       messages: [],
@@ -107,7 +107,7 @@ describe('a task whose function runs while pytest collects', () => {
   it('validates: its tests fail at collection without the body (errors, not missing) and pass with it', () => {
     const row = summary.validations.find((validation) => validation.instanceId === SQUARE_CASES);
     expect(row).toMatchObject({ status: 'passed', passingWithoutBody: [], withoutBodyComplete: true });
-    const [collects, withoutBody] = checksOf(row ?? { checks: '[]' });
+    const [collects, withoutBody] = checksOf(row ?? { checks: [] });
     expect(collects).toMatchObject({ check: 'collects', status: 'passed', bodyNeededAtCollection: true });
     expect(collects?.detail).toMatch(/does not collect, and does with the body/);
     // Both collect runs are cited: the pre state's and the one with the body kept.

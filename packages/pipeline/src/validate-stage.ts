@@ -297,7 +297,7 @@ async function validateRepository(
       validationKey: entry.validationKey,
       repository,
       status: verdict.status,
-      checks: JSON.stringify(checks),
+      checks,
       failToPass: verdict.failToPass,
       flakyTests: verdict.flakyTests.map((test) => test.nodeId),
       droppedTests: verdict.droppedTests,
@@ -398,8 +398,7 @@ async function storedBaseline(
  */
 function answersGold(baseline: GoldEvidence, task: StoredTask): boolean {
   if (baseline.from !== 'baseline') return false;
-  const roundTrip = (JSON.parse(task.checks) as { roundTrip?: unknown }).roundTrip === true;
-  return roundTrip && task.failToPass.every((test) => baseline.outcomes.has(test));
+  return task.checks.roundTrip && task.failToPass.every((test) => baseline.outcomes.has(test));
 }
 
 /** A job's stored runs, unless there are none (or too few) or one of them could not finish. */

@@ -1,10 +1,10 @@
+import type { ValidationCheck } from '@repocod/core';
 import { contentHash } from '@repocod/core';
 import type { RunJob } from '@repocod/runner';
 
-/** The three checks of a task, in the order the issue of record names them. */
-export type ValidationCheck = 'collects' | 'fails-without-body' | 'passes-with-gold';
-
-export const VALIDATION_CHECKS: readonly ValidationCheck[] = ['collects', 'fails-without-body', 'passes-with-gold'];
+/** The three checks of a task (core's vocabulary), in the order they run. */
+export type { ValidationCheck } from '@repocod/core';
+export { VALIDATION_CHECKS } from '@repocod/core';
 
 /** What validation needs of a task: its patches and its tests. */
 export interface ValidatedTask {

@@ -3,9 +3,9 @@ import type { ValidationCheck } from './validation-jobs.js';
 import { VALIDATION_CHECKS } from './validation-jobs.js';
 import type { CheckResult, CheckStatus } from './validation-verdict.js';
 
-/** The checks of a stored validation (JSON in `validations.checks`). */
-export function checksOf(row: Pick<ValidationRow, 'checks'>): CheckResult[] {
-  return JSON.parse(row.checks) as CheckResult[];
+/** The checks of a stored validation (the catalog reads `validations.checks` back checked). */
+export function checksOf(row: Pick<ValidationRow, 'checks'>): readonly CheckResult[] {
+  return row.checks;
 }
 
 export interface ValidationCounts {

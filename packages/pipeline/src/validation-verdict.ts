@@ -1,23 +1,10 @@
+import type { CheckResult, CheckStatus } from '@repocod/core';
 import type { JobResult, PytestRun, TestOutcome, TestResult } from '@repocod/runner';
 import { countsAsPass } from '@repocod/runner';
 import { jobRunIds } from './job-records.js';
-import type { ValidationCheck } from './validation-jobs.js';
 import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
 
-export type CheckStatus = 'passed' | 'failed' | 'infra-error';
-
-/** One check of a task, as stored (JSON in `validations.checks`) and shown. */
-export interface CheckResult {
-  readonly check: ValidationCheck;
-  readonly status: CheckStatus;
-  /** The tests the check is about when it did not pass (with their outcome), else empty. */
-  readonly tests: readonly string[];
-  /** One line for people. */
-  readonly detail: string;
-  /** The end of pytest's output of the run that decided a failed check; null when it passed. */
-  readonly log: string | null;
-  readonly runIds: readonly string[];
-}
+export type { CheckResult, CheckStatus } from '@repocod/core';
 
 /** A test whose outcome differed across the runs with the gold patches. */
 export interface FlakyTest {
