@@ -1,23 +1,21 @@
 import { Box, Text, useApp, useInput, useStdout } from 'ink';
 import type React from 'react';
-import { useCallback, useEffect, useRef, useState } from 'react';
-import type { FlowEvent, FlowStage, FlowStatus, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
+import type { FlowEvent, FlowStage, FlowStatus } from '@repocod/pipeline';
 import { FLOW_STAGES, FlowAborted } from '@repocod/pipeline';
 import type { CurateSession } from '../curate-session.js';
 import { nextVersion } from '../curate-session.js';
 import type { FlowBoard } from '../flow-board.js';
-import { boardFromStatus, foldFlowEvent } from '../flow-board.js';
+import type { ScreenName } from './app-state.js';
+import { appReducer, initialAppState } from './app-state.js';
 import type { KeyHelp } from './help-bar.js';
 import { HelpBar } from './help-bar.js';
-import type { PublishPreview } from './publish-screen.js';
 import { PUBLISH_KEYS, PublishScreen } from './publish-screen.js';
 import { SOURCES_KEYS, SourcesScreen } from './sources-screen.js';
 import { STAGES_KEYS, StagesScreen } from './stages-screen.js';
 import { TASK_KEYS, TaskScreen } from './task-screen.js';
 import { TASKS_KEYS, TasksScreen } from './tasks-screen.js';
 import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
-
-export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish';
 
 /** The tabs, in the order of their number keys; the task screen opens from the tasks table. */
 const TABS: readonly { readonly screen: Exclude<ScreenName, 'task'>; readonly title: string }[] = [
@@ -56,111 +54,111 @@ export function App(props: AppProps): React.JSX.Element {
   const { session } = props;
   const { exit } = useApp();
   const size = useTerminalSize(props.size);
-  const [screen, setScreen] = useState<ScreenName>('sources');
-  const [status, setStatus] = useState(props.initialStatus);
-  const [included, setIncluded] = useState<ReadonlySet<string>>(() =>
-    initialChoice(props.initialStatus, props.requested),
+  const [state, dispatch] = useReducer(appReducer, undefined, () =>
+    initialAppState({
+      status: props.initialStatus,
+      requested: props.requested,
+      version:
+        session.settings.version ?? nextVersion(props.initialStatus.releasedVersions.map((item) => item.version)),
+      now: Date.now(),
+    }),
   );
-  const [board, setBoard] = useState<FlowBoard>(() =>
-    boardFromStatus(props.initialStatus, [...initialChoice(props.initialStatus, props.requested)]),
-  );
-  const [running, setRunning] = useState(false);
-  const [now, setNow] = useState(() => Date.now());
-  const [tasks, setTasks] = useState<readonly TaskOverview[] | null>(null);
-  const [detail, setDetail] = useState<TaskDetail | null>(null);
-  const [validation, setValidation] = useState<ValidationOverview | null>(null);
-  const [version, setVersion] = useState(
-    () => session.settings.version ?? nextVersion(props.initialStatus.releasedVersions.map((item) => item.version)),
-  );
-  const [preview, setPreview] = useState<PublishPreview>({ state: 'none' });
-  const [outcome, setOutcome] = useState<{ ok: boolean; message: string } | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
-  const [confirmQuit, setConfirmQuit] = useState(false);
-  const [typing, setTyping] = useState(false);
+  const { screen, status, included, board, running, now, tasks, detail, validation } = state;
+  const { version, preview, outcome, message, confirmQuit, typing } = state;
   const abort = useRef<AbortController | null>(null);
 
   const report = useCallback(
-    (error: unknown) => setMessage(error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)),
+    (error: unknown) =>
+      dispatch({
+        kind: 'message',
+        message: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+      }),
     [],
   );
-  const refreshStatus = useCallback(async () => setStatus(await session.status()), [session]);
-  const loadTasks = useCallback(async () => setTasks(await session.tasks()), [session]);
-  const loadValidation = useCallback(async () => setValidation(await session.validation()), [session]);
+  // One loader per thing the screens read from the session: each dispatches what it found.
+  const refreshStatus = useCallback(
+    async () => dispatch({ kind: 'status', status: await session.status() }),
+    [session],
+  );
+  const loadTasks = useCallback(async () => dispatch({ kind: 'tasks', tasks: await session.tasks() }), [session]);
+  const loadValidation = useCallback(
+    async () => dispatch({ kind: 'validation', overview: await session.validation() }),
+    [session],
+  );
   const loadPreview = useCallback(
     async (chosen: string) => {
-      setPreview({ state: 'loading' });
+      dispatch({ kind: 'preview', preview: { state: 'loading' } });
       try {
-        setPreview({ state: 'ready', summary: await session.previewPublish(chosen) });
+        dispatch({ kind: 'preview', preview: { state: 'ready', summary: await session.previewPublish(chosen) } });
       } catch (error) {
-        setPreview({ state: 'error', message: error instanceof Error ? error.message : String(error) });
+        dispatch({
+          kind: 'preview',
+          preview: { state: 'error', message: error instanceof Error ? error.message : String(error) },
+        });
       }
     },
     [session],
   );
 
-  const onEvent = useCallback(
-    (event: FlowEvent) => setBoard((current) => foldFlowEvent(current, event, Date.now())),
-    [],
-  );
+  const onEvent = useCallback((event: FlowEvent) => dispatch({ kind: 'flow-event', event, at: Date.now() }), []);
 
   const runFlow = useCallback(
-    (stages: readonly FlowStage[], after: (ok: boolean) => Promise<void>) => {
+    (stages: readonly FlowStage[], after: (ok: boolean) => Promise<void>, show?: ScreenName) => {
       if (running) return;
       if (included.size === 0) {
-        setMessage('choose at least one repository (space on the sources screen)');
+        dispatch({ kind: 'message', message: 'choose at least one repository (space on the sources screen)' });
         return;
       }
-      setMessage(null);
-      setRunning(true);
+      dispatch({ kind: 'flow-started', screen: show });
       const controller = new AbortController();
       abort.current = controller;
+      let ended: string | null = null;
       session
         .run([...included], stages, onEvent, controller.signal, version)
         .then(async (result) => {
           await refreshStatus();
           await after(result.ok);
           if (!result.ok)
-            setMessage(
-              `${result.failures.length} stage(s) failed: the stages screen says why; r carries on once mended`,
-            );
+            ended = `${result.failures.length} stage(s) failed: the stages screen says why; r carries on once mended`;
         })
         .catch((error: unknown) => {
-          if (error instanceof FlowAborted) setMessage('stopped: what finished is in the catalog; r carries on');
-          else report(error);
+          if (error instanceof FlowAborted) ended = 'stopped: what finished is in the catalog; r carries on';
+          else ended = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
         })
         .finally(() => {
           abort.current = null;
-          setRunning(false);
+          dispatch({ kind: 'flow-ended', message: ended });
         });
     },
-    [running, included, session, onEvent, version, refreshStatus, report],
+    [running, included, session, onEvent, version, refreshStatus],
   );
 
   const startFlow = useCallback(() => {
-    setScreen('stages');
-    setBoard((current) => ({ ...current, outcome: 'running' }));
-    runFlow(FLOW_UNTIL_VALIDATION, async (ok) => {
-      if (!ok) return;
-      setScreen('publish');
-      await loadPreview(version);
-    });
+    runFlow(
+      FLOW_UNTIL_VALIDATION,
+      async (ok) => {
+        if (!ok) return;
+        dispatch({ kind: 'open', screen: 'publish' });
+        await loadPreview(version);
+      },
+      'stages',
+    );
   }, [runFlow, loadPreview, version]);
 
   const publish = useCallback(() => {
-    setOutcome({ ok: true, message: `publishing version ${version}…` });
+    dispatch({ kind: 'outcome', outcome: { ok: true, message: `publishing version ${version}…` } });
     runFlow(['publish'], async (ok) => {
       const released = (await session.status()).releasedVersions.map((item) => item.version);
-      setOutcome(
-        ok
-          ? {
-              ok: true,
-              message: `version ${version} written to ${session.settings.out}${session.settings.push === null ? '' : ` and pushed to ${session.settings.push.repo}`}`,
-            }
+      const pushed = session.settings.push === null ? '' : ` and pushed to ${session.settings.push.repo}`;
+      dispatch({
+        kind: 'outcome',
+        outcome: ok
+          ? { ok: true, message: `version ${version} written to ${session.settings.out}${pushed}` }
           : { ok: false, message: `publishing failed: see the stages screen (2)` },
-      );
+      });
       if (ok) {
         const next = nextVersion(released);
-        setVersion(next);
+        dispatch({ kind: 'version', version: next });
         await loadPreview(next);
       }
     });
@@ -169,20 +167,18 @@ export function App(props: AppProps): React.JSX.Element {
   // Elapsed times and ETAs move while the flow runs.
   useEffect(() => {
     if (!running) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => dispatch({ kind: 'tick', now: Date.now() }), 1000);
     return () => clearInterval(timer);
   }, [running]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only at the start
   useEffect(() => {
     if (props.autoRun === true) startFlow();
-    // Only at the start.
   }, []);
 
   const open = useCallback(
     (target: ScreenName) => {
-      setMessage(null);
-      setScreen(target);
+      dispatch({ kind: 'open', screen: target });
       if (target === 'sources') refreshStatus().catch(report);
       if (target === 'tasks') loadTasks().catch(report);
       if (target === 'validation') loadValidation().catch(report);
@@ -196,21 +192,23 @@ export function App(props: AppProps): React.JSX.Element {
     exit();
   }, [exit]);
 
+  const setTyping = useCallback((typing: boolean) => dispatch({ kind: 'typing', typing }), []);
+
   useInput(
     (input, key) => {
       if (confirmQuit) {
         if (input === 'y') quit();
-        else if (input === 'n' || key.escape) setConfirmQuit(false);
+        else if (input === 'n' || key.escape) dispatch({ kind: 'confirm-quit', asking: false });
         return;
       }
       if (input === 'q') {
-        if (running) setConfirmQuit(true);
+        if (running) dispatch({ kind: 'confirm-quit', asking: true });
         else quit();
         return;
       }
       if (screen === 'task') {
         // The task screen's digits and Tab move between its sections: Esc is the way back.
-        if (key.escape || key.backspace) setScreen('tasks');
+        if (key.escape || key.backspace) dispatch({ kind: 'open', screen: 'tasks' });
         return;
       }
       const tab = Number(input);
@@ -223,7 +221,7 @@ export function App(props: AppProps): React.JSX.Element {
       } else if (input === 'r' && screen === 'stages') startFlow();
       else if (input === 'x' && running) {
         abort.current?.abort();
-        setMessage('stopping after the current step…');
+        dispatch({ kind: 'message', message: 'stopping after the current step…' });
       }
     },
     { isActive: !typing },
@@ -243,19 +241,7 @@ export function App(props: AppProps): React.JSX.Element {
             width={size.width}
             height={bodyHeight}
             active={!confirmQuit}
-            onToggle={(names, include) => {
-              if (running) {
-                setMessage('the flow is running: the repositories can change once it stops');
-                return;
-              }
-              const next = new Set(included);
-              for (const name of names) {
-                if (include) next.add(name);
-                else next.delete(name);
-              }
-              setIncluded(next);
-              setBoard(boardFromStatus(status, [...next]));
-            }}
+            onToggle={(names, include) => dispatch({ kind: 'toggle', names, include })}
             onRun={startFlow}
           />
         ) : null}
@@ -275,10 +261,7 @@ export function App(props: AppProps): React.JSX.Element {
               onOpen={(instanceId) => {
                 session
                   .task(instanceId)
-                  .then((found) => {
-                    setDetail(found);
-                    if (found !== null) setScreen('task');
-                  })
+                  .then((found) => dispatch({ kind: 'detail', detail: found }))
                   .catch(report);
               }}
             />
@@ -317,8 +300,8 @@ export function App(props: AppProps): React.JSX.Element {
             active={!confirmQuit}
             onEditing={setTyping}
             onVersion={(chosen) => {
-              setVersion(chosen);
-              setOutcome(null);
+              dispatch({ kind: 'version', version: chosen });
+              dispatch({ kind: 'outcome', outcome: null });
               loadPreview(chosen).catch(report);
             }}
             onPreview={() => {
@@ -376,16 +359,6 @@ function screenKeys(screen: ScreenName): readonly KeyHelp[] {
     case 'publish':
       return PUBLISH_KEYS;
   }
-}
-
-/** The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo. */
-export function initialChoice(status: FlowStatus, requested: readonly string[]): ReadonlySet<string> {
-  if (requested.length > 0) return new Set(requested);
-  const started = status.repositories
-    .filter((repository) => repository.functions > 0 || repository.tasks > 0)
-    .map((repository) => repository.name);
-  if (started.length > 0) return new Set(started);
-  return new Set(status.repositories.some((repository) => repository.name === 'demo') ? ['demo'] : []);
 }
 
 function useTerminalSize(fixed: AppProps['size']): { width: number; height: number } {

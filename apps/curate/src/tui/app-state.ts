@@ -1,0 +1,146 @@
+import type { FlowEvent, FlowStatus, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import type { FlowBoard } from '../flow-board.js';
+import { boardFromStatus, foldFlowEvent } from '../flow-board.js';
+import type { PublishPreview } from './publish-screen.js';
+
+export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish';
+
+/**
+ * Everything the curator's TUI shows, in one value: the App is this state, the reducer below, and the
+ * hooks that load what the screens need (each one dispatches what it found). Pure, so that every
+ * transition is tested without a terminal.
+ */
+export interface AppState {
+  readonly screen: ScreenName;
+  readonly status: FlowStatus;
+  /** The repositories the flow runs on. */
+  readonly included: ReadonlySet<string>;
+  /** The stages screen's rows, folded from the flow's events. */
+  readonly board: FlowBoard;
+  readonly running: boolean;
+  /** The clock the stages screen's elapsed times and ETAs read, moved every second while the flow runs. */
+  readonly now: number;
+  /** Loaded when the tasks screen opens; null until then. */
+  readonly tasks: readonly TaskOverview[] | null;
+  readonly detail: TaskDetail | null;
+  readonly validation: ValidationOverview | null;
+  /** The version the publish screen proposes. */
+  readonly version: string;
+  readonly preview: PublishPreview;
+  readonly outcome: { readonly ok: boolean; readonly message: string } | null;
+  /** The message line (an error, a refusal, what happened). */
+  readonly message: string | null;
+  /** `q` while the flow runs asks first. */
+  readonly confirmQuit: boolean;
+  /** A screen takes every key as text (a filter, a version): the App's own keys wait. */
+  readonly typing: boolean;
+}
+
+export type AppAction =
+  | { readonly kind: 'open'; readonly screen: ScreenName }
+  | { readonly kind: 'status'; readonly status: FlowStatus }
+  | { readonly kind: 'toggle'; readonly names: readonly string[]; readonly include: boolean }
+  | { readonly kind: 'flow-started'; readonly screen?: ScreenName }
+  | { readonly kind: 'flow-event'; readonly event: FlowEvent; readonly at: number }
+  | { readonly kind: 'flow-ended'; readonly message: string | null }
+  | { readonly kind: 'tick'; readonly now: number }
+  | { readonly kind: 'tasks'; readonly tasks: readonly TaskOverview[] }
+  | { readonly kind: 'detail'; readonly detail: TaskDetail | null }
+  | { readonly kind: 'validation'; readonly overview: ValidationOverview }
+  | { readonly kind: 'preview'; readonly preview: PublishPreview }
+  | { readonly kind: 'version'; readonly version: string }
+  | { readonly kind: 'outcome'; readonly outcome: AppState['outcome'] }
+  | { readonly kind: 'message'; readonly message: string | null }
+  | { readonly kind: 'confirm-quit'; readonly asking: boolean }
+  | { readonly kind: 'typing'; readonly typing: boolean };
+
+export interface InitialAppState {
+  readonly status: FlowStatus;
+  /** Repositories named with --repo: chosen from the start. */
+  readonly requested: readonly string[];
+  readonly version: string;
+  readonly now: number;
+}
+
+export function initialAppState({ status, requested, version, now }: InitialAppState): AppState {
+  const included = initialChoice(status, requested);
+  return {
+    screen: 'sources',
+    status,
+    included,
+    board: boardFromStatus(status, [...included]),
+    running: false,
+    now,
+    tasks: null,
+    detail: null,
+    validation: null,
+    version,
+    preview: { state: 'none' },
+    outcome: null,
+    message: null,
+    confirmQuit: false,
+    typing: false,
+  };
+}
+
+export const REFUSED_WHILE_RUNNING = 'the flow is running: the repositories can change once it stops';
+
+export function appReducer(state: AppState, action: AppAction): AppState {
+  switch (action.kind) {
+    case 'open':
+      return { ...state, screen: action.screen, message: null };
+    case 'status':
+      return { ...state, status: action.status };
+    case 'toggle': {
+      if (state.running) return { ...state, message: REFUSED_WHILE_RUNNING };
+      const included = new Set(state.included);
+      for (const name of action.names) {
+        if (action.include) included.add(name);
+        else included.delete(name);
+      }
+      return { ...state, included, board: boardFromStatus(state.status, [...included]) };
+    }
+    case 'flow-started':
+      return {
+        ...state,
+        running: true,
+        message: null,
+        screen: action.screen ?? state.screen,
+        board: action.screen === 'stages' ? { ...state.board, outcome: 'running' } : state.board,
+      };
+    case 'flow-event':
+      return { ...state, board: foldFlowEvent(state.board, action.event, action.at) };
+    case 'flow-ended':
+      return { ...state, running: false, message: action.message ?? state.message };
+    case 'tick':
+      return { ...state, now: action.now };
+    case 'tasks':
+      return { ...state, tasks: action.tasks };
+    case 'detail':
+      return { ...state, detail: action.detail, screen: action.detail === null ? state.screen : 'task' };
+    case 'validation':
+      return { ...state, validation: action.overview };
+    case 'preview':
+      return { ...state, preview: action.preview };
+    case 'version':
+      return { ...state, version: action.version };
+    case 'outcome':
+      return { ...state, outcome: action.outcome };
+    case 'message':
+      return { ...state, message: action.message };
+    case 'confirm-quit':
+      return { ...state, confirmQuit: action.asking };
+    case 'typing':
+      return { ...state, typing: action.typing };
+  }
+}
+
+/** The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo. */
+export function initialChoice(status: FlowStatus, requested: readonly string[]): ReadonlySet<string> {
+  if (requested.length > 0) return new Set(requested);
+  const started = status.repositories
+    .filter((repository) => repository.functions > 0 || repository.tasks > 0)
+    .map((repository) => repository.name);
+  if (started.length > 0) return new Set(started);
+  return new Set(status.repositories.some((repository) => repository.name === 'demo') ? ['demo'] : []);
+}
