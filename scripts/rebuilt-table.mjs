@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Prints the "where it stands" table of docs/rebuild.md from the committed records (datasets/repocod/rebuilt/*.meta.json),
+// Prints the "where it stands" table of docs/rebuild.md from the committed records
+// (datasets/repocod/rebuilt/*.meta.json),
 // so that the figures there are the records', never typed by hand. Usage: node scripts/rebuilt-table.mjs
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -72,7 +72,8 @@ function pendingRow(stage: FlowStage, repository: string | null): StageRow {
 export function foldFlowEvent(board: FlowBoard, event: FlowEvent, now: number): FlowBoard {
   switch (event.kind) {
     case 'flow-start': {
-      // The stages of this run start afresh; the others (publish, while the TUI waits for the curator) keep what they showed.
+      // The stages of this run start afresh; the others (publish, while the TUI waits for the curator) keep what they
+      // showed.
       const fresh = emptyBoard(event.repositories);
       const running = new Set(event.stages);
       const rows = fresh.rows.map((row) =>

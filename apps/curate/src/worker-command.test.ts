@@ -100,7 +100,8 @@ describe('repocod worker', () => {
       survivor.child.kill('SIGTERM');
       expect(await survivor.exited).toEqual({ code: 0, signal: null });
       expect(survivor.log()).toContain('SIGTERM: finishing the running jobs, then stopping');
-      // Gone from the registry at once (the killed one lingers until its heartbeat lapses): a coordinator no longer counts it.
+      // Gone from the registry at once (the killed one lingers until its heartbeat lapses): a coordinator no longer
+      // counts it.
       const survivorId = /worker (\S+) takes jobs/.exec(survivor.log())?.[1];
       expect(survivorId).toBeDefined();
       expect((await queue.workers()).map((worker) => worker.id)).not.toContain(survivorId);

@@ -27,7 +27,8 @@ export async function connectRedis(address: RedisAddress, role: string): Promise
     retryStrategy: () => null,
     connectTimeout: 5000,
   });
-  // The socket's own error (ECONNREFUSED, ENOTFOUND …) says more than the "Connection is closed" that connect() rejects with.
+  // The socket's own error (ECONNREFUSED, ENOTFOUND …) says more than the "Connection is closed" that connect()
+  // rejects with.
   let cause: Error | undefined;
   client.on('error', (error: Error) => {
     cause ??= error;

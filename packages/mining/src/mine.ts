@@ -261,7 +261,8 @@ class Mining {
       toRun,
       uncovered.length,
       async (_job, result) => {
-        // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this time.
+        // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this
+        // time.
         if (
           result.patchError === null &&
           result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')

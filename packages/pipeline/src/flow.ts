@@ -156,7 +156,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const progress = stageProgress(name, repository);
     try {
       const { summary, value } = await body(progress);
-      // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps itself.
+      // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps
+      // itself.
       if (repository !== null)
         await recordStageTime(catalog, repository, name, (performance.now() - stageStarted) / 1000);
       emit({
@@ -309,7 +310,8 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         emit({ kind: 'stage-done', stage: 'mine', repository: repository.repository, summary: text, seconds });
         row.progress.stop();
       }
-      // The tasks of the repositories mined in this pass (of all of them in the first): their checks may send the planner further.
+      // The tasks of the repositories mined in this pass (of all of them in the first): their checks may send the
+      // planner further.
       const toBuild = [...started.keys()].filter(
         (repository) => !failed.has(repository) && (pass === 1 || (started.get(repository)?.minedNow ?? 0) > 0),
       );

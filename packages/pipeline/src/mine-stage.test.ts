@@ -116,7 +116,8 @@ describe('mineStage on the edge-case project', () => {
         ],
         method: 'fresh-process',
       },
-      // At import time behind a fallback that swallows the exception: the suite collects in full, so the whole suite runs.
+      // At import time behind a fallback that swallows the exception: the suite collects in full, so the whole suite
+      // runs.
       load_units: { tests: ['tests/test_units.py::test_kilometre'], method: 'whole-suite' },
     };
     for (const [qualname, want] of Object.entries(expected)) {

@@ -97,7 +97,8 @@ describe('publishing a validated selection', () => {
     expect(
       record.map((line) => [line.instance_id, line.released, line.status, (line.run_ids as string[]).length]),
     ).toEqual([
-      // Two runs each: the pre state collecting and the run without the body; the gold check is answered by mining's baseline.
+      // Two runs each: the pre state collecting and the run without the body; the gold check is answered by mining's
+      // baseline.
       ['demo-inventory.pricing.quote', true, 'passed', 2],
       [EQ, false, 'failed', 2],
       ['demo-inventory.util.slugify', true, 'passed', 2],

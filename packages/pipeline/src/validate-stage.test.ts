@@ -82,7 +82,8 @@ describe('validating the demo selection', () => {
   });
 
   it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with provenance', async () => {
-    // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check: one job per task runs.
+    // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check: one job per task
+    // runs.
     expect(first.repositories).toEqual([
       expect.objectContaining({
         repository: 'demo',

@@ -70,7 +70,8 @@ export function testFilesOf(tests: readonly string[]): string[] {
 }
 
 /**
- * The jobs of the three checks: P collects (see preStateCollectJob); P + gold.test without the body (collection errors do not
+ * The jobs of the three checks: P collects (see preStateCollectJob); P + gold.test without the body (collection
+ * errors do not
  * stop the other files, so each missing test is told apart); P + gold.test + gold.code, k runs, run
  * as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one failing test
  * answers the second check (REPOCOD's rule), so its run stops at the first failure, with the tests

@@ -9,7 +9,8 @@ const RECIPE_FORMAT = 'repocod-recipe/2';
 
 /**
  * The cache key of a repository's environment: sha256 over exactly the fields that decide what gets
- * installed (python, install steps, resolution date setting, package root, env). Test roots, pytest arguments, deselected
+ * installed (python, install steps, resolution date setting, package root, env). Test roots, pytest arguments,
+ * deselected
  * tests and the timeout change how tests run, not the environment, so they leave the hash alone.
  */
 export function recipeHash(entry: ManifestEntry): string {
