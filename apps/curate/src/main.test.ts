@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { USAGE, main } from './main.js';
+import { USAGE, cliReference, main } from './main.js';
+import { PROJECT_ROOT } from './project-root.js';
 import { type BufferIO, DEMO_ROOT, bufferIO, makeTempDir } from './test-support.js';
 
 /** What `repocod extract datasets/demo` prints on a fresh catalog (pinned). */
@@ -272,5 +273,16 @@ describe('repocod --help', () => {
     const whole = await run(['--help']);
     expect(whole.code).toBe(0);
     expect(whole.io.stdout()).toBe(USAGE);
+  });
+});
+
+describe('repocod help --markdown', () => {
+  it('prints the command reference, and docs/cli.md is that reference as the tool prints it today', async () => {
+    const printed = await run(['help', '--markdown']);
+    expect(printed.code).toBe(0);
+    expect(printed.io.stdout()).toBe(cliReference());
+    expect(printed.io.stdout()).toContain('## repocod mine\n\n```text\nusage: repocod mine <repository>');
+    const committed = readFileSync(join(PROJECT_ROOT, 'docs/cli.md'), 'utf8');
+    expect(committed, 'docs/cli.md is stale: pnpm repocod help --markdown > docs/cli.md').toBe(cliReference());
   });
 });

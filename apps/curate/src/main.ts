@@ -115,6 +115,30 @@ const COMMAND_USAGE: Readonly<Record<string, string>> = {
   worker: `${WORKER_USAGE}\n\nWhere run, mine, tasks, validate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`,
 };
 
+/**
+ * docs/cli.md: the commands and each command's usage, exactly as `--help` prints them, so that the
+ * reference never drifts from the tool (`pnpm repocod help --markdown > docs/cli.md`; a test compares).
+ */
+export function cliReference(): string {
+  const overview = USAGE.slice(0, USAGE.indexOf('\n\n', USAGE.indexOf('commands:'))).trimEnd();
+  const sections = Object.entries(COMMAND_USAGE).map(
+    ([command, usage]) => `## repocod ${command}\n\n\`\`\`text\n${usage.trimEnd()}\n\`\`\`\n`,
+  );
+  return [
+    '# `repocod` command reference',
+    '',
+    "Generated from the commands' `--help` by `pnpm repocod help --markdown > docs/cli.md`: do not edit.",
+    '',
+    '```text',
+    overview,
+    '```',
+    '',
+    ...sections.map((section) => `${section}`),
+  ]
+    .join('\n')
+    .replace(/\n+$/, '\n');
+}
+
 /** Runs one command; returns the exit code (0 ok, 1 failed, 2 usage). Never throws. */
 export async function main(argv: readonly string[], io: CommandIO): Promise<number> {
   try {
@@ -216,7 +240,8 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
         ]);
         return await workerCommand(args, io);
       case 'help':
-        io.out(USAGE);
+        assertKnownOptions(args, ['markdown']);
+        io.out(args.flags.get('markdown') === true ? cliReference() : USAGE);
         return 0;
       case undefined:
         io.err(USAGE);
