@@ -10,13 +10,15 @@ import { mineStage } from './mine-stage.js';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-mine-resume-'));
-// Nine test files, two a shard: five shards, each traced once and run plain once (k = 3).
+// Nine test files, two a shard: five shards, each traced once and run plain once (k = 2: what is resumed
+// does not depend on k, and one plain run a shard is enough to prove the plain jobs resume too).
 const options: MineStageOptions = {
   projectRoot: PROJECT_ROOT,
   stateRoot: state,
   repository: 'demo',
   workers: 2,
   mode: 'fast',
+  repeat: 2,
   shardFiles: 2,
   only: ['retry', 'make_sample_catalog', 'PricedItem.price_for'],
 };
