@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runExtract } from './extract-stage.js';
 import type { LiteMiningEvent, LiteMiningSummary } from './lite-mining.js';
 import { liteMining } from './lite-mining.js';
-import { mineStage } from './mine-stage.js';
+import { openMinedDemo } from './mined-demo.js';
 import { prepareStage } from './run-tests-stage.js';
 import type { SelectSummary } from './select-stage.js';
 import { selectStage } from './select-stage.js';
@@ -33,9 +33,9 @@ let summary: LiteMiningSummary;
 const events: LiteMiningEvent[] = [];
 
 beforeAll(async () => {
-  full = await openCatalog(join(state, 'full.duckdb'));
+  // Every candidate mined: the demo as the global setup mined it (mined-demo-setup.ts), in a copy.
+  full = await openMinedDemo(state);
   lite = await openCatalog(join(state, 'lite.duckdb'));
-  await mineStage(full, { ...options, mode: 'fast' });
   await tasksStage(full, options);
   fullSelection = await selectStage(full, SPEC);
 
