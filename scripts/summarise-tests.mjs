@@ -14,7 +14,9 @@ const output = process.argv[4];
 const files = [];
 if (output !== undefined && existsSync(output)) {
   const line = /(@repocod\/[\w-]+):test:\s+[✓❯×]\s+(src\/\S+)\s+\(\d+ tests?[^)]*\)\s+(\d+)ms/;
-  for (const text of readFileSync(output, 'utf8').replace(/\u001b\[[0-9;]*m/g, '').split('\n')) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the colours of the output are stripped, on purpose
+  const colours = /\u001b\[[0-9;]*m/g;
+  for (const text of readFileSync(output, 'utf8').replace(colours, '').split('\n')) {
     const found = line.exec(text);
     if (found !== null) files.push({ seconds: Number(found[3]) / 1000, file: `${found[1]} ${found[2]}` });
   }
