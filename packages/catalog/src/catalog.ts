@@ -49,6 +49,9 @@ import {
   type SelectionPick,
   type TaskLevel,
   taskFromRow,
+  TASK_SUMMARY_QUERY,
+  type TaskSummary,
+  taskSummaryFromRow,
   type TaskRow,
 } from './tasks-tables.js';
 import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
@@ -204,6 +207,11 @@ export interface Catalog {
   /** Tasks ordered by instance id, of one repository or of all. */
   tasks(repository?: string): Promise<StoredTask[]>;
   task(instanceId: string): Promise<StoredTask | null>;
+  /**
+   * Every task without its texts (prompt, solution, statements, patches), with the patches' sha256
+   * instead: what a table of all the tasks needs, a fraction of the bytes for big FAIL_TO_PASS sets.
+   */
+  taskSummaries(): Promise<TaskSummary[]>;
   /**
    * Every task that passed its checks and the filter, ranked per level by the score (descending), then
    * solution tokens (descending), then instance id: the deterministic tie-break. `picked` marks the
@@ -670,6 +678,13 @@ class DuckDBCatalog implements Catalog {
     return this.exclusive(`reading the task ${instanceId}`, async (connection) => {
       const [row] = await readRows(connection, 'SELECT * FROM tasks WHERE instance_id = $1', [instanceId]);
       return row === undefined ? null : taskFromRow(row);
+    });
+  }
+
+  taskSummaries(): Promise<TaskSummary[]> {
+    return this.exclusive('reading the task summaries', async (connection) => {
+      const rows = await readRows(connection, TASK_SUMMARY_QUERY);
+      return rows.map(taskSummaryFromRow);
     });
   }
 

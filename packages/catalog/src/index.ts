@@ -43,7 +43,7 @@ export {
   RELEVANT_TESTS_COLUMNS,
 } from './mining-tables.js';
 export type { StageTime } from './stage-times-table.js';
-export { type SelectionPick, type TaskLevel, type TaskRow, TASK_COLUMNS } from './tasks-tables.js';
+export { type SelectionPick, type TaskLevel, type TaskRow, type TaskSummary, TASK_COLUMNS } from './tasks-tables.js';
 export {
   type StoredValidation,
   type ValidationRow,

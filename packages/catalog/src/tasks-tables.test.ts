@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { contentHash } from '@repocod/core';
 import { IN_MEMORY, openCatalog } from './catalog.js';
 import { TASK_COLUMNS, type TaskRow } from './tasks-tables.js';
 import { useMigratedDatabase } from './test-support.js';
@@ -124,6 +125,23 @@ describe('ranking and selections', () => {
           quotas: { 'self-contained': 1, 'file-level': 1, 'repo-level': 1 },
         }),
       ).rejects.toThrow(/ranking the tasks failed/);
+    } finally {
+      await catalog.close();
+    }
+  });
+});
+
+describe('task summaries', () => {
+  it('give every task without its texts, with the sha256 of each patch in the order pre code, pre test, gold code, gold test', async () => {
+    const catalog = await openCatalog(IN_MEMORY);
+    try {
+      const written = task('a', 'repo-level', [3, 4], { preTest: 'pre test é', goldTest: '' });
+      await catalog.replaceTasks('r', [written, task('b', 'file-level', [1, 1])]);
+      const [summary] = await catalog.taskSummaries();
+      expect(summary).toMatchObject({ instanceId: 'a', level: 'repo-level', failToPass: written.failToPass });
+      expect(summary?.patchHashes).toEqual(
+        [written.preCode, written.preTest, written.goldCode, written.goldTest].map((patch) => contentHash(patch)),
+      );
     } finally {
       await catalog.close();
     }

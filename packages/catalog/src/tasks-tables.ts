@@ -163,3 +163,52 @@ export function pickFromRow(row: Row): SelectionPick {
     rank: integer(row, 'rank'),
   };
 }
+
+/** A task as a table of all the tasks shows it: no texts, the patches' sha256 (contentHash's) instead. */
+export interface TaskSummary
+  extends Pick<
+    TaskRow,
+    | 'instanceId'
+    | 'repository'
+    | 'file'
+    | 'qualname'
+    | 'baseCommit'
+    | 'level'
+    | 'complexity'
+    | 'promptLines'
+    | 'solutionLines'
+    | 'promptTokens'
+    | 'solutionTokens'
+    | 'failToPass'
+    | 'checksPassed'
+  > {
+  /** sha256 hex of pre code, pre test, gold code and gold test, in that order. */
+  readonly patchHashes: readonly string[];
+}
+
+export const TASK_SUMMARY_QUERY = `SELECT instance_id, repository, file, qualname, base_commit, level, cc, prompt_lines,
+  solution_lines, prompt_tokens, solution_tokens, fail_to_pass, checks_passed,
+  sha256(pre_code) AS pre_code_hash, sha256(pre_test) AS pre_test_hash, sha256(gold_code) AS gold_code_hash,
+  sha256(gold_test) AS gold_test_hash
+  FROM tasks ORDER BY instance_id`;
+
+export function taskSummaryFromRow(row: Row): TaskSummary {
+  return {
+    instanceId: text(row, 'instance_id'),
+    repository: text(row, 'repository'),
+    file: text(row, 'file'),
+    qualname: text(row, 'qualname'),
+    baseCommit: text(row, 'base_commit'),
+    level: oneOf(row, 'level', CONTEXT_LEVELS, 'context level'),
+    complexity: integer(row, 'cc'),
+    promptLines: integer(row, 'prompt_lines'),
+    solutionLines: integer(row, 'solution_lines'),
+    promptTokens: integer(row, 'prompt_tokens'),
+    solutionTokens: integer(row, 'solution_tokens'),
+    failToPass: textList(row, 'fail_to_pass'),
+    checksPassed: row.checks_passed === true,
+    patchHashes: ['pre_code_hash', 'pre_test_hash', 'gold_code_hash', 'gold_test_hash'].map((column) =>
+      text(row, column),
+    ),
+  };
+}

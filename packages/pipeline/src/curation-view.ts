@@ -1,6 +1,6 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import type { ContextLevel, Dependency } from '@repocod/core';
-import { taskHash } from './validation-jobs.js';
+import { taskHash, taskHashOf } from './validation-jobs.js';
 import type { CheckResult } from './validation-verdict.js';
 import { checksOf } from './validation-summary.js';
 
@@ -65,10 +65,14 @@ export interface ValidationOverview {
 
 /** Every task of the catalog with what the tasks table shows, by instance id. */
 export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
-  const tasks = await catalog.tasks();
+  // Summaries, not whole tasks: the patches of tasks with thousands of tests run to megabytes each.
+  const tasks = await catalog.taskSummaries();
   const selection = await catalog.selection();
   const selected = new Set(selection?.picks.map((pick) => pick.instanceId) ?? []);
-  const current = await currentValidations(catalog, tasks);
+  const current = await currentValidations(
+    catalog,
+    tasks.map((task) => ({ instanceId: task.instanceId, hash: taskHashOf(task) })),
+  );
   return tasks.map((task) => ({
     instanceId: task.instanceId,
     repository: task.repository,
@@ -91,7 +95,9 @@ export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
 export async function taskDetail(catalog: Catalog, instanceId: string): Promise<TaskDetail | null> {
   const task = await catalog.task(instanceId);
   if (task === null) return null;
-  const validation = (await currentValidations(catalog, [task])).get(task.instanceId) ?? null;
+  const validation =
+    (await currentValidations(catalog, [{ instanceId: task.instanceId, hash: taskHash(task) }])).get(task.instanceId) ??
+    null;
   return {
     task,
     dependencies: task.dependencies,
@@ -106,8 +112,11 @@ export async function validationOverview(catalog: Catalog): Promise<ValidationOv
   const selection = await catalog.selection();
   if (selection === null) return { selectionId: null, entries: [] };
   const picked = new Set(selection.picks.map((pick) => pick.instanceId));
-  const tasks = (await catalog.tasks()).filter((task) => picked.has(task.instanceId));
-  const current = await currentValidations(catalog, tasks);
+  const tasks = (await catalog.taskSummaries()).filter((task) => picked.has(task.instanceId));
+  const current = await currentValidations(
+    catalog,
+    tasks.map((task) => ({ instanceId: task.instanceId, hash: taskHashOf(task) })),
+  );
   const order: Record<TaskValidationStatus, number> = { 'infra-error': 0, failed: 1, 'not-validated': 2, passed: 3 };
   const entries = tasks.map((task): ValidationEntry => {
     const validation = current.get(task.instanceId) ?? null;
@@ -139,10 +148,10 @@ export async function runLog(catalog: Catalog, runId: string): Promise<string | 
 /** The newest validation of each task's present content (a rebuilt task's old verdicts do not count). */
 async function currentValidations(
   catalog: Catalog,
-  tasks: readonly StoredTask[],
+  tasks: readonly { readonly instanceId: string; readonly hash: string }[],
 ): Promise<Map<string, StoredValidation>> {
   if (tasks.length === 0) return new Map();
-  const hashes = new Map(tasks.map((task) => [task.instanceId, taskHash(task)]));
+  const hashes = new Map(tasks.map((task) => [task.instanceId, task.hash]));
   const current = new Map<string, StoredValidation>();
   // Rows come newest first within a task.
   for (const row of await catalog.validations({ instanceIds: tasks.map((task) => task.instanceId) })) {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ValidatedTask } from './validation-jobs.js';
-import { evidenceLimitSeconds, preStateCollectJob, validationJobs, wholeWithoutBodyJob } from './validation-jobs.js';
+import { contentHash } from '@repocod/core';
+import {
+  evidenceLimitSeconds,
+  preStateCollectJob,
+  taskHash,
+  taskHashOf,
+  validationJobs,
+  wholeWithoutBodyJob,
+} from './validation-jobs.js';
 
 const task: ValidatedTask = {
   instanceId: 'sphinx-doc__sphinx-sphinx.application.Sphinx.require_sphinx',
@@ -64,5 +72,13 @@ describe('the runs of validation', () => {
     });
     expect(job.pytestArgs).toEqual(['--collect-only', '-q']);
     expect(validationJobs(task, 3, 600).collects).toMatchObject({ paths: job.paths, timeoutSeconds: 600 });
+  });
+});
+
+describe('the task hash', () => {
+  it("is the same from the patches' hashes (the catalog's summaries) as from the patches", () => {
+    const patchHashes = [task.preCode, task.preTest, task.goldCode, task.goldTest].map((patch) => contentHash(patch));
+    expect(taskHashOf({ ...task, patchHashes })).toBe(taskHash(task));
+    expect(taskHashOf({ ...task, patchHashes: [...patchHashes].reverse() })).not.toBe(taskHash(task));
   });
 });

@@ -143,11 +143,25 @@ export function likeliestFailingFirst(task: Pick<ValidatedTask, 'failToPass' | '
 
 /** Names a task's content: a task rebuilt with other patches or tests is another task to validate. */
 export function taskHash(task: ValidatedTask): string {
+  const patches = [task.preCode, task.preTest, task.goldCode, task.goldTest].map((patch) => contentHash(patch));
+  return taskHashOf({ ...task, patchHashes: patches });
+}
+
+/**
+ * The same hash from the patches' hashes (pre code, pre test, gold code, gold test), as the catalog's
+ * task summaries give them without reading the patches (DuckDB's sha256 is contentHash's).
+ */
+export function taskHashOf(task: {
+  readonly instanceId: string;
+  readonly baseCommit: string;
+  readonly patchHashes: readonly string[];
+  readonly failToPass: readonly string[];
+}): string {
   return contentHash(
     JSON.stringify({
       instanceId: task.instanceId,
       baseCommit: task.baseCommit,
-      patches: [task.preCode, task.preTest, task.goldCode, task.goldTest].map((patch) => contentHash(patch)),
+      patches: task.patchHashes,
       failToPass: [...task.failToPass].sort(),
     }),
   );
