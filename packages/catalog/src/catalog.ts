@@ -9,7 +9,8 @@ import {
   listValue,
   VARCHAR,
 } from '@duckdb/node-api';
-import { RepocodError } from '@repocod/core';
+import type { ValidationStatus } from '@repocod/core';
+import { RepocodError, VALIDATION_STATUSES } from '@repocod/core';
 import { errorMessage, rollbackQuietly } from './duckdb-errors.js';
 import { ensureFolder } from './ensure-folder.js';
 import { type FileExtraction, extractionProblem } from './file-extraction.js';
@@ -54,7 +55,7 @@ import {
   taskSummaryFromRow,
   type TaskRow,
 } from './tasks-tables.js';
-import { type Row, double, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
+import { type Row, double, integer, oneOf, text, timestamp, timestampValueOf } from './typed-cells.js';
 import { appendValidation, type StoredValidation, validationFromRow } from './validations-table.js';
 
 /** Where the catalog lives unless the user says otherwise, relative to the working directory. */
@@ -88,6 +89,13 @@ export interface FunctionFilter {
 }
 
 export type StoredTask = TaskRow & { readonly builtAt: Date };
+
+/** A validation's verdict without its evidence: what a table of all the tasks shows. */
+export interface ValidationVerdictRow {
+  readonly instanceId: string;
+  readonly taskHash: string;
+  readonly status: ValidationStatus;
+}
 
 /** What `rankTasks` ranks by: SQL expressions over the `tasks` columns, and a quota per level. */
 export interface RankQuery {
@@ -239,6 +247,8 @@ export interface Catalog {
   saveValidation(row: StoredValidation): Promise<void>;
   /** Stored validations ordered by instance id, newest first within a task. */
   validations(filter?: ValidationFilter): Promise<StoredValidation[]>;
+  /** Every validation's verdict alone (no checks, logs or test lists), in the order of validations(). */
+  validationVerdicts(): Promise<ValidationVerdictRow[]>;
   /**
    * The environment key of the repository's most recent run at `baseCommit` (latest finish, then run
    * id): the environment its stored results came from; null when it has no run at that commit.
@@ -818,6 +828,20 @@ class DuckDBCatalog implements Catalog {
         [VARCHAR, BOOLEAN, TEXT_LIST],
       );
       return reader.getRowObjects().map(validationFromRow);
+    });
+  }
+
+  validationVerdicts(): Promise<ValidationVerdictRow[]> {
+    return this.exclusive('reading the verdicts', async (connection) => {
+      const rows = await readRows(
+        connection,
+        'SELECT instance_id, task_hash, status FROM validations ORDER BY instance_id, validated_at DESC, validation_key',
+      );
+      return rows.map((row) => ({
+        instanceId: text(row, 'instance_id'),
+        taskHash: text(row, 'task_hash'),
+        status: oneOf(row, 'status', VALIDATION_STATUSES, 'validation status'),
+      }));
     });
   }
 

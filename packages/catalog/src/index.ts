@@ -12,6 +12,7 @@ export {
   type ScoredProspectiveTask,
   PROSPECTIVE_TASK_COLUMNS,
   type StoredTask,
+  type ValidationVerdictRow,
   DEFAULT_CATALOG_PATH,
   IN_MEMORY,
   openCatalog,

@@ -1,4 +1,4 @@
-import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
+import type { Catalog, StoredTask, StoredValidation, ValidationVerdictRow } from '@repocod/catalog';
 import type { ContextLevel, Dependency } from '@repocod/core';
 import { taskHash, taskHashOf } from './validation-jobs.js';
 import type { CheckResult } from './validation-verdict.js';
@@ -69,10 +69,12 @@ export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
   const tasks = await catalog.taskSummaries();
   const selection = await catalog.selection();
   const selected = new Set(selection?.picks.map((pick) => pick.instanceId) ?? []);
-  const current = await currentValidations(
-    catalog,
-    tasks.map((task) => ({ instanceId: task.instanceId, hash: taskHashOf(task) })),
-  );
+  // The verdicts alone: the evidence (checks, logs, test lists) is for one task's screen.
+  const hashes = new Map(tasks.map((task) => [task.instanceId, taskHashOf(task)]));
+  const current = new Map<string, ValidationVerdictRow>();
+  for (const row of await catalog.validationVerdicts()) {
+    if (!current.has(row.instanceId) && hashes.get(row.instanceId) === row.taskHash) current.set(row.instanceId, row);
+  }
   return tasks.map((task) => ({
     instanceId: task.instanceId,
     repository: task.repository,
