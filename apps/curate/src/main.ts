@@ -15,6 +15,7 @@ import { CURATE_OPTIONS, CURATE_USAGE, curateCommand } from './curate-command.js
 import { EXECUTOR_OPTIONS, EXECUTOR_USAGE } from './executor-option.js';
 import { WORKER_USAGE, workerCommand } from './worker-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
+import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint-command.js';
 
 const VALUE_OPTIONS = new Set([
   'db',
@@ -48,6 +49,7 @@ const VALUE_OPTIONS = new Set([
   'state',
   'lock-seconds',
   'record-out',
+  'dir',
 ]);
 
 export const USAGE = `repocod: build REPOCOD-style benchmarks from Python repositories
@@ -65,6 +67,7 @@ commands:
   validate              check every selected task with the shared runner (k runs, flaky tests found)
   publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub
   record --repo NAME    the committed record of a rebuild (a line per task, a header); --lite: the selection
+  checkpoint save|restore  a rebuild's runs and mining as committed Parquet files, to resume on another machine
   curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)
   worker --redis URL    run the jobs of a coordinator (--executor URL) on this machine
 
@@ -90,6 +93,8 @@ ${PUBLISH_USAGE}
 
 ${RECORD_USAGE}
 
+${CHECKPOINT_USAGE}
+
 ${CURATE_USAGE}
 
 ${WORKER_USAGE}
@@ -111,6 +116,7 @@ const COMMAND_USAGE: Readonly<Record<string, string>> = {
   validate: VALIDATE_USAGE,
   publish: PUBLISH_USAGE,
   record: RECORD_USAGE,
+  checkpoint: CHECKPOINT_USAGE,
   curate: CURATE_USAGE,
   worker: `${WORKER_USAGE}\n\nWhere run, mine, tasks, validate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`,
 };
@@ -224,6 +230,9 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       case 'record':
         assertKnownOptions(args, ['repo', 'lite', 'out', 'db', 'selection', 'manifest']);
         return await recordCommand(args, io);
+      case 'checkpoint':
+        assertKnownOptions(args, ['dir', 'db']);
+        return await checkpointCommand(args, io);
       case 'curate':
         assertKnownOptions(args, CURATE_OPTIONS);
         return await curateCommand(args, io, io.terminal);

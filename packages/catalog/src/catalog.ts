@@ -1,4 +1,4 @@
-import { access, constants, realpath, stat } from 'node:fs/promises';
+import { access, constants, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import {
   BOOLEAN,
@@ -17,6 +17,7 @@ import { type FileExtraction, extractionProblem } from './file-extraction.js';
 import { appendFile, type CatalogFile, fileFromRow } from './files-table.js';
 import { appendFunction, type CatalogFunction, functionFromRow } from './functions-table.js';
 import { migrate } from './migrate.js';
+import { latestSchemaVersion } from './migrations.js';
 import {
   appendBaselineRow,
   appendCoverageRow,
@@ -31,6 +32,16 @@ import {
   type StoredRelevantTests,
 } from './mining-tables.js';
 import { openError } from './open-error.js';
+import {
+  CHECKPOINT_FORMAT,
+  CHECKPOINT_MANIFEST,
+  CHECKPOINT_TABLES,
+  type CheckpointManifest,
+  type CheckpointTableCount,
+  checkpointFile,
+  parseCheckpointManifest,
+  sqlPath,
+} from './repository-checkpoint.js';
 import { type QueryResult, toCell } from './query-result.js';
 import {
   appendRun,
@@ -258,6 +269,13 @@ export interface Catalog {
   recordStageTime(time: StageTime): Promise<void>;
   /** The stage times of a repository, ordered by stage name. */
   stageTimes(repository: string): Promise<StageTime[]>;
+  /**
+   * Writes the repository's checkpoint into the folder (see repository-checkpoint.ts): one Parquet file
+   * per table and checkpoint.json, each file replaced whole.
+   */
+  saveCheckpoint(repository: string, folder: string): Promise<CheckpointTableCount[]>;
+  /** Adds a checkpoint's rows that the catalog lacks, in one transaction; returns the rows read and added. */
+  restoreCheckpoint(repository: string, folder: string): Promise<CheckpointTableCount[]>;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
   query(sql: string): Promise<QueryResult>;
   /** Waits for pending calls, then releases the database file so that another process can open it. */
@@ -876,6 +894,78 @@ class DuckDBCatalog implements Catalog {
     });
   }
 
+  saveCheckpoint(repository: string, folder: string): Promise<CheckpointTableCount[]> {
+    return this.exclusive(`writing the checkpoint of ${repository} to ${folder}`, async (connection) => {
+      await ensureFolder(folder);
+      const counts: CheckpointTableCount[] = [];
+      for (const table of CHECKPOINT_TABLES) {
+        const where = table.where.replaceAll('$repository', `'${repository.replaceAll("'", "''")}'`);
+        const select = `SELECT * FROM ${table.name} WHERE ${where} ORDER BY ${table.orderBy}`;
+        const file = join(folder, checkpointFile(table));
+        // Written beside, then renamed: a run killed mid-write leaves the previous file whole.
+        await connection.run(`COPY (${select}) TO ${sqlPath(`${file}.partial`)} (FORMAT parquet, COMPRESSION zstd)`);
+        await rename(`${file}.partial`, file);
+        const [row] = await readRows(connection, `SELECT count(*) AS n FROM read_parquet(${sqlPath(file)})`);
+        counts.push({ table: table.name, rows: integer(row ?? {}, 'n') });
+      }
+      const manifest: CheckpointManifest = {
+        format: CHECKPOINT_FORMAT,
+        repository,
+        schema_version: latestSchemaVersion(),
+        tables: Object.fromEntries(counts.map(({ table, rows }) => [table, rows])),
+      };
+      await writeFile(join(folder, CHECKPOINT_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+      return counts;
+    });
+  }
+
+  restoreCheckpoint(repository: string, folder: string): Promise<CheckpointTableCount[]> {
+    return this.exclusive(`restoring the checkpoint of ${repository} from ${folder}`, async (connection) => {
+      const manifestFile = join(folder, CHECKPOINT_MANIFEST);
+      const text = await readFile(manifestFile, 'utf8').catch((error: NodeJS.ErrnoException) => {
+        throw new RepocodError(
+          error.code === 'ENOENT' ? 'path-not-found' : 'file-unreadable',
+          `${manifestFile}: no checkpoint there (${error.code ?? error.message}); write one with ` +
+            `\`repocod checkpoint save ${repository}\``,
+        );
+      });
+      const manifest = parseCheckpointManifest(text, manifestFile, latestSchemaVersion());
+      if (manifest.repository !== repository) {
+        throw new RepocodError(
+          'parse-error',
+          `${manifestFile}: the checkpoint of ${manifest.repository}, not of ${repository}`,
+        );
+      }
+      const tables = CHECKPOINT_TABLES.filter((table) => manifest.tables[table.name] !== undefined);
+      for (const table of tables) {
+        const file = join(folder, checkpointFile(table));
+        const [row] = await readRows(connection, `SELECT count(*) AS n FROM read_parquet(${sqlPath(file)})`);
+        const rows = integer(row ?? {}, 'n');
+        if (rows !== manifest.tables[table.name]) {
+          throw new RepocodError(
+            'parse-error',
+            `${file}: ${rows} row(s), checkpoint.json says ${manifest.tables[table.name]}; the folder is not ` +
+              'one checkpoint (save it again, or restore it from the commit that wrote it)',
+          );
+        }
+      }
+      return inTransaction(connection, async () => {
+        const counts: CheckpointTableCount[] = [];
+        for (const table of tables) {
+          const file = join(folder, checkpointFile(table));
+          const before = await countRows(connection, table.name);
+          // By name: a checkpoint of an older schema lacks the columns added since, which take their defaults.
+          await connection.run(
+            `INSERT OR IGNORE INTO ${table.name} BY NAME SELECT * FROM read_parquet(${sqlPath(file)})`,
+          );
+          const added = (await countRows(connection, table.name)) - before;
+          counts.push({ table: table.name, rows: manifest.tables[table.name] ?? 0, added });
+        }
+        return counts;
+      });
+    });
+  }
+
   query(sql: string): Promise<QueryResult> {
     return this.exclusive('running the query', async (connection) => {
       const reader = await connection.runAndReadAll(sql);
@@ -919,6 +1009,11 @@ class DuckDBCatalog implements Catalog {
 async function readRows(connection: DuckDBConnection, sql: string, values: (string | number)[] = []): Promise<Row[]> {
   const reader = await connection.runAndReadAll(sql, values);
   return reader.getRowObjects();
+}
+
+async function countRows(connection: DuckDBConnection, table: string): Promise<number> {
+  const [row] = await readRows(connection, `SELECT count(*) AS n FROM ${table}`);
+  return integer(row ?? {}, 'n');
 }
 
 async function inTransaction<T>(connection: DuckDBConnection, work: () => Promise<T>): Promise<T> {

@@ -52,3 +52,9 @@ export {
   VALIDATION_COLUMNS,
   VALIDATION_STATUSES,
 } from './validations-table.js';
+export {
+  type CheckpointManifest,
+  type CheckpointTableCount,
+  CHECKPOINT_MANIFEST,
+  CHECKPOINT_TABLES,
+} from './repository-checkpoint.js';
