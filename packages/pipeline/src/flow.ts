@@ -105,12 +105,15 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const failures: { stage: FlowStage; repository: string | null; message: string }[] = [];
   const workers = options.workers ?? 2;
   const repeat = options.repeat ?? 3;
+  /** Each repository as the prepare stage made it: the later stages take it from here, not prepare it again. */
+  const preparedRepositories = new Map<string, PreparedRepository>();
   const common = {
     projectRoot: options.projectRoot,
     stateRoot: options.stateRoot,
     manifest: options.manifest,
     sources: options.sources,
     executor: options.executor,
+    prepared: preparedRepositories,
   };
 
   // A function, not the property, so that TypeScript does not narrow it across awaits.
@@ -188,7 +191,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const mineAll = options.mineAll === true;
   const spec = options.spec ?? REPOCOD_LITE_SPEC;
   /** The repositories prepared and extracted whose mining waits for Lite-first mining over all of them. */
-  const extractedRepositories = new Map<string, PreparedRepository>();
+  const extractedRepositories = new Set<string>();
 
   const buildTasks = (repository: string): Promise<unknown> =>
     stage('tasks', repository, async (progress) => {
@@ -223,7 +226,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const mineLiteFirst = async (): Promise<string[]> => {
     const failed = new Set<string>();
     for (let pass = 1; ; pass++) {
-      const repositories = [...extractedRepositories.keys()].filter((repository) => !failed.has(repository));
+      const repositories = [...extractedRepositories].filter((repository) => !failed.has(repository));
       if (repositories.length === 0) return [];
       type MineRow = { at: number; progress: StageProgress & { stop: () => void }; minedNow: number };
       const started = new Map<string, MineRow>();
@@ -256,7 +259,6 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         summary = await liteMining(catalog, {
           ...common,
           repositories,
-          prepared: extractedRepositories,
           spec,
           margin: options.margin,
           mode: 'fast',
@@ -327,7 +329,6 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     const probe = await liteMining(catalog, {
       ...common,
       repositories,
-      prepared: extractedRepositories,
       spec,
       margin: options.margin,
       mode: 'fast',
@@ -355,6 +356,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         };
       });
       if (prepared === undefined) continue;
+      if (prepared !== null) preparedRepositories.set(repository, prepared);
       if (prepared === null) {
         // Not run: the later per-repository stages need the checkout, so they are not run either.
         if (['extract', 'mine', 'tasks'].some((name) => chosen.has(name as FlowStage)))
@@ -378,7 +380,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       });
       if (extracted === undefined) continue;
       if (!mineAll && prepared !== null) {
-        extractedRepositories.set(repository, prepared);
+        extractedRepositories.add(repository);
         continue;
       }
       const mined = await stage('mine', repository, async (progress) => {

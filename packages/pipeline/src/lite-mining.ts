@@ -31,8 +31,7 @@ export interface LiteMiningOptions
   readonly spec: SelectionSpec;
   /** Default 20% of each quota. */
   readonly margin?: LiteMargin;
-  /** Repositories already prepared and extracted (the flow's); the others are prepared and extracted here. */
-  readonly prepared?: ReadonlyMap<string, PreparedRepository>;
+  /** `prepared`: repositories already prepared and extracted (the flow's); the others are prepared and extracted here. */
   /**
    * Mines one repository's share of a round; null drops the repository (its failure was reported).
    * Default: mineStage with these options, failures thrown.
@@ -187,7 +186,6 @@ async function defaultRound(
     repositories: _repositories,
     spec: _spec,
     margin: _margin,
-    prepared: _prepared,
     mineRound: _mineRound,
     onEvent: _onEvent,
     ...mineOptions
