@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { FlowEvent, HubTarget } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
@@ -13,12 +13,12 @@ import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
 import { emptyBoard, foldFlowEvent } from './flow-board.js';
 import type { ExecutorChoice } from './executor-option.js';
-import { EXECUTOR_OPTIONS, withExecutor } from './executor-option.js';
+import { withExecutor } from './executor-option.js';
 import { headlessLine, headlessSummary } from './headless-printer.js';
 import type { CommandIO } from './io.js';
 import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
-import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
@@ -41,29 +41,6 @@ default REPOCOD-Lite) can pick, over all the repositories, with a margin over ea
 --all mines every candidate. Headless, --record then writes the record of each repository it ran (see
 repocod record) into --record-out DIR (default ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit
 code 1 when a stage fails.`;
-
-export const CURATE_OPTIONS = [
-  'repo',
-  'version',
-  'out',
-  'yes',
-  'json',
-  'workers',
-  'repeat',
-  'narrow',
-  'keep',
-  'push',
-  'hub-url',
-  'manifest',
-  'source',
-  'db',
-  'spec',
-  'all',
-  'margin',
-  'record',
-  'record-out',
-  ...EXECUTOR_OPTIONS,
-];
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
@@ -133,8 +110,8 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
     manifest: stringOption(args, 'manifest'),
     sources: listOption(args, 'source'),
-    workers: wholeNumber(args, 'workers', 2),
-    repeat: wholeNumber(args, 'repeat', 3),
+    workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
+    repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
     narrow: args.flags.get('narrow') === true,
     version: stringOption(args, 'version') ?? null,
     out: out === undefined ? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER) : isAbsolute(out) ? out : resolve(out),

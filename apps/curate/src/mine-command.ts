@@ -1,4 +1,4 @@
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type {
   LiteMargin,
   LiteMiningSummary,
@@ -21,7 +21,7 @@ import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
-import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
 
@@ -72,8 +72,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         only: listOption(args, 'only'),
         confirm: args.flags.get('confirm') === true,
-        workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
-        repeat: wholeNumber(args, 'repeat', 3),
+        workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
+        repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         onEvent: progressPrinter(io, ticker),
@@ -244,8 +244,8 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
         sources: listOption(args, 'source'),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         confirm: args.flags.get('confirm') === true,
-        workers: stringOption(args, 'workers') === undefined ? undefined : wholeNumber(args, 'workers', 1),
-        repeat: wholeNumber(args, 'repeat', 3),
+        workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
+        repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         onEvent: (event) => {

@@ -60,8 +60,13 @@ export function listOption(args: ParsedArgs, name: string): readonly string[] {
 
 /** A numeric option that must be a whole number of at least 1; `fallback` when it is absent. */
 export function wholeNumber(args: ParsedArgs, name: string, fallback: number): number {
+  return optionalWholeNumber(args, name) ?? fallback;
+}
+
+/** A whole number >= 1, or undefined when the option is not given (its default is resolved elsewhere). */
+export function optionalWholeNumber(args: ParsedArgs, name: string): number | undefined {
   const text = stringOption(args, name);
-  if (text === undefined) return fallback;
+  if (text === undefined) return undefined;
   const value = Number(text);
   if (!Number.isInteger(value) || value < 1)
     throw new RepocodError('usage', `--${name} must be a whole number >= 1 (got ${text})`);

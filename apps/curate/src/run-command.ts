@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { RunTestsSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
-import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
@@ -45,7 +45,7 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
         fresh: args.flags.get('fresh') === true,
         patches,
         tests,
-        workers: wholeNumber(args, 'workers', 1),
+        workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         repeat: wholeNumber(args, 'repeat', 1),
         timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
         onEvent: (event) => {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
@@ -7,7 +7,7 @@ import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
-import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
@@ -37,7 +37,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         repository,
         manifest: stringOption(args, 'manifest'),
         sources: listOption(args, 'source'),
-        workers: wholeNumber(args, 'workers', 2),
+        workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,
         onEvent: (event) => {

@@ -1,12 +1,12 @@
 import type { ProgressTicker, ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
 import { checksOf, countValidations, DEFAULT_CATALOG_PATH, openCatalog, validateStage } from '@repocod/pipeline';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
-import { listOption, stringOption, wholeNumber } from './parse-args.js';
+import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
@@ -43,9 +43,9 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
         sources: listOption(args, 'source'),
         selectionId: stringOption(args, 'selection'),
         repositories: listOption(args, 'repo'),
-        repeat: wholeNumber(args, 'repeat', 3),
+        repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
-        workers: wholeNumber(args, 'workers', 2),
+        workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         retryFailed: args.flags.get('retry-failed') === true,
         narrow: args.flags.get('narrow') === true,
         goldRuns: args.flags.get('gold-runs') === true,

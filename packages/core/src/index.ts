@@ -13,3 +13,4 @@ export * from './json-shape.js';
 export * from './task-checks.js';
 export * from './task-dependency.js';
 export * from './check-result.js';
+export * from './run-settings.js';

@@ -1,4 +1,4 @@
-import { RepocodError } from '@repocod/core';
+import { DEFAULT_REPEAT, RepocodError } from '@repocod/core';
 import { join } from 'node:path';
 import type {
   Executor,
@@ -113,7 +113,6 @@ export interface MiningSummary {
   readonly confirmed: number;
 }
 
-const DEFAULT_REPEAT = 3;
 const DEFAULT_BATCH_SECONDS = 60;
 /** However fast their tests, no more functions than this wait for one process to end before they are stored. */
 const MAX_BATCH_SIZE = 200;

@@ -1,8 +1,8 @@
 import type { Catalog, StoredTask, StoredValidation, ValidationVerdictRow } from '@repocod/catalog';
 import type { ContextLevel, Dependency } from '@repocod/core';
-import { taskHash, taskHashOf } from './validation-jobs.js';
-import type { CheckResult } from './validation-verdict.js';
-import { checksOf } from './validation-summary.js';
+import { taskHash, taskHashOf } from '@repocod/validate';
+import type { CheckResult } from '@repocod/validate';
+import { checksOf } from '@repocod/validate';
 
 /**
  * What the curator's screens show of the catalog, read in one place so that the TUI (and anything

@@ -8,12 +8,6 @@ import { jobHash } from '@repocod/runner';
  * `<job hash>:<attempt>`, and the same job again can be answered from there.
  */
 
-/** The run ids recordJobResult stores a job's result under (one for a patch that did not apply). */
-export function jobRunIds(result: Pick<JobResult, 'jobHash' | 'patchError' | 'runs'>): string[] {
-  if (result.patchError !== null) return [`${result.jobHash}:1`];
-  return result.runs.map((_, index) => `${result.jobHash}:${index + 1}`);
-}
-
 /** A job's stored attempts as a result, when all of them are there; null when the job must run. */
 export function storedJobResult(
   job: RunJob,

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction } from '@repocod/catalog';
-import { contentHash, RepocodError } from '@repocod/core';
+import { contentHash, DEFAULT_REPEAT, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
@@ -59,7 +58,7 @@ export interface MineStageSummary extends MiningSummary {
  * incremental); then the relevant tests of every candidate, stored in the catalog as each finishes.
  */
 export async function mineStage(catalog: Catalog, options: MineStageOptions): Promise<MineStageSummary> {
-  const workers = options.workers ?? Math.max(1, availableParallelism());
+  const workers = resolveWorkers(options.workers);
   const prepared = await prepareStage({ ...options, workers });
   options.onEvent?.({ kind: 'prepared', prepared });
   const name = prepared.entry.name;
@@ -80,7 +79,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
         )
       : undefined;
   options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
-  const repeat = baselineRunsOf(prepared.entry, options.repeat ?? 3);
+  const repeat = baselineRunsOf(prepared.entry, resolveRepeat(options.repeat));
   const tracebacks = options.tracebacks ?? 'native';
   const miningKey = miningKeyOf(prepared, repeat, tracebacks);
   const executor = (options.executor ?? localExecutor)(prepared);
@@ -107,7 +106,11 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
  * What mining results depend on besides the functions: a new key starts afresh, the same key resumes.
  * `repeat` is the command's; the manifest's baseline_runs takes its place (see baselineRunsOf).
  */
-export function miningKeyOf(prepared: PreparedRepository, repeat = 3, tracebacks: MiningTracebacks = 'native'): string {
+export function miningKeyOf(
+  prepared: PreparedRepository,
+  repeat = DEFAULT_REPEAT,
+  tracebacks: MiningTracebacks = 'native',
+): string {
   return contentHash(
     JSON.stringify({
       version: MINING_VERSION,

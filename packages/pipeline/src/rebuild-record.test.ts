@@ -2,7 +2,7 @@ import type { StoredTask, StoredValidation } from '@repocod/catalog';
 import { describe, expect, it } from 'vitest';
 import type { RebuildRecordInputs } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
-import { taskHash } from './validation-jobs.js';
+import { taskHash } from '@repocod/validate';
 
 function task(instanceId: string, overrides: Partial<StoredTask> = {}): StoredTask {
   return {

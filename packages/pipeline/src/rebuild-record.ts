@@ -1,7 +1,7 @@
 import type { MiningBaselineRow, StageTime, StoredRelevantTests, StoredTask, StoredValidation } from '@repocod/catalog';
 import { CONTEXT_LEVELS } from '@repocod/core';
 import type { EnvironmentMarker } from '@repocod/runner';
-import { taskHash } from './validation-jobs.js';
+import { taskHash } from '@repocod/validate';
 
 /*
  * The committed record of a repository's rebuild (`repocod record`): a line per task and a header with

@@ -3,9 +3,9 @@ import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { tasksOfSelection } from './selection-tasks.js';
-import { taskHash } from './validation-jobs.js';
-import type { ValidationCounts } from './validation-summary.js';
-import { countValidations, firstProblem } from './validation-summary.js';
+import { taskHash } from '@repocod/validate';
+import type { ValidationCounts } from '@repocod/validate';
+import { countValidations, firstProblem } from '@repocod/validate';
 
 /** A selected task that is not released: it failed a check (or could not be validated). */
 export interface LeftOutTask {

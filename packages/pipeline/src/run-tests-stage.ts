@@ -1,3 +1,4 @@
+import { resolveWorkers } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
@@ -38,7 +39,7 @@ export async function prepareStage(options: PrepareStageOptions): Promise<Prepar
   if (known !== undefined) return known;
   const entry = findRepository(options.repository, options);
   return prepareRepository(entry, runnerPaths(options.projectRoot, options.stateRoot), {
-    workers: options.workers ?? 1,
+    workers: resolveWorkers(options.workers),
     freshEnvironment: options.freshEnvironment,
     onLog: options.onLog,
   });
@@ -85,7 +86,7 @@ export interface RunTestsSummary {
  * pytest-timeout on each test, so that no job holds a big suite and a hung test fails alone.
  */
 export async function runTestsStage(catalog: Catalog, options: RunTestsOptions): Promise<RunTestsSummary> {
-  const workers = options.workers ?? 1;
+  const workers = resolveWorkers(options.workers);
   const prepared = await prepareStage({ ...options, workers });
   const jobs = options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, workers);
   const started = performance.now();

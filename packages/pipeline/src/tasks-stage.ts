@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import type { TaskChecks } from '@repocod/core';
-import { RepocodError } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
@@ -23,8 +23,8 @@ import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';
-import { preStateCollectJob, testsRemovedCollectJob } from './validation-jobs.js';
-import { collectsCheck, needsTestsRemovedCollect } from './validation-verdict.js';
+import { preStateCollectJob, testsRemovedCollectJob } from '@repocod/validate';
+import { collectsCheck, needsTestsRemovedCollect } from '@repocod/validate';
 
 export interface TasksStageOptions extends PrepareStageOptions {
   /** Which mining results to take (default fast); repeat and tracebacks name the mining key. */
@@ -65,7 +65,7 @@ export interface TasksSummary {
  */
 export async function tasksStage(catalog: Catalog, options: TasksStageOptions): Promise<TasksSummary> {
   const started = performance.now();
-  const prepared = await prepareStage({ ...options, workers: options.workers ?? 2 });
+  const prepared = await prepareStage({ ...options, workers: resolveWorkers(options.workers) });
   const name = prepared.entry.name;
   const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(

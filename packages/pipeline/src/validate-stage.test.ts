@@ -9,7 +9,7 @@ import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
 import type { ValidateStageEvent, ValidateSummary } from './validate-stage.js';
 import { validateStage } from './validate-stage.js';
-import { checksOf } from './validation-summary.js';
+import { checksOf } from '@repocod/validate';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-validate-'));

@@ -1,23 +1,23 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
-import { contentHash, RepocodError } from '@repocod/core';
+import { contentHash, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, jobHash, localExecutor } from '@repocod/runner';
-import { jobRunIds, recordJobResult, storedJobResult } from './job-records.js';
+import { baselineRunsOf, jobHash, jobRunIds, localExecutor } from '@repocod/runner';
+import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './run-tests-stage.js';
 import { prepareStage } from './run-tests-stage.js';
 import { toolVersion } from './tool-version.js';
-import type { ValidationCheck } from './validation-jobs.js';
+import type { ValidationCheck } from '@repocod/validate';
 import {
   taskHash,
   testsRemovedCollectJob,
   VALIDATION_CHECKS,
   validationJobs,
   wholeWithoutBodyJob,
-} from './validation-jobs.js';
-import type { GoldEvidence, TaskVerdict } from './validation-verdict.js';
-import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
+} from '@repocod/validate';
+import type { GoldEvidence, TaskVerdict } from '@repocod/validate';
+import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from '@repocod/validate';
 
 /**
  * Bumped when the checks change what they decide: validations stored under an older version are redone.
@@ -108,12 +108,12 @@ export interface ValidateSummary {
 export async function validateStage(catalog: Catalog, options: ValidateStageOptions): Promise<ValidateSummary> {
   const started = performance.now();
   const { selectionId, tasks } = await selectedTasks(catalog, options.selectionId, options.repositories);
-  const repeat = options.repeat ?? 3;
+  const repeat = resolveRepeat(options.repeat);
   const tool = toolVersion(options.projectRoot);
   const repositories: RepositoryValidation[] = [];
   const validations: StoredValidation[] = [];
   for (const [repository, ofRepository] of groupBy(tasks, (task) => task.repository)) {
-    const prepared = await prepareStage({ ...options, repository, workers: options.workers ?? 2 });
+    const prepared = await prepareStage({ ...options, repository, workers: resolveWorkers(options.workers) });
     const result = await validateRepository(catalog, prepared, ofRepository, { ...options, repeat, tool });
     repositories.push(result.repository);
     validations.push(...result.validations);

@@ -156,3 +156,12 @@ async function buildInPlace(
     closeSync(logFd);
   }
 }
+
+/**
+ * The run ids a job's result is stored under in the catalog, `<job hash>:<attempt>` (one for a patch
+ * that did not apply): where validation's verdicts point to their evidence.
+ */
+export function jobRunIds(result: Pick<JobResult, 'jobHash' | 'patchError' | 'runs'>): string[] {
+  if (result.patchError !== null) return [`${result.jobHash}:1`];
+  return result.runs.map((_, index) => `${result.jobHash}:${index + 1}`);
+}

@@ -1,7 +1,6 @@
 import type { CheckResult, CheckStatus } from '@repocod/core';
 import type { JobResult, PytestRun, TestOutcome, TestResult } from '@repocod/runner';
-import { countsAsPass } from '@repocod/runner';
-import { jobRunIds } from './job-records.js';
+import { countsAsPass, jobRunIds } from '@repocod/runner';
 import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
 
 export type { CheckResult, CheckStatus } from '@repocod/core';

@@ -1,0 +1,141 @@
+import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint-command.js';
+import { CURATE_USAGE, curateCommand } from './curate-command.js';
+import { ENV_USAGE, envCommand } from './env-command.js';
+import { EXECUTOR_USAGE } from './executor-option.js';
+import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
+import type { CommandIO } from './io.js';
+import { MINE_USAGE, mineCommand } from './mine-command.js';
+import type { ParsedArgs } from './parse-args.js';
+import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
+import { RECORD_USAGE, recordCommand } from './record-command.js';
+import { RUN_USAGE, runCommand } from './run-command.js';
+import { SELECT_USAGE, selectCommand } from './select-command.js';
+import { SHOW_USAGE, showCommand } from './show-command.js';
+import { SQL_USAGE, sqlCommand } from './sql-command.js';
+import { TASKS_USAGE, tasksCommand } from './tasks-command.js';
+import type { OptionKind } from './usage-options.js';
+import { usageOptions } from './usage-options.js';
+import { VALIDATE_USAGE, validateCommand } from './validate-command.js';
+import { WORKER_USAGE, workerCommand } from './worker-command.js';
+
+/**
+ * Every command, once: its line in the overview, its usage (whose synopsis declares its options, see
+ * usage-options.ts) and what runs it. Parsing, the unknown-option error, `--help`, the overview and
+ * docs/cli.md all come from this table.
+ */
+export interface CommandSpec {
+  readonly name: string;
+  /** Its line(s) under `commands:` in the overview, without the indent. */
+  readonly overview: string;
+  readonly usage: string;
+  /** Printed after the usage by `--help` and in docs/cli.md, not part of the synopsis. */
+  readonly help?: string;
+  readonly run: (args: ParsedArgs, io: CommandIO) => Promise<number>;
+}
+
+const JOBS_HELP = `How run, mine, tasks, validate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`;
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: 'extract',
+    overview: 'extract <repo-path>   functions, complexity and lengths into the catalog',
+    usage: EXTRACT_USAGE,
+    run: extractCommand,
+  },
+  { name: 'sql', overview: 'sql "<query>"         run SQL on the catalog', usage: SQL_USAGE, run: sqlCommand },
+  {
+    name: 'env',
+    overview: 'env <repository>      check out a repository and make its environment',
+    usage: ENV_USAGE,
+    run: envCommand,
+  },
+  {
+    name: 'run',
+    overview: 'run <repository>      run its tests (with patches) in isolated worktrees',
+    usage: RUN_USAGE,
+    run: runCommand,
+  },
+  {
+    name: 'mine',
+    overview:
+      "mine <repository>     find every candidate function's relevant tests (FAIL_TO_PASS);\n" +
+      '                      mine --lite <repository>... only what the Lite selection can pick',
+    usage: MINE_USAGE,
+    run: mineCommand,
+  },
+  {
+    name: 'tasks',
+    overview: 'tasks <repository>    tasks from the mined functions: level, statements, pre/gold patches',
+    usage: TASKS_USAGE,
+    run: tasksCommand,
+  },
+  {
+    name: 'select',
+    overview: 'select                the Lite subset over all tasks (DuckDB SQL), stored with its spec',
+    usage: SELECT_USAGE,
+    run: selectCommand,
+  },
+  {
+    name: 'show',
+    overview: 'show <instance_id>    a task, with its prompt, its diffs and why it has its level',
+    usage: SHOW_USAGE,
+    run: showCommand,
+  },
+  {
+    name: 'validate',
+    overview: 'validate              check every selected task with the shared runner (k runs, flaky tests found)',
+    usage: VALIDATE_USAGE,
+    run: validateCommand,
+  },
+  {
+    name: 'publish',
+    overview:
+      'publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub',
+    usage: PUBLISH_USAGE,
+    run: publishCommand,
+  },
+  {
+    name: 'record',
+    overview:
+      'record --repo NAME    the committed record of a rebuild (a line per task, a header); --lite: the selection',
+    usage: RECORD_USAGE,
+    run: recordCommand,
+  },
+  {
+    name: 'checkpoint',
+    overview:
+      "checkpoint save|restore  a rebuild's runs and mining as committed Parquet files, to resume on another machine",
+    usage: CHECKPOINT_USAGE,
+    run: checkpointCommand,
+  },
+  {
+    name: 'curate',
+    overview: 'curate                the whole flow: the TUI on a terminal, headless with --yes (or off a terminal)',
+    usage: CURATE_USAGE,
+    run: (args, io) => curateCommand(args, io, io.terminal),
+  },
+  {
+    name: 'worker',
+    overview: 'worker --redis URL    run the jobs of a coordinator (--executor URL) on this machine',
+    usage: WORKER_USAGE,
+    help: JOBS_HELP,
+    run: workerCommand,
+  },
+];
+
+/** The options of a command, from its synopsis. */
+export function commandOptions(command: CommandSpec): ReadonlyMap<string, OptionKind> {
+  return usageOptions(command.usage);
+}
+
+/** `repocod <command> --help`: its usage, and what follows it. */
+export function commandHelp(command: CommandSpec): string {
+  return command.help === undefined ? command.usage : `${command.usage}\n\n${command.help}`;
+}
+
+/** `repocod help` and the overview printed on a usage error. */
+export function overviewUsage(commands: readonly CommandSpec[]): string {
+  const lines = commands.map((command) => `  ${command.overview.replaceAll('\n', '\n  ')}`).join('\n');
+  const usages = commands.map((command) => command.usage).join('\n\n');
+  return `repocod: build REPOCOD-style benchmarks from Python repositories\n\ncommands:\n${lines}\n\n${usages}\n\n${JOBS_HELP}\n`;
+}

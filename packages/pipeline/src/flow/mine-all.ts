@@ -1,0 +1,26 @@
+import { mineStage } from '../mine-stage.js';
+import { mineProgress } from './mine-progress.js';
+import type { RepositoryStage } from './stage-contract.js';
+
+/** Every candidate's relevant tests (`--all`), one repository at a time. */
+export const MINE_ALL: RepositoryStage = {
+  stage: 'mine',
+  scope: 'repository',
+  async run({ catalog, common, settings }, repository, progress) {
+    let total = 0;
+    const value = await mineStage(catalog, {
+      ...common,
+      repository,
+      workers: settings.workers,
+      repeat: settings.repeat,
+      mode: 'fast',
+      onEvent: mineProgress(progress, (targets) => (total = targets)),
+    });
+    const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
+    const minedNow = value.functions.length - value.resumed;
+    return (
+      `${total} candidates: ${withTests} with relevant tests ` +
+      `(${minedNow} mined now, ${value.resumed} from the catalog)`
+    );
+  },
+};

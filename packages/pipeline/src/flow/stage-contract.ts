@@ -1,0 +1,132 @@
+import type { Catalog } from '@repocod/catalog';
+import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
+import type { SelectionSpec } from '@repocod/tasks';
+import type { FlowEvent, FlowStage } from '../flow-events.js';
+import type { LiteMargin } from '../lite-plan.js';
+import type { HubTarget } from '../publish-stage.js';
+
+/**
+ * The contract every stage of the flow keeps (see runFlow): one entry point that takes one
+ * StageContext and returns a line for people; what a later stage needs, it leaves in the flow's state
+ * (the repository prepared once, the selection), never for the next stage to recompute.
+ */
+
+/** The flow's settings, resolved once from the options (defaults here, nowhere else in the flow). */
+export interface FlowSettings {
+  readonly workers: number;
+  /** Baseline runs when mining, and runs with the gold patches when validating. */
+  readonly repeat: number;
+  readonly spec: SelectionSpec;
+  /** Mine every candidate; otherwise Lite-first. */
+  readonly mineAll: boolean;
+  readonly margin: LiteMargin | undefined;
+  readonly narrow: boolean | undefined;
+  readonly version: string;
+  readonly out: string;
+  readonly keep: readonly string[] | undefined;
+  readonly push: HubTarget | undefined;
+}
+
+/** What every stage hands the stage functions (mineStage, tasksStage …) to find and run a repository. */
+export interface StageCommon {
+  readonly projectRoot: string;
+  readonly stateRoot: string | undefined;
+  readonly manifest: string | undefined;
+  readonly sources: readonly string[] | undefined;
+  readonly executor: ExecutorFactory | undefined;
+  /** Each repository as the prepare stage made it; the stage functions take it from here. */
+  readonly prepared: Map<string, PreparedRepository>;
+}
+
+/** What the stages leave for the ones after them. */
+export interface FlowState {
+  /** The repositories still in the flow: a repository whose stage fails leaves it. */
+  readonly active: string[];
+  /** Repositories prepared and extracted, waiting for Lite-first mining over all of them. */
+  readonly extracted: Set<string>;
+  /** The selection the select stage stored (undefined: the latest in the catalog). */
+  selectionId: string | undefined;
+  release: FlowRelease | null;
+}
+
+export interface FlowRelease {
+  readonly folder: string;
+  readonly version: string;
+  readonly rows: number;
+  readonly written: boolean;
+}
+
+/** What a stage reports as it goes. */
+export interface StageProgress {
+  readonly step: (done: number, total: number, item: string) => void;
+  readonly problem: (message: string) => void;
+}
+
+/** A stage row's progress, with its heartbeat stopped when the row ends. */
+export interface StageRow extends StageProgress {
+  readonly stop: () => void;
+}
+
+export interface StageContext {
+  readonly catalog: Catalog;
+  readonly settings: FlowSettings;
+  readonly common: StageCommon;
+  readonly state: FlowState;
+  /** The rows of the stages screen and the headless lines: for a stage that keeps rows of its own. */
+  readonly rows: StageRows;
+}
+
+/**
+ * The rows a stage writes (stage-start, progress, problems, stage-done or stage-failed), with the
+ * stage time recorded for a repository's row. runFlow opens and closes one row per stage and
+ * repository; Lite-first mining, which spans repositories, opens the `mine` rows itself.
+ */
+export interface StageRows {
+  readonly emit: (event: FlowEvent) => void;
+  readonly aborted: () => boolean;
+  /** Starts a row: emits stage-start and begins its heartbeat. */
+  open(stage: FlowStage, repository: string | null): StageRow;
+  /** Ends a row as done, recording its time when it belongs to a repository. */
+  done(stage: FlowStage, repository: string | null, row: StageRow, summary: string, seconds: number): Promise<void>;
+  /** Ends a row as failed (the flow's failures list gets it); a stop on purpose is rethrown. */
+  failed(stage: FlowStage, repository: string | null, row: StageRow, error: unknown, seconds: number): void;
+  /** Runs a stage body in a row of its own: undefined when it failed (reported), its value otherwise. */
+  run<T>(
+    stage: FlowStage,
+    repository: string | null,
+    body: (progress: StageProgress) => Promise<{ summary: string; value: T }>,
+  ): Promise<T | undefined>;
+}
+
+/** A stage run once per repository still in the flow, one row each. */
+export interface RepositoryStage {
+  readonly stage: FlowStage;
+  readonly scope: 'repository';
+  run(context: StageContext, repository: string, progress: StageProgress): Promise<string>;
+}
+
+/** A stage run once over every repository, one row. */
+export interface CollectiveStage {
+  readonly stage: FlowStage;
+  readonly scope: 'all';
+  run(context: StageContext, progress: StageProgress): Promise<string>;
+}
+
+/** A stage that keeps its own rows (Lite-first mining: a `mine` row per repository, the tasks after). */
+export interface SpanningStage {
+  readonly stage: FlowStage;
+  readonly scope: 'spanning';
+  run(context: StageContext): Promise<void>;
+}
+
+export type Stage = RepositoryStage | CollectiveStage | SpanningStage;
+
+/** A stage that finished its work but whose outcome stops the flow (validation that could not judge). */
+export class FlowStageError extends Error {}
+
+/** Stopped on purpose (the curator quit, or a signal): not a failure of any stage. */
+export class FlowAborted extends Error {
+  constructor() {
+    super('the flow was stopped; what finished is in the catalog');
+  }
+}

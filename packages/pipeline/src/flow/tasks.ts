@@ -1,0 +1,39 @@
+import { CONTEXT_LEVELS } from '@repocod/core';
+import type { TasksSummary } from '../tasks-stage.js';
+import { tasksStage } from '../tasks-stage.js';
+import type { RepositoryStage, StageContext, StageProgress } from './stage-contract.js';
+
+/** The tasks of the mined functions, with their levels, patches and the patches' checks. */
+export const TASKS: RepositoryStage = {
+  stage: 'tasks',
+  scope: 'repository',
+  async run(context, repository, progress) {
+    return (await buildTasks(context, repository, progress)).summary;
+  },
+};
+
+/** Shared with Lite-first mining, which builds each repository's tasks after its rounds. */
+export async function buildTasks(
+  { catalog, common, settings }: StageContext,
+  repository: string,
+  progress: StageProgress,
+): Promise<{ summary: string; value: TasksSummary }> {
+  const value = await tasksStage(catalog, {
+    ...common,
+    repository,
+    workers: settings.workers,
+    repeat: settings.repeat,
+    onEvent: (event) => {
+      if (event.kind === 'tasks-built')
+        progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
+      if (event.kind === 'task-checked') {
+        progress.step(event.done, event.total, event.instanceId);
+        if (!event.passed)
+          progress.problem(`${event.instanceId}: its patches fail a check (repocod show ${event.instanceId})`);
+      }
+    },
+  });
+  const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
+  const passing = value.tasks.length - value.failedChecks.length;
+  return { value, summary: `${value.tasks.length} tasks (${levels}); ${passing} pass their checks` };
+}

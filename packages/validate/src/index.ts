@@ -1,0 +1,3 @@
+export * from './validation-jobs.js';
+export * from './validation-verdict.js';
+export * from './validation-summary.js';
