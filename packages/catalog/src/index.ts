@@ -1,22 +1,26 @@
+export { type Catalog, DEFAULT_CATALOG_PATH, IN_MEMORY, openCatalog } from './catalog.js';
+export type { CatalogEngine } from './catalog-engine.js';
+export type { CheckpointStore } from './checkpoint-store.js';
+export type {
+  CatalogRepository,
+  ExtractionStore,
+  FunctionFilter,
+  FunctionStats,
+  KnownFile,
+} from './extraction-store.js';
+export type { MiningResultsStore } from './mining-results-store.js';
+export type { RunFilter, RunStore } from './run-store.js';
+export type { StageTimeStore } from './stage-time-store.js';
 export {
-  type Catalog,
-  type CatalogRepository,
-  type FunctionFilter,
-  type FunctionStats,
-  type KnownFile,
-  type RunFilter,
-  type ValidationFilter,
-  type RankQuery,
-  type RankedTask,
-  type ProspectiveTask,
-  type ScoredProspectiveTask,
   PROSPECTIVE_TASK_COLUMNS,
+  type ProspectiveTask,
+  type RankedTask,
+  type RankQuery,
+  type ScoredProspectiveTask,
   type StoredTask,
-  type ValidationVerdictRow,
-  DEFAULT_CATALOG_PATH,
-  IN_MEMORY,
-  openCatalog,
-} from './catalog.js';
+  type TaskStore,
+} from './task-store.js';
+export type { ValidationFilter, ValidationStore, ValidationVerdictRow } from './validation-store.js';
 export { type FileExtraction, type FileStatus, FILE_STATUSES, extractionProblem } from './file-extraction.js';
 export { type CatalogFile, FILE_COLUMNS } from './files-table.js';
 export { type CatalogFunction, FUNCTION_COLUMNS } from './functions-table.js';

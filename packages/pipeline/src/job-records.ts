@@ -1,4 +1,4 @@
-import type { Catalog, RunRecord, StoredRun, TestResultRecord } from '@repocod/catalog';
+import type { RunRecord, RunStore, StoredRun, TestResultRecord } from '@repocod/catalog';
 import { contentHash } from '@repocod/core';
 import type { JobResult, PreparedRepository, PytestRun, RunJob } from '@repocod/runner';
 import { jobHash } from '@repocod/runner';
@@ -50,7 +50,7 @@ function orderLike(job: RunJob, results: readonly TestResultRecord[]): TestResul
 
 /** Stores every run of a finished job (a patch that did not apply is one `patch-error` run). */
 export async function recordJobResult(
-  catalog: Catalog,
+  catalog: RunStore,
   prepared: PreparedRepository,
   result: JobResult,
 ): Promise<void> {

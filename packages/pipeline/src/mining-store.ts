@@ -1,4 +1,4 @@
-import type { Catalog } from '@repocod/catalog';
+import type { MiningResultsStore, RunStore } from '@repocod/catalog';
 import { contentHash } from '@repocod/core';
 import type { BaselineTest, CoverageEntry, FunctionMining, MiningMode, MiningStore } from '@repocod/mining';
 import { parseCoverageArtifact } from '@repocod/mining';
@@ -13,7 +13,8 @@ import { recordJobResult, storedJobResult } from './job-records.js';
  */
 export class CatalogMiningStore implements MiningStore {
   constructor(
-    private readonly catalog: Catalog,
+    /** Mining's own tables, and the runs its reference jobs are kept as. */
+    private readonly catalog: MiningResultsStore & RunStore,
     private readonly prepared: PreparedRepository,
     private readonly miningKey: string,
   ) {}

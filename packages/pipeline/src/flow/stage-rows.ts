@@ -1,4 +1,4 @@
-import type { Catalog } from '@repocod/catalog';
+import type { StageTimeStore } from '@repocod/catalog';
 import { isRepocodError } from '@repocod/core';
 import type { FlowEvent, FlowStage } from '../flow-events.js';
 import type { ProgressReport } from '../progress-ticker.js';
@@ -17,7 +17,7 @@ export class FlowRows implements StageRows {
   readonly failures: StageFailure[] = [];
 
   constructor(
-    private readonly catalog: Catalog,
+    private readonly catalog: StageTimeStore,
     readonly emit: (event: FlowEvent) => void,
     private readonly signal: AbortSignal | undefined,
     private readonly progressIntervalMs: number | undefined,
@@ -103,7 +103,7 @@ export function failureMessage(error: unknown): string {
 
 /** A stage's wall time for the repository, replacing the one recorded when it last finished. */
 export async function recordStageTime(
-  catalog: Catalog,
+  catalog: StageTimeStore,
   repository: string,
   stage: FlowStage,
   seconds: number,

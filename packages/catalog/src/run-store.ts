@@ -1,0 +1,132 @@
+import { RepocodError } from '@repocod/core';
+import { errorMessage } from './duckdb-errors.js';
+import {
+  appendRun,
+  appendTestResult,
+  type RunRecord,
+  runFromRow,
+  runProblem,
+  type StoredRun,
+  type TestResultRecord,
+  testResultFromRow,
+} from './runs-table.js';
+import { text } from './typed-cells.js';
+import type { CatalogEngine } from './catalog-engine.js';
+import { inTransaction, readRows, withAppender } from './catalog-engine.js';
+
+export interface RunFilter {
+  /** Only the runs of this repository. */
+  readonly repository?: string;
+}
+
+/** Every runner job's runs and per-test results, keyed by the job's content hash: the runner's tables. */
+export interface RunStore {
+  /**
+   * Stores a finished run and its per-test results in one transaction, so a run is either wholly in
+   * the catalog or not at all. Recording a run_id again replaces that run's earlier rows: a write
+   * retried after a crash (when the caller cannot know whether the first one committed) must succeed
+   * and leave one copy, not fail or duplicate.
+   */
+  recordRun(run: RunRecord, results: readonly TestResultRecord[]): Promise<void>;
+  /**
+   * Every stored attempt of a job, ordered by attempt, each with its results ordered by node id; empty
+   * when the job never ran. This is what answers a repeated job without running it again.
+   */
+  runsForJob(jobHash: string): Promise<StoredRun[]>;
+  /** Stored runs without their results, for listings, ordered by start time. */
+  runs(filter?: RunFilter): Promise<RunRecord[]>;
+  /**
+   * The environment key of the repository's most recent run at `baseCommit` (latest finish, then run
+   * id): the environment its stored results came from; null when it has no run at that commit.
+   */
+  latestEnvironmentKey(repository: string, baseCommit: string): Promise<string | null>;
+}
+
+export function runStore(engine: CatalogEngine): RunStore {
+  return {
+    recordRun(run: RunRecord, results: readonly TestResultRecord[]): Promise<void> {
+      const label = `run ${run.runId} of job ${run.jobHash}`;
+      const problem = runProblem(run, results);
+      if (problem !== null) {
+        return Promise.reject(
+          new RepocodError('catalog-error', `cannot record ${label}: ${problem}; nothing was written`),
+        );
+      }
+      return engine.exclusive(`recording ${label} with ${results.length} test result(s)`, (connection) =>
+        inTransaction(connection, async () => {
+          await connection.run('DELETE FROM test_results WHERE run_id = $1', [run.runId]);
+          await connection.run('DELETE FROM runs WHERE run_id = $1', [run.runId]);
+          await withAppender(connection, 'runs', (appender) => appendRun(appender, run));
+          await withAppender(connection, 'test_results', (appender) => {
+            for (const result of results) appendTestResult(appender, run.runId, result);
+          });
+        }).catch((error: unknown) => {
+          throw new RepocodError(
+            'catalog-error',
+            `${engine.path}: recording ${label} failed and nothing of it was written: ${errorMessage(error)}`,
+            { cause: error },
+          );
+        }),
+      );
+    },
+
+    runsForJob(jobHash: string): Promise<StoredRun[]> {
+      return engine.exclusive(`reading the runs of job ${jobHash}`, async (connection) => {
+        const runRows = await readRows(
+          connection,
+          'SELECT * FROM runs WHERE job_hash = $1 ORDER BY attempt, started_at, run_id',
+          [jobHash],
+        );
+        if (runRows.length === 0) return [];
+        const resultRows = await readRows(
+          connection,
+          `SELECT * FROM test_results WHERE run_id IN (SELECT run_id FROM runs WHERE job_hash = $1)
+           ORDER BY run_id, node_id`,
+          [jobHash],
+        );
+        const resultsByRun = new Map<string, TestResultRecord[]>();
+        for (const row of resultRows) {
+          const runId = text(row, 'run_id');
+          let results = resultsByRun.get(runId);
+          if (results === undefined) {
+            results = [];
+            resultsByRun.set(runId, results);
+          }
+          results.push(testResultFromRow(row));
+        }
+        return runRows.map((row) => {
+          const run = runFromRow(row);
+          return { ...run, results: resultsByRun.get(run.runId) ?? [] };
+        });
+      });
+    },
+
+    runs(filter: RunFilter = {}): Promise<RunRecord[]> {
+      const { repository } = filter;
+      return engine.exclusive(
+        repository === undefined ? 'listing runs' : `listing the runs of ${repository}`,
+        async (connection) => {
+          const rows =
+            repository === undefined
+              ? await readRows(connection, 'SELECT * FROM runs ORDER BY started_at, run_id')
+              : await readRows(connection, 'SELECT * FROM runs WHERE repository = $1 ORDER BY started_at, run_id', [
+                  repository,
+                ]);
+          return rows.map(runFromRow);
+        },
+      );
+    },
+
+    latestEnvironmentKey(repository: string, baseCommit: string): Promise<string | null> {
+      return engine.exclusive(`reading the environment of ${repository}`, async (connection) => {
+        const [row] = await readRows(
+          connection,
+          `SELECT environment_key FROM runs WHERE repository = $1 AND base_commit = $2 AND environment_key IS NOT NULL
+            ORDER BY finished_at DESC, run_id DESC LIMIT 1`,
+          [repository, baseCommit],
+        );
+        return row === undefined ? null : text(row, 'environment_key');
+      });
+    },
+  };
+}
