@@ -19,9 +19,10 @@ import type { CommandIO } from './io.js';
 import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { PROJECT_ROOT } from './project-root.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
@@ -105,11 +106,8 @@ function curateSettings(args: ParsedArgs): CurateSettings {
   if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined)
     throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
   return {
-    projectRoot: PROJECT_ROOT,
-    stateRoot: stateRoot(),
+    ...repositoryOptions(args),
     catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
-    manifest: stringOption(args, 'manifest'),
-    sources: listOption(args, 'source'),
     workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
     repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
     narrow: args.flags.get('narrow') === true,

@@ -2,8 +2,7 @@ import { RepocodError } from '@repocod/core';
 import { prepareStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
-import { listOption, stringOption } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const ENV_USAGE = `usage: repocod env <repository> [--manifest FILE] [--source NAME=PATH] [--fresh]
 
@@ -16,11 +15,8 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', ENV_USAGE);
   const started = performance.now();
   const prepared = await prepareStage({
-    projectRoot: PROJECT_ROOT,
-    stateRoot: stateRoot(),
+    ...repositoryOptions(args),
     repository,
-    manifest: stringOption(args, 'manifest'),
-    sources: listOption(args, 'source'),
     freshEnvironment: args.flags.get('fresh') === true,
     onLog: io.interactive ? (line) => io.err(`  ${line}\n`) : undefined,
   });

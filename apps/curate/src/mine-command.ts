@@ -22,8 +22,8 @@ import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
@@ -64,11 +64,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
     const summary = await withExecutor(args, io, ({ executor }) =>
       mineStage(catalog, {
         executor,
-        projectRoot: PROJECT_ROOT,
-        stateRoot: stateRoot(),
+        ...repositoryOptions(args),
         repository,
-        manifest: stringOption(args, 'manifest'),
-        sources: listOption(args, 'source'),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         only: listOption(args, 'only'),
         confirm: args.flags.get('confirm') === true,
@@ -235,13 +232,10 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
     const summary = await withExecutor(args, io, ({ executor }) =>
       liteMining(catalog, {
         executor,
-        projectRoot: PROJECT_ROOT,
-        stateRoot: stateRoot(),
+        ...repositoryOptions(args),
         repositories,
         spec,
         margin,
-        manifest: stringOption(args, 'manifest'),
-        sources: listOption(args, 'source'),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         confirm: args.flags.get('confirm') === true,
         workers: resolveWorkers(optionalWholeNumber(args, 'workers')),

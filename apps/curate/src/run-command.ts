@@ -7,7 +7,7 @@ import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] [--repeat N]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
@@ -37,11 +37,8 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
     const summary = await withExecutor(args, io, ({ executor }) =>
       runTestsStage(catalog, {
         executor,
-        projectRoot: PROJECT_ROOT,
-        stateRoot: stateRoot(),
+        ...repositoryOptions(args),
         repository,
-        manifest: stringOption(args, 'manifest'),
-        sources: listOption(args, 'source'),
         fresh: args.flags.get('fresh') === true,
         patches,
         tests,

@@ -7,8 +7,8 @@ import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
-import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { stringOption, optionalWholeNumber } from './parse-args.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
@@ -32,11 +32,8 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
     const summary = await withExecutor(args, io, ({ executor }) =>
       tasksStage(catalog, {
         executor,
-        projectRoot: PROJECT_ROOT,
-        stateRoot: stateRoot(),
+        ...repositoryOptions(args),
         repository,
-        manifest: stringOption(args, 'manifest'),
-        sources: listOption(args, 'source'),
         workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,

@@ -7,7 +7,7 @@ import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
-import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] [--narrow]
                         [--gold-runs] [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE]
@@ -37,10 +37,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
     const summary = await withExecutor(args, io, ({ executor }) =>
       validateStage(catalog, {
         executor,
-        projectRoot: PROJECT_ROOT,
-        stateRoot: stateRoot(),
-        manifest: stringOption(args, 'manifest'),
-        sources: listOption(args, 'source'),
+        ...repositoryOptions(args),
         selectionId: stringOption(args, 'selection'),
         repositories: listOption(args, 'repo'),
         repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),

@@ -7,3 +7,4 @@ export * from './mutation-artifact.js';
 export * from './mutation-target.js';
 export * from './relevant-tests.js';
 export * from './mine.js';
+export * from './harness-plans.js';

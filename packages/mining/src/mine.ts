@@ -21,6 +21,7 @@ import type { InProcessRecord } from './mutation-artifact.js';
 import { parseMutationArtifact } from './mutation-artifact.js';
 import type { MutationTarget } from './mutation-target.js';
 import { relevantTests } from './relevant-tests.js';
+import { coveragePlan, type MutationEntry, mutationPlan } from './harness-plans.js';
 
 export interface MineOptions {
   readonly mode: MiningMode;
@@ -162,11 +163,7 @@ export async function mineRepository(
   };
 }
 
-interface InProcessEntry {
-  readonly target: MutationTarget;
-  readonly candidates: readonly string[];
-  readonly onDisk: boolean;
-}
+type InProcessEntry = MutationEntry;
 
 /** An import-time function's two jobs (the suite collected, its candidates run) and their results as they come. */
 interface ImportTimeEntry {
@@ -224,10 +221,7 @@ class Mining {
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
     const shards = traced ? this.suiteShards(stored) : [];
-    const plan = JSON.stringify({
-      packageRoot: this.prepared.entry.packageRoot,
-      targets: uncovered.map(({ id, file, bodyStart, bodyEnd }) => ({ id, file, bodyStart, bodyEnd })),
-    });
+    const plan = coveragePlan(this.prepared.entry.packageRoot, uncovered);
     const tracedJobs: RunJob[] = [];
     const plainJobs: RunJob[] = [];
     const shardOf = new Map<RunJob, SuiteShard>();
@@ -596,26 +590,11 @@ class Mining {
   }
 
   private batchJob(batch: readonly InProcessEntry[]): RunJob {
-    const plan = {
-      packageRoot: this.prepared.entry.packageRoot,
-      targets: batch.map(({ target, candidates, onDisk }) => ({
-        id: target.id,
-        file: target.file,
-        name: target.name,
-        qualname: target.qualname,
-        firstLine: target.firstLine,
-        bodyStart: target.bodyStart,
-        bodyEnd: target.bodyEnd,
-        replacement: target.replacement,
-        tests: candidates,
-        onDisk,
-      })),
-    };
     const tests = [...new Set(batch.flatMap((entry) => entry.candidates))].sort();
     return this.job({
       tests,
       plugins: ['repocod_mutate'],
-      pluginInput: JSON.stringify(plan),
+      pluginInput: mutationPlan(this.prepared.entry.packageRoot, batch),
       timeoutSeconds: this.prepared.entry.timeoutSeconds * Math.max(1, batch.length),
     });
   }

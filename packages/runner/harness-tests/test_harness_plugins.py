@@ -5,14 +5,20 @@ protocol (see docs/architecture.md, "The harness protocol"): the environment var
 JSON plan it takes and the lines it writes. pytester runs each session in a subprocess, as the runner
 does, with the harness folder on PYTHONPATH.
 """
+import glob
 import json
 import os
+import re
+import sys
 
 import pytest
 
 pytest_plugins = ["pytester"]
 
 HARNESS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "harness")
+sys.path.insert(0, HARNESS)
+
+from repocod_protocol import ENV, PROTOCOL  # noqa: E402  (the harness folder first)
 
 MODULE = '''\
 def double(x):
@@ -53,14 +59,14 @@ def project(pytester, monkeypatch):
 def test_select_runs_exactly_the_listed_node_ids(project, monkeypatch, tmp_path):
     listed = tmp_path / "select.txt"
     listed.write_text("test_mod.py::test_count\ntest_mod.py::test_not_there\n", encoding="utf-8")
-    monkeypatch.setenv("REPOCOD_SELECT_FILE", str(listed))
+    monkeypatch.setenv(ENV["selectFile"], str(listed))
     result = project.runpytest_subprocess("-p", "repocod_select", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, deselected=2)
 
 
 def test_collect_writes_every_collected_node_id(project, monkeypatch, tmp_path):
     artifact = tmp_path / "collected.txt"
-    monkeypatch.setenv("REPOCOD_ARTIFACT_FILE", str(artifact))
+    monkeypatch.setenv(ENV["artifactFile"], str(artifact))
     project.runpytest_subprocess("-p", "repocod_collect", "-p", "no:cacheprovider", "--collect-only")
     assert artifact.read_text(encoding="utf-8").splitlines() == [
         "test_mod.py::test_double",
@@ -88,8 +94,8 @@ def run_mutations(project, monkeypatch, tmp_path, targets):
     plan = tmp_path / "plan.json"
     plan.write_text(json.dumps({"packageRoot": ".", "targets": targets}), encoding="utf-8")
     artifact = tmp_path / "mutations.jsonl"
-    monkeypatch.setenv("REPOCOD_PLUGIN_INPUT", str(plan))
-    monkeypatch.setenv("REPOCOD_ARTIFACT_FILE", str(artifact))
+    monkeypatch.setenv(ENV["pluginInput"], str(plan))
+    monkeypatch.setenv(ENV["artifactFile"], str(artifact))
     project.runpytest_subprocess("-p", "repocod_mutate", "-p", "no:cacheprovider")
     return [json.loads(line) for line in artifact.read_text(encoding="utf-8").splitlines()]
 
@@ -127,6 +133,33 @@ def test_mutate_refuses_to_start_without_its_plan(project):
     result.stderr.fnmatch_lines(["*repocod_mutate needs REPOCOD_PLUGIN_INPUT and REPOCOD_ARTIFACT_FILE*"])
 
 
+def test_mutate_names_the_fields_a_plan_target_lacks(project, monkeypatch, tmp_path):
+    target = mutation("double", "double", "double", 1, 3, ["test_mod.py::test_double"])
+    del target["bodyEnd"]
+    plan = tmp_path / "plan.json"
+    plan.write_text(json.dumps({"packageRoot": ".", "targets": [target]}), encoding="utf-8")
+    monkeypatch.setenv(ENV["pluginInput"], str(plan))
+    monkeypatch.setenv(ENV["artifactFile"], str(tmp_path / "mutations.jsonl"))
+    result = project.runpytest_subprocess("-p", "repocod_mutate", "-p", "no:cacheprovider")
+    assert result.ret != 0
+    result.stderr.fnmatch_lines(["*plan.json: a mutationTarget without bodyEnd (the harness protocol*"])
+
+
+def test_the_plugins_read_their_environment_through_the_protocol_only():
+    sources = glob.glob(os.path.join(HARNESS, "*.py")) + glob.glob(os.path.join(HARNESS, "*", "*.py"))
+    named = set(ENV.values())
+    for path in sources:
+        text = open(path, encoding="utf-8").read()
+        # In code, a variable's name comes from ENV; docstrings may name one, and it must be the protocol's.
+        assert not re.findall(r'environ[^\n]*"REPOCOD_[A-Z_]+"', text), path
+        assert set(re.findall(r"REPOCOD_[A-Z_]+", text)) <= named, path
+
+
+def test_this_files_mutation_helper_keeps_the_protocol():
+    target = mutation("double", "double", "double", 1, 3, [])
+    assert sorted(target) == sorted(PROTOCOL["shapes"]["mutationTarget"])
+
+
 def test_coverage_maps_each_target_body_to_the_tests_that_ran_it(project, monkeypatch, tmp_path):
     plan = tmp_path / "plan.json"
     targets = [
@@ -139,11 +172,11 @@ def test_coverage_maps_each_target_body_to_the_tests_that_ran_it(project, monkey
     data.mkdir()
     boot = os.path.join(HARNESS, "coverage_boot")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([boot, HARNESS, str(project.path)]))
-    monkeypatch.setenv("REPOCOD_PLUGIN_INPUT", str(plan))
-    monkeypatch.setenv("REPOCOD_ARTIFACT_FILE", str(artifact))
-    monkeypatch.setenv("REPOCOD_COVERAGE_DIR", str(data))
-    monkeypatch.setenv("REPOCOD_COVERAGE_INCLUDE", os.path.realpath(project.path))
-    monkeypatch.delenv("REPOCOD_COVERAGE_MAIN_PID", raising=False)
+    monkeypatch.setenv(ENV["pluginInput"], str(plan))
+    monkeypatch.setenv(ENV["artifactFile"], str(artifact))
+    monkeypatch.setenv(ENV["coverageDir"], str(data))
+    monkeypatch.setenv(ENV["coverageInclude"], os.path.realpath(project.path))
+    monkeypatch.delenv(ENV["coverageMainPid"], raising=False)
     result = project.runpytest_subprocess("-p", "repocod_coverage", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=3)
     records = {record["id"]: record for record in map(json.loads, artifact.read_text(encoding="utf-8").splitlines())}

@@ -7,10 +7,11 @@ the latter: the tests a mutation makes uncollectable. The file is written once c
 (a conftest that cannot be imported) leaves no file: nothing was collected.
 """
 import os
+from repocod_protocol import ENV
 
 
 def pytest_collection_finish(session):
-    path = os.environ.get("REPOCOD_ARTIFACT_FILE")
+    path = os.environ.get(ENV["artifactFile"])
     if not path:
         return
     with open(path, "w", encoding="utf-8") as out:

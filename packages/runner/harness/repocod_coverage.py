@@ -26,6 +26,7 @@ import os
 import pytest
 
 from repocod_paths import repository_root
+from repocod_protocol import ENV, check_shape
 
 _FIXTURE_PREFIX = "fixture:"
 _SUB_PREFIX = "sub:"
@@ -44,7 +45,7 @@ class CoverageContexts:
         self.current = context
         self.cov.switch_context(context)
         # Children started from now on attribute their lines to this context.
-        os.environ["REPOCOD_COVERAGE_CONTEXT"] = context
+        os.environ[ENV["coverageContext"]] = context
 
     @pytest.hookimpl(trylast=True)
     def pytest_collection_modifyitems(self, config, items):
@@ -88,17 +89,20 @@ class CoverageContexts:
     def pytest_sessionfinish(self, session):
         self.cov.stop()
         self.cov.save()
-        input_path = os.environ.get("REPOCOD_PLUGIN_INPUT")
-        artifact = os.environ.get("REPOCOD_ARTIFACT_FILE")
+        input_path = os.environ.get(ENV["pluginInput"])
+        artifact = os.environ.get(ENV["artifactFile"])
         if not input_path or not artifact:
             return
         with open(input_path, encoding="utf-8") as handle:
             plan = json.load(handle)
+        check_shape("coveragePlan", plan, input_path)
+        for target in plan["targets"]:
+            check_shape("coverageTarget", target, input_path)
         repo_root = repository_root(os.getcwd(), plan.get("packageRoot", "."))
         import coverage
 
         datas = []
-        for path in sorted(glob.glob(os.path.join(os.environ["REPOCOD_COVERAGE_DIR"], "coverage*"))):
+        for path in sorted(glob.glob(os.path.join(os.environ[ENV["coverageDir"]], "coverage*"))):
             data = coverage.CoverageData(basename=path)
             data.read()
             datas.append(data)
@@ -145,7 +149,7 @@ def project_caches():
     import functools
     import gc
 
-    roots = [root for root in os.environ.get("REPOCOD_COVERAGE_INCLUDE", "").split(os.pathsep) if root]
+    roots = [root for root in os.environ.get(ENV["coverageInclude"], "").split(os.pathsep) if root]
     caches = []
     for obj in gc.get_objects():
         # type(), not isinstance(): a weak proxy whose referent is gone raises on any attribute lookup.
@@ -163,7 +167,7 @@ def pytest_configure(config):
     if cov is None:
         raise pytest.UsageError("repocod_coverage: coverage is not running; the runner starts it through coverage_boot/sitecustomize.py")
     shard = None
-    input_path = os.environ.get("REPOCOD_PLUGIN_INPUT")
+    input_path = os.environ.get(ENV["pluginInput"])
     if input_path:
         with open(input_path, encoding="utf-8") as handle:
             found = json.load(handle).get("shard")

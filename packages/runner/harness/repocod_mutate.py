@@ -33,6 +33,7 @@ import types
 import pytest
 
 from repocod_paths import repository_root
+from repocod_protocol import ENV, check_shape
 
 
 class Unswappable(Exception):
@@ -356,10 +357,16 @@ class MutationRunner:
 
 
 def pytest_configure(config):
-    input_path = os.environ.get("REPOCOD_PLUGIN_INPUT")
-    artifact = os.environ.get("REPOCOD_ARTIFACT_FILE")
+    input_path = os.environ.get(ENV["pluginInput"])
+    artifact = os.environ.get(ENV["artifactFile"])
     if not input_path or not artifact:
-        raise pytest.UsageError("repocod_mutate needs REPOCOD_PLUGIN_INPUT and REPOCOD_ARTIFACT_FILE (set by the runner)")
+        raise pytest.UsageError(f"repocod_mutate needs {ENV['pluginInput']} and {ENV['artifactFile']} (set by the runner)")
     with open(input_path, encoding="utf-8") as handle:
         plan = json.load(handle)
+    try:
+        check_shape("mutationPlan", plan, input_path)
+        for target in plan["targets"]:
+            check_shape("mutationTarget", target, input_path)
+    except ValueError as error:
+        raise pytest.UsageError(f"repocod_mutate: {error}") from None
     config.pluginmanager.register(MutationRunner(plan, artifact), "repocod-mutation-runner")

@@ -5,10 +5,11 @@ so the runner gives pytest the files and this plugin deselects every collected t
 listed. A listed id that pytest never collects is then reported by the runner as "missing".
 """
 import os
+from repocod_protocol import ENV
 
 
 def pytest_collection_modifyitems(config, items):
-    path = os.environ.get("REPOCOD_SELECT_FILE")
+    path = os.environ.get(ENV["selectFile"])
     if not path:
         return
     with open(path, encoding="utf-8") as handle:

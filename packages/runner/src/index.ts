@@ -28,3 +28,4 @@ export * from './process-groups.js';
 export * from './build-artefacts.js';
 export * from './missing-blobs.js';
 export * from './stand-in-source.js';
+export * from './harness-protocol.js';

@@ -8,6 +8,7 @@ import { killProcessGroup, trackProcessGroup } from './process-groups.js';
 import { pytestReadsArgsFile } from './pytest-args-file.js';
 import { parseReportLog, resultsFor, withConftestLoadError } from './pytest-report.js';
 import type { TestResult } from './test-outcome.js';
+import { HARNESS_ENV } from './harness-protocol.js';
 
 /** How a run ended, kept apart from what the tests did. */
 export type RunStatus = 'ok' | 'collection-error' | 'timeout' | 'crashed' | 'infra-error';
@@ -95,23 +96,23 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
         existsSync(join(invocation.projectDir, file)),
       );
       writeFileSync(selectFile, `${invocation.tests.join('\n')}\n`);
-      env.REPOCOD_SELECT_FILE = selectFile;
+      env[HARNESS_ENV.selectFile] = selectFile;
       plugins.unshift('repocod_select');
     }
     if (plugins.length > 0) importFirst.push(HARNESS_DIR);
     if (invocation.pluginInput !== undefined) {
       const inputFile = join(scratch, 'plugin-input.json');
       writeFileSync(inputFile, invocation.pluginInput);
-      env.REPOCOD_PLUGIN_INPUT = inputFile;
+      env[HARNESS_ENV.pluginInput] = inputFile;
     }
-    env.REPOCOD_ARTIFACT_FILE = artifactFile;
+    env[HARNESS_ENV.artifactFile] = artifactFile;
     if (plugins.includes('repocod_coverage')) {
       const coverageDir = join(scratch, 'coverage');
       mkdirSync(coverageDir);
       importFirst.unshift(COVERAGE_BOOT_DIR);
-      env.REPOCOD_COVERAGE_DIR = coverageDir;
+      env[HARNESS_ENV.coverageDir] = coverageDir;
       // Only the working copy's own files are measured: the venv's packages would cost time for nothing.
-      env.REPOCOD_COVERAGE_INCLUDE = realpathSync(invocation.projectDir);
+      env[HARNESS_ENV.coverageInclude] = realpathSync(invocation.projectDir);
     }
     if (importFirst.length > 0)
       env.PYTHONPATH = [...importFirst, env.PYTHONPATH ?? ''].filter((part) => part !== '').join(delimiter);

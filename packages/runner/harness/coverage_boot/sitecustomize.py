@@ -13,12 +13,12 @@ import atexit
 import os
 
 
-def measured_files():
+def measured_files(ENV):
     """The files of the plan's target functions: tracing nothing else keeps the run fast."""
     import json
 
-    plan_path = os.environ.get("REPOCOD_PLUGIN_INPUT")
-    root = os.environ.get("REPOCOD_COVERAGE_INCLUDE")
+    plan_path = os.environ.get(ENV["pluginInput"])
+    root = os.environ.get(ENV["coverageInclude"])
     if not plan_path or not root:
         return []
     try:
@@ -33,20 +33,24 @@ def measured_files():
 
 
 def _start():
-    data_dir = os.environ.get("REPOCOD_COVERAGE_DIR")
+    try:
+        from repocod_protocol import ENV  # the harness folder follows this one on PYTHONPATH
+    except ImportError:
+        return
+    data_dir = os.environ.get(ENV["coverageDir"])
     if not data_dir:
         return
     try:
         import coverage
     except ImportError:
         return
-    main_pid = os.environ.get("REPOCOD_COVERAGE_MAIN_PID")
+    main_pid = os.environ.get(ENV["coverageMainPid"])
     if main_pid is None:
-        os.environ["REPOCOD_COVERAGE_MAIN_PID"] = str(os.getpid())
+        os.environ[ENV["coverageMainPid"]] = str(os.getpid())
         context = ""
     else:
-        context = "sub:" + os.environ.get("REPOCOD_COVERAGE_CONTEXT", "")
-    include = measured_files() or [os.path.join(root, "*") for root in os.environ.get("REPOCOD_COVERAGE_INCLUDE", "").split(os.pathsep) if root]
+        context = "sub:" + os.environ.get(ENV["coverageContext"], "")
+    include = measured_files(ENV) or [os.path.join(root, "*") for root in os.environ.get(ENV["coverageInclude"], "").split(os.pathsep) if root]
     cov = coverage.Coverage(
         data_file=os.path.join(data_dir, "coverage"),
         data_suffix=True,
