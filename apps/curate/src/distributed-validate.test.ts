@@ -9,8 +9,8 @@ import { REPOCOD_LITE_SPEC, selectStage, validateStage } from '@repocod/pipeline
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './project-root.js';
 import { openDemoCatalog } from './tui/demo-fixture.js';
-import type { WorkerProcess } from './worker-processes.js';
-import { startWorkerProcess } from './worker-processes.js';
+import type { WorkerProcess } from '@repocod/testkit';
+import { startWorkerProcess } from '@repocod/testkit';
 
 /**
  * Ten of the demo's tasks validated twice from the same catalog: on this machine's pool, and through

@@ -9,8 +9,8 @@ import { jobHash, loadManifest, prepareRepository, runnerPaths } from '@repocod/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { bufferIO, DEMO_ROOT } from './test-support.js';
-import type { WorkerProcess } from './worker-processes.js';
-import { startWorkerProcess } from './worker-processes.js';
+import type { WorkerProcess } from '@repocod/testkit';
+import { startWorkerProcess } from '@repocod/testkit';
 
 /** A test of its own that sleeps: the job a worker is killed in the middle of. */
 const SLOW_TEST = `diff --git a/tests/test_slow.py b/tests/test_slow.py

@@ -2,3 +2,4 @@
 // for the Hugging Face Hub, and radon (the complexity oracle, a Python tool) run from TypeScript.
 export * from './loopback-hub.js';
 export * from './radon-oracle.js';
+export * from './worker-processes.js';

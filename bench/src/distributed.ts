@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 /**
  * `pnpm bench:distributed`: the demo's validation (its selection's 50 tasks, three checks each, k = 3:
  * 150 pytest jobs) run in one go from the same catalog, every job run afresh:
@@ -15,8 +16,8 @@ import { join } from 'node:path';
 import { JobQueue, parseRedisUrl, redisForRun, RedisExecutor } from '@repocod/distributed';
 import type { StoredValidation } from '@repocod/pipeline';
 import { openCatalog, runFlow, validateStage } from '@repocod/pipeline';
-import { PROJECT_ROOT } from './project-root.js';
-import { startWorkerProcess } from './worker-processes.js';
+const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
+import { startWorkerProcess } from '@repocod/testkit';
 
 interface Measured {
   readonly label: string;

@@ -10,21 +10,21 @@
 import { closeSync, mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { findBuildArtefacts, packageImportFolders, shareBuildArtefacts } from './build-artefacts.js';
-import { ensureCheckout } from './checkout.js';
-import { ensureEnvironment } from './environment.js';
-import { runLoggedCommand } from './environment-command.js';
-import { findUv } from './environment-uv.js';
-import { git } from './git.js';
-import { loadManifest } from './manifest.js';
-import { manifestEntry } from './manifest-entry.js';
-import { applySourceOverrides } from './manifest-overrides.js';
-import { testEnvironment } from './pytest-job.js';
-import type { Worktree } from './worktrees.js';
-import { ensureWorktrees } from './worktrees.js';
-import { projectPackages } from './worktree-imports.js';
+import { findBuildArtefacts, packageImportFolders, shareBuildArtefacts } from '@repocod/runner';
+import { ensureCheckout } from '@repocod/runner';
+import { ensureEnvironment } from '@repocod/runner';
+import { runLoggedCommand } from '@repocod/runner';
+import { findUv } from '@repocod/runner';
+import { git } from '@repocod/runner';
+import { loadManifest } from '@repocod/runner';
+import { manifestEntry } from '@repocod/runner';
+import { applySourceOverrides } from '@repocod/runner';
+import { testEnvironment } from '@repocod/runner';
+import type { Worktree } from '@repocod/runner';
+import { ensureWorktrees } from '@repocod/runner';
+import { projectPackages } from '@repocod/runner';
 
-const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const stateRoot = join(projectRoot, '.repocod');
 const scratch = mkdtempSync(join(tmpdir(), 'repocod-bench-worktrees-'));
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { listPythonFiles } from '@repocod/python';
-import { analyseFiles } from './analyse-files.js';
+import { analyseFiles } from '@repocod/metrics';
 import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
 
 const USAGE =
@@ -36,7 +36,7 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const { target, workers } = parseBenchArgs(process.argv.slice(2));
 // pnpm runs scripts from the workspace root; a relative path means relative to where the user was.
 const root = resolve(process.env.INIT_CWD ?? process.cwd(), target);

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** The built command line (src/ and dist/ both sit two levels below apps/curate). */
-const CLI = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+/** The built command line (testkit's src/ and dist/ both sit two levels below the repository). */
+const CLI = fileURLToPath(new URL('../../../apps/curate/dist/cli.js', import.meta.url));
 
 /** A `repocod worker` process on this machine, as the tests and `pnpm bench:distributed` start them. */
 export interface WorkerProcess {

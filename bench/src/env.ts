@@ -12,14 +12,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ensureCheckout } from './checkout.js';
-import { ensureEnvironment, type Environment } from './environment.js';
-import { findUv } from './environment-uv.js';
-import { loadManifest, type ManifestEntry } from './manifest.js';
-import { manifestEntry } from './manifest-entry.js';
-import { applySourceOverrides } from './manifest-overrides.js';
+import { ensureCheckout } from '@repocod/runner';
+import { ensureEnvironment, type Environment } from '@repocod/runner';
+import { findUv } from '@repocod/runner';
+import { loadManifest, type ManifestEntry } from '@repocod/runner';
+import { manifestEntry } from '@repocod/runner';
+import { applySourceOverrides } from '@repocod/runner';
 
-const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const scratch = mkdtempSync(join(tmpdir(), 'repocod-bench-env-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 

@@ -11,11 +11,11 @@ import { IN_MEMORY, openCatalog } from '@repocod/catalog';
 import type { FunctionMining, MiningMode, MiningSummary, MutationTarget } from '@repocod/mining';
 import { MemoryMiningStore, mineRepository } from '@repocod/mining';
 import { LocalExecutor } from '@repocod/runner';
-import { runExtract } from './extract-stage.js';
-import { mutationTargets, selectFunctions } from './mine-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import { runExtract } from '@repocod/pipeline';
+import { mutationTargets, selectFunctions } from '@repocod/pipeline';
+import { prepareStage } from '@repocod/pipeline';
 
-const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const args = process.argv.slice(2);
 const sources: string[] = [];
 const only: string[] = [];

@@ -5,13 +5,13 @@
  * checks that both give the same outcome for every test.
  */
 import { resolve } from 'node:path';
-import type { RunJob } from './run-job.js';
-import { LocalExecutor } from './local-executor.js';
-import { loadManifest } from './manifest.js';
-import type { PreparedRepository } from './prepare-repository.js';
-import { prepareRepository, runnerPaths } from './prepare-repository.js';
+import type { RunJob } from '@repocod/runner';
+import { LocalExecutor } from '@repocod/runner';
+import { loadManifest } from '@repocod/runner';
+import type { PreparedRepository } from '@repocod/runner';
+import { prepareRepository, runnerPaths } from '@repocod/runner';
 
-const projectRoot = resolve(new URL('../../..', import.meta.url).pathname);
+const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const jobsArg = process.argv.indexOf('--jobs');
 const jobCount = jobsArg === -1 ? 8 : Number(process.argv[jobsArg + 1]);
 if (!Number.isInteger(jobCount) || jobCount < 1) {
