@@ -35,7 +35,8 @@ const rows = [
     'baseline: runs (k), tests / passing / flaky / not passing',
     (m) =>
       m.baseline &&
-      `${m.baseline.runs ?? 3}: ${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
+      `${m.baseline.runs ?? 3}: \
+${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
   ],
   [
     'candidates / mined / with relevant tests',

@@ -64,7 +64,8 @@ try {
   console.log(`\n${'setup'.padEnd(30)} ${'wall'.padStart(9)} ${'jobs/s'.padStart(8)} ${'speed-up'.padStart(9)}`);
   for (const run of runs) {
     console.log(
-      `${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} ${(run.jobs / run.seconds).toFixed(2).padStart(8)} ${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`,
+      `${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} \
+${(run.jobs / run.seconds).toFixed(2).padStart(8)} ${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`,
     );
   }
   const alike = runs.every((run) => run.verdicts === baseline.verdicts);
@@ -75,7 +76,9 @@ try {
   rmSync(folder, { recursive: true, force: true });
 }
 
-/** One validation of the selection from a fresh copy of the catalog, on `workers` worker processes (0: the local pool). */
+/**
+ * One validation of the selection from a fresh copy of the catalog, on `workers` worker processes (0: the local pool).
+ */
 async function measure(label: string, workers: number): Promise<Measured> {
   const copy = join(folder, `${randomUUID()}.duckdb`);
   copyFileSync(selected, copy);

@@ -102,7 +102,8 @@ describe('repocod curate --yes on the demo', () => {
     try {
       const parquet = join(out, 'data/test-00000-of-00001.parquet').replaceAll("'", "''");
       const rows = await catalog.query(
-        `SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ORDER BY instance_id`,
+        `SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') \
+ORDER BY instance_id`,
       );
       expect(rows.rows).toHaveLength(51);
       const passed = await catalog.query(

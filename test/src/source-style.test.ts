@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './project-paths.js';
@@ -12,5 +13,21 @@ describe('the source style', () => {
     const biome = join(PROJECT_ROOT, 'node_modules/.bin/biome');
     const run = spawnSync(biome, ['ci', '--max-diagnostics=50', '.'], { cwd: PROJECT_ROOT, encoding: 'utf8' });
     expect(run.status, `${run.stdout}${run.stderr}\nfix with: pnpm format`).toBe(0);
+  });
+
+  it('has no source line past 120 columns (TypeScript, JavaScript and the harness Python)', () => {
+    const listed = spawnSync('git', ['ls-files', '*.ts', '*.tsx', '*.mjs', '*.py'], {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+    });
+    expect(listed.status, listed.stderr).toBe(0);
+    const files = listed.stdout.split('\n').filter((file) => file !== '');
+    expect(files.length).toBeGreaterThan(100);
+    const long = files.flatMap((file) =>
+      readFileSync(join(PROJECT_ROOT, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => ([...line].length > 120 ? [`${file}:${index + 1} (${[...line].length})`] : [])),
+    );
+    expect(long, 'wrap these lines (a string: a backslash line continuation or +; a comment: a new line)').toEqual([]);
   });
 });

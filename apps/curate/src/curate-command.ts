@@ -24,7 +24,8 @@ import { formatWrittenRecords, recordFolder, writeRecords } from './record-comma
 import { marginOption, selectionSpecOption } from './spec-option.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
+export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] \
+[--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--all | --margin 20%|N] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
@@ -34,7 +35,8 @@ then the Lite selection, the validation of every selected task and a release fol
 out/release). On a terminal it opens the curator's TUI: choose the repositories, follow the stages,
 browse the tasks and the validation, confirm the release. With --yes, or when stdout is not a
 terminal, it runs without prompts on the repositories given with --repo (default: the bundled demo),
-printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's progress events as JSON lines
+printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's \
+progress events as JSON lines
 instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,

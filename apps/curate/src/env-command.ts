@@ -26,9 +26,16 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
       `${checkout.name} at ${checkout.baseCommit} (${checkout.commitTimestamp})`,
       `  checkout     ${checkout.path}`,
       `  environment  ${environment.path}`,
-      `               python ${environment.pythonVersion}, ${environment.installer}, ${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
-      `  resolved     ${environment.resolvedAsOf === null ? 'undated (newest versions)' : `as of ${environment.resolvedAsOf}`}`,
-      `  packages     ${environment.packages.length}, hash ${environment.packagesHash.slice(0, 16)}; freeze ${environment.freezeFile}`,
+      `               python ${environment.pythonVersion}, ${environment.installer}, \
+${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `  resolved     ${
+        environment.resolvedAsOf === null
+          ? 'undated (newest versions)'
+          : `as of \
+${environment.resolvedAsOf}`
+      }`,
+      `  packages     ${environment.packages.length}, hash ${environment.packagesHash.slice(0, 16)}; freeze \
+${environment.freezeFile}`,
       `  log          ${environment.logFile}`,
       '',
     ].join('\n'),

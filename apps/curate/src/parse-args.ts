@@ -48,7 +48,12 @@ export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): 
     if (!known.includes(name)) {
       throw new RepocodError(
         'usage',
-        `unknown option --${name} for "${args.command ?? ''}" (known: ${known.map((option) => `--${option}`).join(', ')})`,
+        `unknown option --${name} for "${args.command ?? ''}" (known: ${known
+          .map((option) => `--${option}`)
+          .join(
+            ', \
+',
+          )})`,
       );
     }
   }

@@ -14,7 +14,8 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... [--db FILE]
+export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
+[--db FILE]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
@@ -81,16 +82,19 @@ export function formatPublish(summary: PublishSummary): string {
   if (summary.dryRun) lines.push('dry run: nothing is written or uploaded');
   if (summary.downloaded !== null)
     lines.push(
-      `from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} (${summary.downloaded.files.length} files)`,
+      `from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} \
+(${summary.downloaded.files.length} files)`,
     );
   if (content !== null && summary.version !== null) {
     lines.push(
-      `release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the ${content.selected} task(s) of selection ${content.selectionId}`,
+      `release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the \
+${content.selected} task(s) of selection ${content.selectionId}`,
     );
     const left = content.leftOut.length === 0 ? '' : `; left out (failed validation): ${content.leftOut.length}`;
     const kept = content.kept.length === 0 ? '' : `; kept despite a failed check: ${content.kept.length}`;
     lines.push(
-      `  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} flaky test(s) removed`,
+      `  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} \
+flaky test(s) removed`,
     );
     for (const task of content.leftOut.slice(0, 10))
       lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
@@ -100,17 +104,28 @@ export function formatPublish(summary: PublishSummary): string {
     lines.push(`release ${summary.folder}: ${summary.dryRun ? 'would be pushed' : 'pushed'} as it is`);
   }
   lines.push(
-    `  versions   ${release.configs.map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`).join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`,
+    `  versions   ${release.configs
+      .map(
+        (config) => `${config.version} (${config.numExamples} rows, \
+${size(config.downloadSize)})`,
+      )
+      .join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`,
   );
   if (summary.writes.length > 0)
     lines.push(
-      `  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes.map((write) => `${write.path} (${size(write.bytes)})`).join(', ')}`,
+      `  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes
+        .map(
+          (write) => `${write.path} \
+(${size(write.bytes)})`,
+        )
+        .join(', ')}`,
     );
   if (summary.version !== null) {
     if (release.diff === null) lines.push('  diff       first version');
     else
       lines.push(
-        `  diff       against ${release.diff.previous}: ${release.diff.added.length} added, ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
+        `  diff       against ${release.diff.previous}: ${release.diff.added.length} added, \
+${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
       );
     for (const [label, ids] of release.diff === null
       ? []
@@ -125,13 +140,15 @@ export function formatPublish(summary: PublishSummary): string {
   }
   if (summary.upload !== null) {
     lines.push(
-      `  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit "${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`,
+      `  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit \
+"${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`,
     );
     for (const file of summary.upload.files) lines.push(`    ${file.path} (${size(file.bytes)})`);
   }
   if (summary.pushed !== null)
     lines.push(
-      `  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit ${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`,
+      `  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit \
+${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -14,7 +14,8 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] [--manifest FILE]
+export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] \
+[--manifest FILE]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
 <repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,

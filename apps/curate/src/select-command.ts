@@ -47,7 +47,8 @@ function readSpec(file: string): string {
 
 export function formatSelection(summary: SelectSummary, explain: boolean): string {
   const lines = [
-    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter ${summary.spec.filter}`,
+    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter \
+${summary.spec.filter}`,
   ];
   for (const level of summary.levels) {
     const cut =
@@ -58,13 +59,15 @@ export function formatSelection(summary: SelectSummary, explain: boolean): strin
   }
   for (const level of summary.short)
     lines.push(
-      `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were taken`,
+      `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were \
+taken`,
     );
   if (explain) {
     lines.push('  picks (level, rank, score, solution tokens, instance id):');
     for (const pick of summary.picks)
       lines.push(
-        `    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} ${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`,
+        `    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} \
+${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`,
       );
   }
   return `${lines.join('\n')}\n`;

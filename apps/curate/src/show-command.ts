@@ -24,7 +24,12 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         .slice(0, 5);
       throw new RepocodError(
         'usage',
-        `no task ${instanceId} in the catalog${near.length > 0 ? `; did you mean ${near.join(', ')}?` : '; `repocod sql "select instance_id from tasks"` lists them'}`,
+        `no task ${instanceId} in the catalog${
+          near.length > 0
+            ? `; did you mean ${near.join(', ')}?`
+            : '; `repocod \
+sql "select instance_id from tasks"` lists them'
+        }`,
       );
     }
     const validation =
@@ -35,8 +40,14 @@ export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       `${task.instanceId}`,
       `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
       `  function     ${task.file}::${task.qualname}`,
-      `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
-      `  level        ${task.level}${dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:'}`,
+      `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
+lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
+      `  level        ${task.level}${
+        dependencies.length === 0
+          ? ' (uses no function or class of the repository)'
+          : ', \
+because it uses:'
+      }`,
       ...dependencies.map(
         (dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`,
       ),
@@ -71,7 +82,13 @@ const LOG_LINES = 40;
 function validationLines(validation: StoredValidation | null): string[] {
   if (validation === null) return ['  validation   not yet validated as the task is now (repocod validate)'];
   const lines = [
-    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, gold check by ${validation.goldFrom === 'baseline' ? `mining's ${validation.repeat} baseline run(s)` : `${validation.repeat} run(s) with the gold patches`})`,
+    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, gold check by \
+${
+  validation.goldFrom === 'baseline'
+    ? `mining's ${validation.repeat} baseline run(s)`
+    : `${validation.repeat} run(s) \
+with the gold patches`
+})`,
     ...checksOf(validation).flatMap((check) => [
       `    ${check.check.padEnd(19)}${check.status.padEnd(12)}${check.detail}`,
       ...check.tests.slice(0, 10).map((test) => `      ${test}`),
@@ -87,14 +104,16 @@ function validationLines(validation: StoredValidation | null): string[] {
     lines.push(`    pass without the body, kept in FAIL_TO_PASS${seen}: ${validation.passingWithoutBody.join(', ')}`);
   }
   lines.push(
-    `    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`,
+    `    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages \
+${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`,
   );
   lines.push(`    run ids      ${validation.runIds.join(' ')}`);
   for (const check of checksOf(validation).filter((item) => item.log !== null)) {
     const log = (check.log ?? '').trimEnd().split('\n');
     lines.push(
       '',
-      `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
+      `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs \
+where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
       ...log.slice(-LOG_LINES),
     );
   }

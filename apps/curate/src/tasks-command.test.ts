@@ -28,11 +28,15 @@ describe('repocod tasks, select and show', () => {
     expect(await main(['tasks', 'demo', '--db', db, '--templates', templates], tasks)).toBe(0);
     expect(tasks.stdout()).toMatch(/^demo: 52 tasks in /);
     expect(tasks.stdout()).toMatch(
-      /checks {5}52 passed .*, 0 failed\n {2}collection 1 task\(s\) need the body while their tests are collected .*: demo-inventory\.util\.retry\n/,
+      new RegExp(
+        String.raw`checks {5}52 passed .*, 0 failed\n {2}collection 1 task\(s\) need the body while their tests are` +
+          String.raw` collected .*: demo-inventory\.util\.retry\n`,
+      ),
     );
     // The command records the stage's wall time, as a flow run does (`repocod record` reports it).
     const timed = bufferIO();
-    const stageQuery = `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and finished_at >= '${before}'`;
+    const stageQuery = `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and \
+finished_at >= '${before}'`;
     expect(await main(['sql', stageQuery, '--db', db], timed)).toBe(0);
     expect(timed.stdout()).toMatch(/^n\n-+\n *1\n/);
 

@@ -10,7 +10,8 @@ import { recordStageSeconds } from './stage-seconds.js';
 import { stringOption, optionalWholeNumber } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest FILE]
+export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
+FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
@@ -85,8 +86,14 @@ function readTemplates(file: string): StatementTemplates {
 export function formatTasksSummary(summary: TasksSummary): string {
   const lines = [
     `${summary.repository}: ${summary.tasks.length} tasks in ${summary.durationSeconds.toFixed(1)} s`,
-    `  levels     ${['self-contained', 'file-level', 'repo-level'].map((level) => `${level} ${summary.byLevel[level] ?? 0}`).join(', ')}`,
-    `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state collects), ${summary.failedChecks.length} failed`,
+    `  levels     ${['self-contained', 'file-level', 'repo-level']
+      .map(
+        (level) => `${level} \
+${summary.byLevel[level] ?? 0}`,
+      )
+      .join(', ')}`,
+    `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state \
+collects), ${summary.failedChecks.length} failed`,
   ];
   for (const failed of summary.failedChecks.slice(0, 10))
     lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);

@@ -120,10 +120,14 @@ describe('repocod validate', () => {
       / {2}validation {3}passed \(\d{4}-\d\d-\d\dT[\d:.]+Z, gold check by mining's 3 baseline run\(s\)\)/,
     );
     expect(text).toMatch(
-      / {4}fails-without-body passed {6}1 of 13 FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)/,
+      new RegExp(
+        String.raw` {4}fails-without-body passed {6}1 of 13 FAIL_TO_PASS test\(s\) fail without the body \(the run ` +
+          String.raw`stops at the first failure: \d+ passed before it, \d+ not run\)`,
+      ),
     );
     expect(text).toContain(
-      '    passes-with-gold   passed      all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit',
+      '    passes-with-gold   passed      ' +
+        'all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit',
     );
     // The collect run and the run without the body; the baseline answered the gold check.
     expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){2}\n/);
@@ -139,7 +143,10 @@ describe('repocod validate', () => {
     );
     expect(failure).toContain('tests/test_util.py::test_ensure_non_negative_names_what_it_counts (passed)');
     expect(failure).toMatch(
-      /--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id = '[0-9a-f]{64}:1'" for all of it\) ---/,
+      new RegExp(
+        String.raw`--- log of fails-without-body \(last \d+ lines; repocod sql "select log from runs where run_id =` +
+          String.raw` '[0-9a-f]{64}:1'" for all of it\) ---`,
+      ),
     );
     expect(failure).toMatch(/=+ 4 passed, \d+ deselected in /);
   });

@@ -150,12 +150,14 @@ export function taskStore(engine: CatalogEngine): TaskStore {
              SELECT instance_id, repository, level, CAST((${query.score}) AS DOUBLE) AS score, solution_tokens
                FROM tasks WHERE checks_passed AND (${query.filter})
            ), ranked AS (
-             SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, instance_id) AS INTEGER) AS rank,
+             SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, \
+instance_id) AS INTEGER) AS rank,
                     CAST(count(*) OVER (PARTITION BY level) AS INTEGER) AS available
                FROM scored
            )
            SELECT ranked.*, quotas.quota, ranked.rank <= quotas.quota AS picked
-             FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, quota) USING (level)
+             FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, \
+quota) USING (level)
             ORDER BY level, rank`,
           [query.quotas['self-contained'], query.quotas['file-level'], query.quotas['repo-level']],
         );
@@ -181,11 +183,13 @@ export function taskStore(engine: CatalogEngine): TaskStore {
           `WITH given AS (
              SELECT unnest($2::TEXT[]) AS function_id, unnest($3::TEXT[]) AS instance_id, unnest($4::TEXT[]) AS level
            ), tasks AS (
-             SELECT given.instance_id, f.repository, f.function_id, f.file, f.qualname, f.prompt, f.solution, f.prompt_lines,
+             SELECT given.instance_id, f.repository, f.function_id, f.file, f.qualname, f.prompt, f.solution, \
+f.prompt_lines,
                     f.solution_lines, f.prompt_tokens, f.solution_tokens, f.cc, given.level
                FROM functions f JOIN given USING (function_id) WHERE f.repository = $1
            )
-           SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS kept, solution_tokens FROM tasks`,
+           SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS kept, \
+solution_tokens FROM tasks`,
           [
             repository,
             listValue(tasks.map((task) => task.functionId)),

@@ -132,7 +132,8 @@ describe('ranking and selections', () => {
 });
 
 describe('task summaries', () => {
-  it('give every task without its texts, with the sha256 of each patch in the order pre code, pre test, gold code, gold test', async () => {
+  it('give every task without its texts, with the sha256 of each patch in the order pre code, pre test, gold code, \
+gold test', async () => {
     const catalog = await openCatalog(IN_MEMORY);
     try {
       const written = task('a', 'repo-level', [3, 4], { preTest: 'pre test é', goldTest: '' });

@@ -44,7 +44,8 @@ describe('validations table', () => {
     expect(reader.getRows().map((row) => row[0])).toEqual([...VALIDATION_COLUMNS]);
   });
 
-  it('stores a validation per task and key, replaces it on the same key, and filters by repository and task', async () => {
+  it('stores a validation per task and key, replaces it on the same key, and filters by repository and \
+task', async () => {
     const catalog = await openCatalog(IN_MEMORY);
     try {
       await catalog.saveValidation(

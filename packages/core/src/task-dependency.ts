@@ -24,7 +24,10 @@ export const DEPENDENCY_KINDS: readonly DependencyKind[] = ['function', 'class',
  * context level (stored in `tasks.dependencies`).
  */
 export interface Dependency {
-  /** The expression as written in the solution, cut where the definition was found: `self.validate`, `helpers.parse`, `Item`. */
+  /**
+   * The expression as written in the solution, cut where the definition was found: `self.validate`, `helpers.parse`,
+   * `Item`.
+   */
   readonly name: string;
   /** `method` for any `def` in a class body (properties, static and class methods included). */
   readonly kind: DependencyKind;

@@ -139,7 +139,7 @@ describe('RedisExecutor with workers on the same Redis', () => {
     }
   });
 
-  it('after a coordinator restart, hands over the results that came in while it was away, waits for the rest, and runs nothing twice', {
+  it('after a coordinator restart: the results that came meanwhile, then the rest, nothing run twice', {
     timeout: 300_000,
   }, async () => {
     const prefix = namespace();
@@ -242,7 +242,11 @@ describe('RedisExecutor with workers on the same Redis', () => {
         attempts: 1,
       });
       expect((await failed('old-format')).reason).toMatch(
-        /job old-format: field format must be "repocod-job\/1" \(another format was made by another repocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0"/,
+        new RegExp(
+          String.raw`job old-format: field format must be "repocod-job\/1" \(another format was made by another rep` +
+            String.raw`ocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0` +
+            String.raw`"`,
+        ),
       );
       expect((await failed('not-an-object')).reason).toMatch(
         /job not-an-object must be an object, found "run the tests please"/,
@@ -295,7 +299,11 @@ describe('RedisExecutor with workers on the same Redis', () => {
       await expect(
         collect(new RedisExecutor(queue, elsewhere, { parallelism: 1 }).run(jobs.slice(0, 1))),
       ).rejects.toThrow(
-        /demo: job [0-9a-f]{12} \(the whole suite\) failed on the workers: demo: this worker's checkout is at [0-9a-f]{12} with environment [0-9a-f]{12}, the coordinator's at ffffffffffff .*the source folders or manifests differ/,
+        new RegExp(
+          String.raw`demo: job [0-9a-f]{12} \(the whole suite\) failed on the workers: demo: this worker's checkout` +
+            String.raw` is at [0-9a-f]{12} with environment [0-9a-f]{12}, the coordinator's at ffffffffffff .*the sou` +
+            String.raw`rce folders or manifests differ`,
+        ),
       );
     } finally {
       await queue.close();
@@ -320,7 +328,8 @@ describe('RedisExecutor with workers on the same Redis', () => {
       );
       expect((await run).size).toBe(1);
       expect(notices[0]).toBe(
-        `no worker is connected to ${address.display} --namespace ${prefix}: the jobs wait on the queue; start \`repocod worker --redis ${address.display} --namespace ${prefix}\` on each machine`,
+        `no worker is connected to ${address.display} --namespace ${prefix}: the jobs wait on the queue; ` +
+          `start \`repocod worker --redis ${address.display} --namespace ${prefix}\` on each machine`,
       );
     } finally {
       await queue.close();

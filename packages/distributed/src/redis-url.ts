@@ -17,7 +17,8 @@ export interface RedisAddress {
  * `--redis` take it. `what` names the option in the error, so the user knows which one to mend.
  */
 export function parseRedisUrl(text: string, what: string): RedisAddress {
-  const hint = `${what} wants redis://HOST:PORT (for example redis://127.0.0.1:6379, or redis://HOST:PORT/2 for database 2)`;
+  const hint = `${what} wants redis://HOST:PORT (for example redis://127.0.0.1:6379, or redis://HOST:PORT/2 for \
+database 2)`;
   let url: URL;
   try {
     url = new URL(text);
@@ -45,7 +46,8 @@ export function parseRedisUrl(text: string, what: string): RedisAddress {
   const db = path === '' ? 0 : Number(path);
   const username = url.username === '' ? undefined : decodeURIComponent(url.username);
   const password = url.password === '' ? undefined : decodeURIComponent(url.password);
-  const display = `${url.protocol}//${username === undefined ? '' : `${username}@`}${url.hostname}:${port}${db === 0 ? '' : `/${db}`}`;
+  const user = username === undefined ? '' : `${username}@`;
+  const display = `${url.protocol}//${user}${url.hostname}:${port}${db === 0 ? '' : `/${db}`}`;
   return {
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port,

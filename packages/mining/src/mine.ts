@@ -29,7 +29,10 @@ export interface MineOptions {
   readonly repeat?: number;
   /** Rerun every in-process result in a fresh process with the file patched, and compare. */
   readonly confirm?: boolean;
-  /** Estimated test seconds per in-process batch: smaller batches store results sooner, larger ones start fewer processes (default 60). */
+  /**
+   * Estimated test seconds per in-process batch: smaller batches store results sooner, larger ones start fewer
+   * processes (default 60).
+   */
   readonly batchSeconds?: number;
   /** Traceback format of mutation runs (see MiningTracebacks; default native). */
   readonly tracebacks?: MiningTracebacks;
@@ -305,7 +308,8 @@ class Mining {
     if (baseline.passing.size === 0 && pending.length > 0) {
       throw new RepocodError(
         'tests-cannot-run',
-        `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`,
+        `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no \
+test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`,
       );
     }
     return { baseline, coverage };
@@ -451,7 +455,12 @@ class Mining {
           fallback.push({
             target,
             candidates,
-            why: `its in-process batch ended before it (${run === undefined ? 'not run' : `${run.status}: ${tail(run.log, 3).replaceAll('\n', ' | ')}`})`,
+            why: `its in-process batch ended before it (${
+              run === undefined
+                ? 'not run'
+                : `${run.status}: \
+${tail(run.log, 3).replaceAll('\n', ' | ')}`
+            })`,
           });
         } else if (record.status === 'unswappable') {
           fallback.push({ target, candidates, why: `in-process swap impossible: ${record.reason}` });
@@ -609,7 +618,10 @@ class Mining {
     return { repository: this.prepared.entry.name, patches: [], pytestArgs: this.pytestArgs, ...job };
   }
 
-  /** A run with the mutation patched into the file (a fresh process on the candidates, or the whole suite) as a function's result. */
+  /**
+   * A run with the mutation patched into the file (a fresh process on the candidates, or the whole suite) as a
+   * function's result.
+   */
   private patchedResult(
     target: MutationTarget,
     tests: readonly string[] | 'all',
@@ -655,7 +667,8 @@ class Mining {
       reason:
         tests.length > 0
           ? null
-          : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is removed`,
+          : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is \
+removed`,
       method,
       candidates,
       seconds,
@@ -689,7 +702,9 @@ class Mining {
       const status = result.patchError !== null ? 'patch-error' : (run?.status ?? 'not run');
       throw new RepocodError(
         'tests-cannot-run',
-        `${this.prepared.entry.name}: ${what} at the base commit ended with ${status} (exit code ${run?.exitCode ?? 'none'}); mining needs the suite to run. The end of its log:\n${tail(run?.log ?? result.patchError ?? '')}`,
+        `${this.prepared.entry.name}: ${what} at the base commit ended with ${status} (exit code \
+${run?.exitCode ?? 'none'}); mining needs the suite to run. The end of its \
+log:\n${tail(run?.log ?? result.patchError ?? '')}`,
       );
     }
     return run;

@@ -12,7 +12,10 @@ export type MiningMethod = 'in-process' | 'fresh-process' | 'whole-suite' | 'cov
 export interface FunctionMining {
   readonly id: string;
   readonly qualname: string;
-  /** `tests`: it has relevant tests (a task); `no-tests`: none, with the reason; `error`: the runs failed, retried on the next run. */
+  /**
+   * `tests`: it has relevant tests (a task); `no-tests`: none, with the reason; `error`: the runs failed, retried on
+   * the next run.
+   */
   readonly status: 'tests' | 'no-tests' | 'error';
   /** The relevant tests (FAIL_TO_PASS), sorted. */
   readonly tests: readonly string[];

@@ -38,7 +38,8 @@ export function mutationTarget(fn: MiningFunction, fileText: string): MutationTa
   const bodyStart = (fn.docstringSpan ?? fn.signatureSpan).end + 1;
   const bodyEnd = fn.definitionSpan.end;
   const indent = bodyIndent(fn, lines, bodyStart, bodyEnd);
-  const replacement = `${indent}raise AssertionError(${pythonString(`repocod-kit mining: the body of ${fn.qualname} was removed`)})`;
+  const replacement = `${indent}raise AssertionError(${pythonString(`repocod-kit mining: the body of ${fn.qualname} \
+was removed`)})`;
   const edit = replacementEdit(lines, bodyStart, bodyEnd, replacement);
   return {
     id: fn.id,

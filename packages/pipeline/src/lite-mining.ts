@@ -31,7 +31,9 @@ export interface LiteMiningOptions
   readonly spec: SelectionSpec;
   /** Default 20% of each quota. */
   readonly margin?: LiteMargin;
-  /** `prepared`: repositories already prepared and extracted (the flow's); the others are prepared and extracted here. */
+  /**
+   * `prepared`: repositories already prepared and extracted (the flow's); the others are prepared and extracted here.
+   */
   /**
    * Mines one repository's share of a round; null drops the repository (its failure was reported).
    * Default: mineStage with these options, failures thrown.
@@ -227,8 +229,10 @@ export async function rankCandidates(
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
-      `the selection spec's score (${spec.score}) or filter (${spec.filter}) cannot rank candidates before mining: Lite-first mining can use only ` +
-        `the columns ${PROSPECTIVE_TASK_COLUMNS.join(', ')}; fix the spec, or mine every candidate (--all). DuckDB said: ${error instanceof Error ? error.message : String(error)}`,
+      `the selection spec's score (${spec.score}) or filter (${spec.filter}) cannot rank candidates before mining: \
+Lite-first mining can use only ` +
+        `the columns ${PROSPECTIVE_TASK_COLUMNS.join(', ')}; fix the spec, or mine every candidate (--all). DuckDB \
+said: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

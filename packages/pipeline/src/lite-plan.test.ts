@@ -109,7 +109,8 @@ describe('planLiteMining', () => {
     expect(second.levels[0]).toMatchObject({ state: 'exhausted', found: 1, mined: 2, cutoff: null });
   });
 
-  it('counts neither errors nor failed checks as tasks, does not plan them again, and widens the next round by the yield', () => {
+  it('counts neither errors nor failed checks as tasks, does not plan them again, and widens the next round by the \
+yield', () => {
     const fns = [9, 8, 7, 6, 5, 4, 3, 2, 1].map((score) => candidate(`f${score}`, score));
     const [f9, f8, f7] = fns as [LiteCandidate, LiteCandidate, LiteCandidate];
     const result = plan(

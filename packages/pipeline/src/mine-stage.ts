@@ -25,7 +25,9 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly only?: readonly string[];
   /** Only these functions, by function id (Lite-first mining's rounds); with `only`, the functions of both. */
   readonly onlyFunctionIds?: readonly string[];
-  /** Map the coverage of every candidate in the traced baseline run, not only of those mined now (Lite-first mining). */
+  /**
+   * Map the coverage of every candidate in the traced baseline run, not only of those mined now (Lite-first mining).
+   */
   readonly traceAll?: boolean;
   /** Baseline runs (default 3). */
   readonly repeat?: number;

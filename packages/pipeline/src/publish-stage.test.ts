@@ -46,13 +46,17 @@ afterAll(async () => {
 const bytesOf = (folder: string, path: string): Buffer => readFileSync(join(folder, path));
 
 describe('publishing a validated selection', () => {
-  it('writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation record', async () => {
+  it('writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation \
+record', async () => {
     const release = await publishStage(catalog, { version: '1.0', out, selectionId, stateRoot: state });
     expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
     // The exact packages the tasks were validated with, from the environment's marker.
     const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
     expect(environments).toMatch(
-      /^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer (uv|pip), undated\n/,
+      new RegExp(
+        String.raw`^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer` +
+          String.raw` (uv|pip), undated\n`,
+      ),
     );
     expect(environments).toMatch(/^pytest==8\.3\.5$/m);
     expect(release.content?.leftOut).toEqual([
@@ -71,7 +75,8 @@ describe('publishing a validated selection', () => {
       '1.0/validation.jsonl',
     ]);
     const read = await catalog.query(
-      `SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
+      `SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM \
+read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
     );
     const validations = new Map((await catalog.validations()).map((row) => [row.instanceId, row]));
     expect(read.rows).toEqual(
@@ -123,7 +128,13 @@ describe('publishing a validated selection', () => {
     await expect(
       publishStage(catalog, { version: '9', out: join(state, 'unvalidated'), selectionId: other.selectionId }),
     ).rejects.toThrow(
-      /1 of the 2 task\(s\) of selection \w+ have not been validated as they are now \(demo-inventory\.warehouse\.Warehouse\.pick\); run `repocod validate --selection \w+` first/,
+      new RegExp(
+        String.raw`1 of the 2 task\(s\) of selection \w+ have not been validated as they are now ` +
+          String.raw`\(demo-inventory\.warehouse\.Warehouse\.pick\); run ` +
+          '`repocod validate --selection ' +
+          String.raw`\w+` +
+          '` first',
+      ),
     );
     expect(existsSync(join(state, 'unvalidated'))).toBe(false);
   });

@@ -105,7 +105,8 @@ export async function publishStage(catalog: Catalog, options: PublishOptions): P
       const description =
         content === null
           ? undefined
-          : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released after validation (${content.counts.toolVersions.join(', ')}).`;
+          : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released \
+after validation (${content.counts.toolVersions.join(', ')}).`;
       pushed = await pushRelease({
         folder: out,
         files: release.files,
@@ -149,7 +150,9 @@ async function alignWithHub(out: string, push: HubTarget): Promise<DownloadedRel
   if (missing.length > 0) {
     throw new RepocodError(
       'usage',
-      `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions into ${out}`,
+      `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder \
+would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions \
+into ${out}`,
     );
   }
   return null;

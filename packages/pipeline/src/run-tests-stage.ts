@@ -49,7 +49,10 @@ export interface RunTestsOptions extends PrepareStageOptions {
   readonly patches: readonly string[];
   readonly tests: readonly string[] | 'all';
   readonly repeat?: number;
-  /** A job's limit for listed tests; with the whole suite, each test's (a shard gets it per file; see shardTimeoutSeconds). */
+  /**
+   * A job's limit for listed tests; with the whole suite, each test's (a shard gets it per file; see
+   * shardTimeoutSeconds).
+   */
   readonly timeoutSeconds?: number;
   /** Run again even when the catalog already holds this job's results. */
   readonly fresh?: boolean;

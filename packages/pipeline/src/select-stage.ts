@@ -40,7 +40,8 @@ export async function selectStage(
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
-      `${source}: the score or the filter is not valid SQL over the tasks columns: ${error instanceof Error ? error.message : String(error)}`,
+      `${source}: the score or the filter is not valid SQL over the tasks columns: \
+${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

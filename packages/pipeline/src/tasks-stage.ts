@@ -74,7 +74,8 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   if (mined.length === 0) {
     throw new RepocodError(
       'usage',
-      `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod mine ${name}\` first`,
+      `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod \
+mine ${name}\` first`,
     );
   }
   const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));

@@ -64,7 +64,8 @@ afterAll(async () => {
 });
 
 describe('validation of a task whose test turns flaky', () => {
-  it('removes the test that flips across the k runs from FAIL_TO_PASS, records it, and fails the task left with no test', async () => {
+  it('removes the test that flips across the k runs from FAIL_TO_PASS, records it, and fails the task left with no \
+test', async () => {
     expect((await catalog.task(FLAKY_TARGET))?.failToPass).toEqual(['tests/test_core.py::test_flaky']);
     const row = summary.validations.find((validation) => validation.instanceId === FLAKY_TARGET);
     expect(row).toMatchObject({ status: 'failed', flakyTests: ['tests/test_core.py::test_flaky'], failToPass: [] });
@@ -75,7 +76,10 @@ describe('validation of a task whose test turns flaky', () => {
       tests: ['tests/test_core.py::test_flaky'],
     });
     expect(gold?.detail).toMatch(
-      /^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.py::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$/,
+      new RegExp(
+        String.raw`^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.p` +
+          String.raw`y::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$`,
+      ),
     );
     expect(gold?.detail).toContain('passed');
     expect(gold?.detail).toContain('failed');
@@ -89,7 +93,8 @@ describe('validation of a task whose test turns flaky', () => {
 });
 
 describe('a task whose function runs while pytest collects', () => {
-  it('passes the collect check of the tasks stage: the pre state does not collect, and does with the body', async () => {
+  it('passes the collect check of the tasks stage: the pre state does not collect, and does with the \
+body', async () => {
     const task = await catalog.task(SQUARE_CASES);
     expect(task?.failToPass).toEqual([
       'tests/test_cases.py::test_square[1]',

@@ -44,7 +44,8 @@ afterAll(async () => {
 });
 
 describe('validating the demo selection', () => {
-  it('runs the checks of every task and stores a verdict per task, FAIL_TO_PASS kept whole (REPOCOD’s rule)', async () => {
+  it('runs the checks of every task and stores a verdict per task, FAIL_TO_PASS kept whole (REPOCOD’s \
+rule)', async () => {
     expect(first.validations.map((row) => [row.instanceId, row.status])).toEqual([
       [EQ, 'passed'],
       ['demo-inventory.pricing.PricedItem.price_for', 'passed'],
@@ -61,7 +62,10 @@ describe('validating the demo selection', () => {
       expect(checks.map((check) => check.check)).toEqual(['collects', 'fails-without-body', 'passes-with-gold']);
       // The run without the body stops at its first failure: it saw one failing test, and what passed before it.
       expect(checks[1]?.detail).toMatch(
-        /^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: \d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$/,
+        new RegExp(
+          String.raw`^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: ` +
+            String.raw`\d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$`,
+        ),
       );
       expect(checks[2]?.detail).toBe(
         `all ${task?.failToPass.length} test(s) pass in each of 3 baseline run(s) of mining at the base commit`,
@@ -81,7 +85,8 @@ describe('validating the demo selection', () => {
     ).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with provenance', async () => {
+  it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with \
+provenance', async () => {
     // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check: one job per task
     // runs.
     expect(first.repositories).toEqual([

@@ -35,7 +35,8 @@ describe('planPush', () => {
 });
 
 describe('pushRelease', () => {
-  it('creates the repository once and pushes each release as one commit, Parquet through LFS, byte for byte', async () => {
+  it('creates the repository once and pushes each release as one commit, Parquet through LFS, byte for \
+byte', async () => {
     const first = writeReleaseFixture(['1.0']);
     const pushed = await pushRelease({
       folder: first.folder,
@@ -128,7 +129,8 @@ describe('pushRelease', () => {
     );
     expect(error.code).toBe('hub-failed');
     expect(error.message).toContain(
-      `uploading 4 files (${planPush(folder, files).totalBytes} bytes) to ${hub.url}/datasets/org/name in one commit failed: status 500: Internal Error - We are working hard`,
+      `uploading 4 files (${planPush(folder, files).totalBytes} bytes) to ${hub.url}/datasets/org/name in one commit \
+failed: status 500: Internal Error - We are working hard`,
     );
     expect(error.message).toContain(`The release folder ${folder} was not changed`);
     expect(error.message).toContain(`rerun: repocod publish --push org/name --out ${folder}`);
@@ -145,7 +147,10 @@ describe('pushRelease', () => {
     );
     expect(error.code).toBe('hub-failed');
     expect(error.message).toMatch(
-      /creating the dataset repository .* failed: status 401: Invalid credentials in Authorization header.*check that HF_TOKEN holds a valid token/,
+      new RegExp(
+        String.raw`creating the dataset repository .* failed: status 401: Invalid credentials in Authorization head` +
+          String.raw`er.*check that HF_TOKEN holds a valid token`,
+      ),
     );
     expect(error.message).not.toContain(wrong);
   });

@@ -62,7 +62,12 @@ export function parsePythonText(
           file,
           kind: 'syntax-error',
           lines: errorLines,
-          message: `${file}: syntax error at line ${errorLines.slice(0, 5).join(', ')}${errorLines.length > 5 ? ', …' : ''}; kept only the functions that parse cleanly`,
+          message: `${file}: syntax error at line ${errorLines.slice(0, 5).join(', ')}${
+            errorLines.length > 5
+              ? ', \
+…'
+              : ''
+          }; kept only the functions that parse cleanly`,
         };
   return { file, text, lines, tree, isTestCode, functions, issue };
 }

@@ -180,7 +180,8 @@ def test_coverage_maps_each_target_body_to_the_tests_that_ran_it(project, monkey
     result = project.runpytest_subprocess("-p", "repocod_coverage", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=3)
     records = {record["id"]: record for record in map(json.loads, artifact.read_text(encoding="utf-8").splitlines())}
-    assert records["double"] == {"id": "double", "tests": ["test_mod.py::test_double"], "subprocessTests": [], "importTime": False}
+    expected = {"id": "double", "tests": ["test_mod.py::test_double"], "subprocessTests": [], "importTime": False}
+    assert records["double"] == expected
     assert records["count"]["tests"] == ["test_mod.py::test_count"]
 
 

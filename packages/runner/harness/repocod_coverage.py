@@ -82,7 +82,13 @@ class CoverageContexts:
         return {
             nodeid
             for nodeid, names in self.fixtures_of.items()
-            if argname in names and (baseid == "" or nodeid == baseid or nodeid.startswith(baseid.rstrip("/") + "/") or nodeid.startswith(baseid + "::"))
+            if argname in names
+            and (
+                baseid == ""
+                or nodeid == baseid
+                or nodeid.startswith(baseid.rstrip("/") + "/")
+                or nodeid.startswith(baseid + "::")
+            )
         }
 
     @pytest.hookimpl(trylast=True)
@@ -130,7 +136,13 @@ class CoverageContexts:
                             tests |= self.users_of_fixture(context)
                         else:
                             tests.add(context)
-                out.write(json.dumps({"id": target["id"], "tests": sorted(tests), "subprocessTests": sorted(sub_tests), "importTime": import_time}) + "\n")
+                entry = {
+                    "id": target["id"],
+                    "tests": sorted(tests),
+                    "subprocessTests": sorted(sub_tests),
+                    "importTime": import_time,
+                }
+                out.write(json.dumps(entry) + "\n")
 
 
 def contexts_by_line(datas, path):
@@ -165,7 +177,9 @@ def pytest_configure(config):
 
     cov = coverage.Coverage.current()
     if cov is None:
-        raise pytest.UsageError("repocod_coverage: coverage is not running; the runner starts it through coverage_boot/sitecustomize.py")
+        raise pytest.UsageError(
+            "repocod_coverage: coverage is not running; the runner starts it through coverage_boot/sitecustomize.py"
+        )
     shard = None
     input_path = os.environ.get(ENV["pluginInput"])
     if input_path:

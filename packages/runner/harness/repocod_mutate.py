@@ -106,7 +106,8 @@ def mutated_file(lines, target, extra=()):
         else:
             head = lines[: start - 1]
         tail = lines[start - 1:]
-    new = [(target["replacement"]).encode("utf-8") + ending] + [line.encode("utf-8") + (ending or b"\n") for line in extra]
+    new = [(target["replacement"]).encode("utf-8") + ending]
+    new += [line.encode("utf-8") + (ending or b"\n") for line in extra]
     return b"".join(head) + b"".join(new) + b"".join(tail)
 
 
@@ -158,13 +159,18 @@ def mutated_code(path, target, original):
     grown = len(mutated) - len(lines)
     snippet = b"\n" * (start - 1) + b"".join(mutated[start - 1 : end + grown])
     try:
-        module_code = compile(snippet, original.co_filename, "exec", flags=original.co_flags & _FUTURE_FLAGS, dont_inherit=True)
+        flags = original.co_flags & _FUTURE_FLAGS
+        module_code = compile(snippet, original.co_filename, "exec", flags=flags, dont_inherit=True)
     except SyntaxError as error:
         raise Unswappable(f"the mutated file does not compile: {error}") from None
     stack = [module_code]
     while stack:
         code = stack.pop()
-        if code.co_name == original.co_name and code.co_firstlineno == original.co_firstlineno and getattr(code, "co_qualname", None) == getattr(original, "co_qualname", None):
+        if (
+            code.co_name == original.co_name
+            and code.co_firstlineno == original.co_firstlineno
+            and getattr(code, "co_qualname", None) == getattr(original, "co_qualname", None)
+        ):
             if code.co_freevars != original.co_freevars:
                 raise Unswappable(f"free variables differ: {original.co_freevars} vs {code.co_freevars}")
             return code
@@ -199,10 +205,13 @@ class Swap:
         originals = [
             code
             for code in codes.values()
-            if code.co_name == target["name"] and code.co_firstlineno == target["firstLine"] and getattr(code, "co_qualname", target["qualname"]) == target["qualname"]
+            if code.co_name == target["name"]
+            and code.co_firstlineno == target["firstLine"]
+            and getattr(code, "co_qualname", target["qualname"]) == target["qualname"]
         ]
         if not originals:
-            raise Unswappable(f"no code object of {target['qualname']} (line {target['firstLine']}) is alive in this process")
+            where = f"{target['qualname']} (line {target['firstLine']})"
+            raise Unswappable(f"no code object of {where} is alive in this process")
         self.changes = []  # (function, original code, new code)
         self.wrappers = []
         for original in originals:
@@ -268,7 +277,8 @@ class QuietReports:
 
     def __init__(self, config):
         self.config = config
-        self.reportlog = [plugin for plugin in config.pluginmanager.get_plugins() if type(plugin).__name__ == "ReportLogPlugin"]
+        plugins = config.pluginmanager.get_plugins()
+        self.reportlog = [plugin for plugin in plugins if type(plugin).__name__ == "ReportLogPlugin"]
 
     def __enter__(self):
         for plugin in self.reportlog:
@@ -293,7 +303,8 @@ class MutationRunner:
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtestloop(self, session):
         if session.testsfailed and not session.config.option.continue_on_collection_errors:
-            raise session.Interrupted(f"{session.testsfailed} error{'s' if session.testsfailed != 1 else ''} during collection")
+            plural = "s" if session.testsfailed != 1 else ""
+            raise session.Interrupted(f"{session.testsfailed} error{plural} during collection")
         repo_root = repository_root(str(session.config.invocation_params.dir), self.plan.get("packageRoot", "."))
         order = {item.nodeid: index for index, item in enumerate(session.items)}
         items = {item.nodeid: item for item in session.items}
@@ -319,14 +330,17 @@ class MutationRunner:
         except Unswappable as error:
             return {"id": target["id"], "status": "unswappable", "reason": str(error)}
         except Exception as error:  # noqa: BLE001 - one target's trouble must not end the batch
-            return {"id": target["id"], "status": "unswappable", "reason": f"finding its code failed: {type(error).__name__}: {error}"}
-        selected = sorted((items[nodeid] for nodeid in set(target["tests"]) if nodeid in items), key=lambda item: order[item.nodeid])
+            reason = f"finding its code failed: {type(error).__name__}: {error}"
+            return {"id": target["id"], "status": "unswappable", "reason": reason}
+        listed = (items[nodeid] for nodeid in set(target["tests"]) if nodeid in items)
+        selected = sorted(listed, key=lambda item: order[item.nodeid])
         self.outcomes = {}
         try:
             try:
                 swap.apply()
             except Exception as error:  # noqa: BLE001 - restored below; the runner falls back for it
-                return {"id": target["id"], "status": "unswappable", "reason": f"swapping its code failed: {type(error).__name__}: {error}"}
+                reason = f"swapping its code failed: {type(error).__name__}: {error}"
+                return {"id": target["id"], "status": "unswappable", "reason": reason}
             for index, item in enumerate(selected):
                 nextitem = selected[index + 1] if index + 1 < len(selected) else None
                 item.ihook.pytest_runtest_protocol(item=item, nextitem=nextitem)
@@ -360,7 +374,8 @@ def pytest_configure(config):
     input_path = os.environ.get(ENV["pluginInput"])
     artifact = os.environ.get(ENV["artifactFile"])
     if not input_path or not artifact:
-        raise pytest.UsageError(f"repocod_mutate needs {ENV['pluginInput']} and {ENV['artifactFile']} (set by the runner)")
+        needed = f"{ENV['pluginInput']} and {ENV['artifactFile']}"
+        raise pytest.UsageError(f"repocod_mutate needs {needed} (set by the runner)")
     with open(input_path, encoding="utf-8") as handle:
         plan = json.load(handle)
     try:

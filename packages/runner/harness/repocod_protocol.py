@@ -7,7 +7,8 @@ check_shape, so a runner and a harness that disagree fail with the field named, 
 import json
 import os
 
-with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "repocod_protocol.json"), encoding="utf-8") as _file:
+_PROTOCOL_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "repocod_protocol.json")
+with open(_PROTOCOL_FILE, encoding="utf-8") as _file:
     PROTOCOL = json.load(_file)
 
 ENV = PROTOCOL["environment"]
@@ -25,4 +26,5 @@ def check_shape(shape, value, where):
     """Raises ValueError naming the missing fields of `shape` and where the value came from."""
     missing = missing_fields(shape, value)
     if missing:
-        raise ValueError(f"{where}: a {shape} without {', '.join(missing)} (the harness protocol, repocod_protocol.json)")
+        fields = ", ".join(missing)
+        raise ValueError(f"{where}: a {shape} without {fields} (the harness protocol, repocod_protocol.json)")

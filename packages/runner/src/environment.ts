@@ -152,7 +152,12 @@ async function reuseEnvironment(
   const probed = await probePython(venvPython(path));
   if (probed === null || probed.version !== marker.pythonVersion) {
     onLog?.(
-      `# ${venvPython(path)} ${probed === null ? 'no longer runs' : `is now ${probed.version}, not ${marker.pythonVersion}`}; rebuilding`,
+      `# ${venvPython(path)} ${
+        probed === null
+          ? 'no longer runs'
+          : `is now ${probed.version}, not \
+${marker.pythonVersion}`
+      }; rebuilding`,
     );
     return null;
   }
@@ -226,7 +231,12 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
       `# ${new Date().toISOString()} building the environment of ${entry.name}`,
       `# path ${path}`,
       `# key ${key} (recipe ${request.recipeHash}, base commit ${request.baseCommit ?? 'none'})`,
-      `# python ${interpreter.path} (${interpreter.version}); installer ${uv === null ? 'venv + pip' : `${uv.version} at ${uv.path}`}`,
+      `# python ${interpreter.path} (${interpreter.version}); installer ${
+        uv === null
+          ? 'venv + pip'
+          : `${uv.version} \
+at ${uv.path}`
+      }`,
       `# ${resolutionNote(request.wanted, resolvedAsOf)}`,
     ];
     writeSync(logFd, `\n${header.join('\n')}\n`);
@@ -277,7 +287,8 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
     const packages = await listInstalledPackages(python, env).catch((error: unknown) => {
       throw new RepocodError(
         ENVIRONMENT_ERROR_CODE,
-        `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see ${logFile} and rebuild with fresh: true`,
+        `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see \
+${logFile} and rebuild with fresh: true`,
         {
           cause: error,
         },
@@ -301,7 +312,8 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
       buildSeconds: Math.round((performance.now() - started) / 100) / 10,
     };
     writeEnvironmentMarker(path, marker);
-    const done = `# built ${entry.name} in ${marker.buildSeconds} s: ${packages.length} packages, packages hash ${marker.packagesHash}`;
+    const done = `# built ${entry.name} in ${marker.buildSeconds} s: ${packages.length} packages, packages hash \
+${marker.packagesHash}`;
     writeSync(logFd, `${done}\n`);
     options.onLog?.(done);
     return environmentOf(path, marker, true);

@@ -63,7 +63,8 @@ describe('applySourceOverrides', () => {
     expect(result.file).toBe(MANIFEST.file);
   });
 
-  it('takes a folder that is not a git repository (an sdist) as a stand-in for the commit, dated by its newest file', () => {
+  it('takes a folder that is not a git repository (an sdist) as a stand-in for the commit, dated by its newest \
+file', () => {
     const result = applySourceOverrides(MANIFEST, ['scikit-learn=scikit-learn-1.5.2'], CLONES);
     expect(result.repositories[1]).toEqual({
       ...MANIFEST.repositories[1],
@@ -91,7 +92,8 @@ describe('applySourceOverrides', () => {
     const error = failure(['flsk=flask']);
     expect(error.code).toBe('usage');
     expect(error.message.split('\n')[0]).toBe(
-      '--source flsk=flask: no repository named "flsk" in datasets/repocod/manifest.yaml (did you mean "flask"?) (known: flask, scikit-learn).',
+      '--source flsk=flask: no repository named "flsk" in datasets/repocod/manifest.yaml (did you mean "flask"?) \
+(known: flask, scikit-learn).',
     );
     // The hint is a manifest that loads as it is once the commit is filled in.
     const snippet = error.message.split('\n').slice(2).join('\n').replace('<40-character sha>', 'a'.repeat(40));
@@ -121,7 +123,8 @@ describe('applySourceOverrides', () => {
     });
     expect(failure(['flask=a-file']).code).toBe('not-a-directory');
     expect(failure(['flask=flask', 'flask=with=equals']).message).toBe(
-      `--source flask=with=equals: "flask" is already taken from ${join(CLONES, 'flask')}; give one --source per repository`,
+      `--source flask=with=equals: "flask" is already taken from ${join(CLONES, 'flask')}; give one --source per \
+repository`,
     );
   });
 });

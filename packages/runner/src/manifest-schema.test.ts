@@ -165,7 +165,8 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('python', () => {
     expect(problem(withLine(5, '    python: 3.10'))).toBe(
-      '5: repositories[0].python must be a quoted version string like "3.11" (got 3.10, which YAML reads as the number 3.1; write "3.10")',
+      '5: repositories[0].python must be a quoted version string like "3.11" (got 3.10, which YAML reads as the number \
+3.1; write "3.10")',
     );
     expect(problem(withLine(5, '    python: 3.11'))).toBe(
       '5: repositories[0].python must be a quoted version string like "3.11" (got 3.11; write "3.11")',
@@ -180,7 +181,8 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('baseline_runs', () => {
     expect(problem([...HEAD, '    baseline_runs: 0'])).toBe(
-      '9: repositories[0].baseline_runs must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got the number 0)',
+      '9: repositories[0].baseline_runs must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got the \
+number 0)',
     );
     expect(problem([...HEAD, '    baseline_runs: "1"'])).toMatch(
       /^9: repositories\[0\]\.baseline_runs must be a whole number of runs.*\(got "1"\)/,
@@ -189,7 +191,8 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('timeout', () => {
     expect(problem([...HEAD, '    timeout: 0'])).toBe(
-      '9: repositories[0].timeout must be a whole number of seconds greater than 0, e.g. timeout: 600 (got the number 0)',
+      '9: repositories[0].timeout must be a whole number of seconds greater than 0, e.g. timeout: 600 (got the number \
+0)',
     );
     expect(problem([...HEAD, '    timeout: 1.5'])).toMatch(
       /^9: repositories\[0\]\.timeout must be a whole number .*\(got the number 1\.5\)/,
@@ -208,7 +211,10 @@ describe('manifest errors name the file, the line and the field', () => {
       problem(withLine(6, '    install: python -m pip install -e .').filter((line) => !line.startsWith('      -'))),
     ).toMatch(/^6: repositories\[0\]\.install must be a list/);
     expect(problem([...HEAD.slice(0, 7), '      - 42', HEAD[7] ?? ''])).toMatch(
-      /^8: repositories\[0\]\.install\[1\] must be a shell command or \{pip: \[arguments\]\} \(got the number 42; quote it/,
+      new RegExp(
+        String.raw`^8: repositories\[0\]\.install\[1\] must be a shell command or \{pip: \[arguments\]\} \(got the ` +
+          String.raw`number 42; quote it`,
+      ),
     );
     expect(problem([...HEAD.slice(0, 7), '      - pip: []', HEAD[7] ?? ''])).toMatch(
       /^8: repositories\[0\]\.install\[1\]\.pip names nothing to install/,
@@ -286,7 +292,10 @@ describe('manifest errors name the file, the line and the field', () => {
       /^9: repositories\[0\]\.package_root must be a path relative/,
     );
     expect(problem([...HEAD, '    package_root:'])).toMatch(
-      /^9: repositories\[0\]\.package_root must not be empty \(give a string, or remove the field where it is optional\)/,
+      new RegExp(
+        String.raw`^9: repositories\[0\]\.package_root must not be empty \(give a string, or remove the field where` +
+          String.raw` it is optional\)`,
+      ),
     );
     expect(problem(withLine(8, '    test_roots: []'))).toMatch(
       /^8: repositories\[0\]\.test_roots must name at least one folder/,
@@ -303,7 +312,8 @@ describe('manifest errors name the file, the line and the field', () => {
   it('deselect', () => {
     const deselect = (...lines: string[]): string[] => [...HEAD, '    deselect:', ...lines];
     expect(problem(deselect('      - id: test_z', '        reason: flaky'))).toBe(
-      '10: repositories[0].deselect[0].id must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got "test_z")',
+      '10: repositories[0].deselect[0].id must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got \
+"test_z")',
     );
     expect(problem(deselect('      - id: tests/test_x.py::test_y'))).toMatch(
       /^10: repositories\[0\]\.deselect\[0\]\.reason is required/,
@@ -332,7 +342,10 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('env', () => {
     expect(problem([...HEAD, '    env:', '      OMP_NUM_THREADS: 1'])).toMatch(
-      /^10: repositories\[0\]\.env\.OMP_NUM_THREADS must be a string \(quote numbers, e\.g\. "1"\) \(got the number 1; quote it/,
+      new RegExp(
+        String.raw`^10: repositories\[0\]\.env\.OMP_NUM_THREADS must be a string \(quote numbers, e\.g\. "1"\) \(go` +
+          String.raw`t the number 1; quote it`,
+      ),
     );
     expect(problem([...HEAD, '    env:', '      PYTHONHASHSEED: "1"'])).toMatch(
       /^10: repositories\[0\]\.env\.PYTHONHASHSEED is set by the runner/,

@@ -110,7 +110,8 @@ class ManifestChecker {
         this.fail(
           nameLine,
           `repositories[${index}].name`,
-          `"${entry.name}" is already used by repositories[${earlier.index}] (line ${earlier.line}); names must be unique`,
+          `"${entry.name}" is already used by repositories[${earlier.index}] (line ${earlier.line}); names must be \
+unique`,
         );
       }
       firstUse.set(entry.name, { index, line: nameLine });
@@ -137,7 +138,8 @@ class ManifestChecker {
       this.fail(
         name.line,
         name.path,
-        `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got ${JSON.stringify(name.value)})`,
+        `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got \
+${JSON.stringify(name.value)})`,
       );
     }
 
@@ -317,7 +319,8 @@ class ManifestChecker {
       this.fail(
         field.line,
         field.path,
-        `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ${JSON.stringify(value)})`,
+        `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got \
+${JSON.stringify(value)})`,
       );
     }
     return value;
@@ -413,7 +416,8 @@ class ManifestChecker {
         this.fail(
           keyLine,
           field.path,
-          `has ${this.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting with a digit`,
+          `has ${this.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting with a \
+digit`,
         );
       }
       const path = `${field.path}.${key}`;
@@ -421,7 +425,8 @@ class ManifestChecker {
         this.fail(
           keyLine,
           path,
-          'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV select the environment); remove it',
+          'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV \
+select the environment); remove it',
         );
       }
       const value = this.string(

@@ -76,7 +76,9 @@ export async function findPythonInterpreter(
   );
 }
 
-/** Runs `python` and returns what it is, or null when it does not run (missing, broken, a shim without that version). */
+/**
+ * Runs `python` and returns what it is, or null when it does not run (missing, broken, a shim without that version).
+ */
 export function probePython(python: string): Promise<PythonInterpreter | null> {
   return new Promise((resolve) => {
     // -I: neither PYTHONPATH nor the user's site-packages may change what the probe sees.

@@ -24,7 +24,10 @@ export function resolutionDate(
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
-/** `2024-09-01` or an ISO 8601 timestamp with a zone, as UTC `YYYY-MM-DDTHH:MM:SSZ`; anything else is an error naming `what`. */
+/**
+ * `2024-09-01` or an ISO 8601 timestamp with a zone, as UTC `YYYY-MM-DDTHH:MM:SSZ`; anything else is an error naming
+ * `what`.
+ */
 export function normalizeResolutionDate(value: string, what: string): string {
   const text = value.trim();
   const parsed = DATE.test(text)
@@ -35,7 +38,8 @@ export function normalizeResolutionDate(value: string, what: string): string {
   if (Number.isNaN(parsed)) {
     throw new RepocodError(
       'config-invalid',
-      `${what} ${JSON.stringify(value)} is not a date: give 2024-09-01, a timestamp with its zone such as 2024-09-01T12:00:00Z, or none`,
+      `${what} ${JSON.stringify(value)} is not a date: give 2024-09-01, a timestamp with its zone such as \
+2024-09-01T12:00:00Z, or none`,
     );
   }
   return new Date(parsed).toISOString().replace(/\.\d{3}Z$/, 'Z');

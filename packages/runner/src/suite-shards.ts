@@ -30,7 +30,10 @@ export interface SplitOptions {
   readonly durations?: ReadonlyMap<string, number>;
 }
 
-/** A shard of ten files is minutes of tests on a big suite: small enough to resume from, large enough to start few processes. */
+/**
+ * A shard of ten files is minutes of tests on a big suite: small enough to resume from, large enough to start few
+ * processes.
+ */
 export const DEFAULT_SHARD_FILES = 10;
 
 /** pytest's default test file names (python_files); anything else under the roots runs in the rest shard. */
@@ -121,5 +124,10 @@ export function describeShard(shard: SuiteShard): string {
   const first = shard.files[0];
   const rest = shard.rest ? ' + the rest of the test roots' : '';
   if (first === undefined) return 'the test roots';
-  return `${shard.files.length} file(s) ${first}${shard.files.length > 1 ? ` … ${shard.files.at(-1) ?? ''}` : ''}${rest}`;
+  return `${shard.files.length} file(s) ${first}${
+    shard.files.length > 1
+      ? ` … \
+${shard.files.at(-1) ?? ''}`
+      : ''
+  }${rest}`;
 }

@@ -33,7 +33,8 @@ export function classifyContext(index: RepositoryIndex, target: ContextTarget): 
   if (fn === undefined) {
     throw new RepocodError(
       'usage',
-      `${target.file}:${defLine}: function ${target.qualname} is not in the repository index; build the index from the same sources the function was extracted from`,
+      `${target.file}:${defLine}: function ${target.qualname} is not in the repository index; build the index from the \
+same sources the function was extracted from`,
     );
   }
   const solutionStart = (target.docstringSpan?.end ?? target.signatureSpan.end) + 1;

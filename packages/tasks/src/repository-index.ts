@@ -220,7 +220,9 @@ export class RepositoryIndex {
     return null;
   }
 
-  /** The class and its in-repository bases in C3 order; bases that do not resolve to a repository class are left out. */
+  /**
+   * The class and its in-repository bases in C3 order; bases that do not resolve to a repository class are left out.
+   */
   mro(site: DefinitionSite): readonly DefinitionSite[] {
     return this.guarded(this.mroCache, `mro\0${siteKey(site)}`, [site], () => {
       const summary = this.classesByKey.get(siteKey(site));

@@ -74,7 +74,8 @@ const TESTS = [
 ].join('\n');
 
 describe('test patches', () => {
-  it('remove whole test definitions with their decorators, keep an emptied class valid, and restore the bytes', async () => {
+  it('remove whole test definitions with their decorators, keep an emptied class valid, and restore the \
+bytes', async () => {
     const parser = await loadPythonParser();
     const models = new Map([['tests/test_m.py', testFileModel(parser, 'tests/test_m.py', TESTS)]]);
     const ids = [
@@ -93,7 +94,8 @@ describe('test patches', () => {
     expect(pre).not.toMatch(/test_one|test_a|test_b|test_c|parametrize|mark\.slow/);
     expect(pre).toContain('def test_two():');
     expect(pre).toContain(
-      'class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the task\n',
+      'class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the \
+task\n',
     );
     expect(pre).toContain('class TestKept:\n    """Docstring."""\n');
     execFileSync('python3', [
@@ -105,7 +107,8 @@ describe('test patches', () => {
     expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
   });
 
-  it('remove an inherited test where it is defined, along the method resolution order, and stop at a base from elsewhere', async () => {
+  it('remove an inherited test where it is defined, along the method resolution order, and stop at a base from \
+elsewhere', async () => {
     const text = [
       'import unittest',
       'from helpers import Mixin',
@@ -166,7 +169,8 @@ describe('test patches', () => {
     expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
   });
 
-  it('remove a test inherited from a class of another module in that module, through absolute, relative and attribute imports', async () => {
+  it('remove a test inherited from a class of another module in that module, through absolute, relative and attribute \
+imports', async () => {
     const files: Record<string, string> = {
       'pkg/__init__.py': '',
       'pkg/tests/__init__.py': '',

@@ -109,7 +109,10 @@ export function validationJobs(
   };
 }
 
-/** Every FAIL_TO_PASS test without the body: for --narrow, and when a run stopped at the first failure left the question open. */
+/**
+ * Every FAIL_TO_PASS test without the body: for --narrow, and when a run stopped at the first failure left the question
+ * open.
+ */
 export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds: number): RunJob {
   return {
     repository: task.repository,

@@ -50,7 +50,8 @@ const ALL_FAIL = { 't.py::test_a': 'failed', 't.py::test_b': 'error', 't.py::tes
 const ALL_PASS = { 't.py::test_a': 'passed', 't.py::test_b': 'passed', 't.py::test_c': 'skipped' } as const;
 
 describe('taskVerdict', () => {
-  it('passes a task whose pre state collects, whose tests all fail without the body and all pass k times with it', () => {
+  it('passes a task whose pre state collects, whose tests all fail without the body and all pass k times with \
+it', () => {
     const verdict = taskVerdict({
       failToPass: TESTS,
       collects: job('c', [run({})]),
@@ -115,13 +116,15 @@ describe('taskVerdict', () => {
     });
   });
 
-  it('judges a run stopped at the first failure by the failure it saw, and says when only the whole run can tell', () => {
+  it('judges a run stopped at the first failure by the failure it saw, and says when only the whole run can \
+tell', () => {
     const gold = goldRuns(job('g', [run(ALL_PASS)]));
     const stopped = firstFailure('w', [run({ 't.py::test_a': 'passed', 't.py::test_b': 'failed' })]);
     const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: stopped, gold });
     expect(verdict.status).toBe('passed');
     expect(verdict.checks[1]?.detail).toBe(
-      '1 of 3 FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: 1 passed before it, 1 not run)',
+      '1 of 3 FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: 1 passed before it, 1 \
+not run)',
     );
     expect(verdict).toMatchObject({ passingWithoutBody: ['t.py::test_a'], withoutBodyComplete: false });
     expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: stopped, gold })).toBe(false);
@@ -164,7 +167,8 @@ describe('taskVerdict', () => {
     expect(verdict.flakyTests).toEqual([{ nodeId: 't.py::test_b', outcomes: ['passed', 'failed', 'passed'] }]);
     expect(verdict.checks[2]).toMatchObject({ status: 'passed', runIds: [] });
     expect(verdict.checks[2]?.detail).toBe(
-      'all 2 test(s) pass in each of 3 baseline run(s) of mining at the base commit; 1 flaky test(s) left FAIL_TO_PASS (t.py::test_b: passed, failed, passed)',
+      'all 2 test(s) pass in each of 3 baseline run(s) of mining at the base commit; 1 flaky test(s) left FAIL_TO_PASS \
+(t.py::test_b: passed, failed, passed)',
     );
     const notPassing = taskVerdict({
       failToPass: ['t.py::test_a', 't.py::test_z'],
@@ -217,7 +221,8 @@ describe('taskVerdict', () => {
     expect(verdict.flakyTests).toEqual([{ nodeId: 't.py::test_c', outcomes: ['skipped', 'failed', 'skipped'] }]);
     expect(verdict.failToPass).toEqual(['t.py::test_a', 't.py::test_b']);
     expect(verdict.checks[2]?.detail).toBe(
-      'all 2 test(s) pass in each of 3 run(s); 1 flaky test(s) left FAIL_TO_PASS (t.py::test_c: skipped, failed, skipped)',
+      'all 2 test(s) pass in each of 3 run(s); 1 flaky test(s) left FAIL_TO_PASS (t.py::test_c: skipped, failed, \
+skipped)',
     );
     const allFlaky = taskVerdict({
       failToPass: ['t.py::test_c'],

@@ -226,10 +226,13 @@ function failsWithoutBody(
       missing.length === 0
         ? notFailing.length === 0
           ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body`
-          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} pass without it (kept)`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} \
+pass without it (kept)`
         : stopsAtFirstFailure(job)
-          ? `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: ${notFailing.length} passed before it, ${missing.length} not run)`
-          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} pass without it (kept); ${missingNote}`;
+          ? `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body (the run stops at the \
+first failure: ${notFailing.length} passed before it, ${missing.length} not run)`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} \
+pass without it (kept); ${missingNote}`;
     return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: [] };
   }
   // SWE-bench's reading: the tests that pass without the body leave FAIL_TO_PASS; every test must have run.
@@ -269,7 +272,12 @@ function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], g
   const flakyNote =
     flaky.length === 0
       ? ''
-      : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky.map((test) => `${test.nodeId}: ${test.outcomes.join(', ')}`).join('; ')})`;
+      : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky
+          .map(
+            (test) => `${test.nodeId}: \
+${test.outcomes.join(', ')}`,
+          )
+          .join('; ')})`;
   if (tests.length === 0) {
     return {
       ...base,
@@ -289,7 +297,8 @@ function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], g
       tests: never.map(
         (test) => `${test} (${goldOutcomes(test, gold)[0] ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`,
       ),
-      detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of ${where}${flakyNote}`,
+      detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of \
+${where}${flakyNote}`,
       log: firstRun === undefined ? null : logTail(firstRun),
     };
   }
@@ -331,7 +340,8 @@ function jobProblem(job: JobResult): Pick<CheckResult, 'status' | 'detail' | 'lo
   if (broken !== undefined)
     return {
       status: 'infra-error',
-      detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, ${broken.durationSeconds.toFixed(1)} s)`,
+      detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, \
+${broken.durationSeconds.toFixed(1)} s)`,
       log: logTail(broken),
     };
   if (job.runs.length === 0) return { status: 'infra-error', detail: 'no run was made', log: null };

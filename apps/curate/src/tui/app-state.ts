@@ -135,7 +135,9 @@ export function appReducer(state: AppState, action: AppAction): AppState {
   }
 }
 
-/** The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo. */
+/**
+ * The repositories named on the command line, else those the catalog already has tasks or functions of, else the demo.
+ */
 export function initialChoice(status: FlowStatus, requested: readonly string[]): ReadonlySet<string> {
   if (requested.length > 0) return new Set(requested);
   const started = status.repositories

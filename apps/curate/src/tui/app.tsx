@@ -290,7 +290,12 @@ export function App(props: AppProps): React.JSX.Element {
             hub={
               session.settings.push === null
                 ? null
-                : `${session.settings.push.repo}${session.settings.push.hubUrl === undefined ? '' : ` at ${session.settings.push.hubUrl}`}`
+                : `${session.settings.push.repo}${
+                    session.settings.push.hubUrl === undefined
+                      ? ''
+                      : ` at \
+${session.settings.push.hubUrl}`
+                  }`
             }
             preview={preview}
             outcome={outcome}
@@ -338,7 +343,17 @@ function Header(props: {
         </Text>
       ))}
       {props.running ? (
-        <Text color="yellow">{` ▶ ${runningRow === undefined ? 'running' : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}`}</Text>
+        <Text color="yellow">{` ▶ \
+${
+  runningRow === undefined
+    ? 'running'
+    : `${runningRow.stage}${
+        runningRow.repository === null
+          ? ''
+          : ` \
+${runningRow.repository}`
+      }`
+}`}</Text>
       ) : null}
     </Text>
   );

@@ -90,7 +90,8 @@ export function StagesScreen({ board, width, height, now }: StagesScreenProps): 
           {board.problems.slice(-(problemLines - 1)).map((problem, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a problem line is its place in the list
             <Text key={index} wrap="truncate-end" color="red">
-              {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: ${problem.message.split('\n')[0] ?? ''}`}
+              {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: \
+${problem.message.split('\n')[0] ?? ''}`}
             </Text>
           ))}
         </Box>

@@ -56,7 +56,9 @@ const SORT_VALUES: Readonly<Record<Exclude<SortColumn, 'id'>, (task: TaskOvervie
   tests: (task) => task.tests,
 };
 
-/** The next sort column, in its natural direction: the largest first for numbers (what a curator looks for), ids A to Z. */
+/**
+ * The next sort column, in its natural direction: the largest first for numbers (what a curator looks for), ids A to Z.
+ */
 export function nextSort(sort: TaskSort): TaskSort {
   const column = SORT_CYCLE[(SORT_CYCLE.indexOf(sort.column) + 1) % SORT_CYCLE.length] ?? 'id';
   return { column, descending: column !== 'id' };

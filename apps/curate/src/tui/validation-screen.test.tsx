@@ -137,7 +137,11 @@ describe('ValidationScreen', () => {
   it('uses the width it has', () => {
     const { lastFrame } = screen(160, 24);
     expect(rows(lastFrame())[0]).toMatch(
-      /^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS test fails without the body \(4 pass\)$/u,
+      new RegExp(
+        String.raw`^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS test ` +
+          String.raw`fails without the body \(4 pass\)$`,
+        'u',
+      ),
     );
     expect(overlong(lastFrame(), 160)).toEqual([]);
   });

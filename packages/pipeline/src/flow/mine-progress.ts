@@ -2,7 +2,9 @@ import type { MiningPhase } from '@repocod/mining';
 import type { MineStageEvent } from '../mine-stage.js';
 import type { StageProgress } from './stage-contract.js';
 
-/** Mining's events as a stage's progress: job-level progress in every phase (its jobs are what the pool works through). */
+/**
+ * Mining's events as a stage's progress: job-level progress in every phase (its jobs are what the pool works through).
+ */
 export function mineProgress(
   progress: StageProgress,
   onTargets?: (targets: number) => void,

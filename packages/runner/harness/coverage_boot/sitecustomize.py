@@ -50,7 +50,8 @@ def _start():
         context = ""
     else:
         context = "sub:" + os.environ.get(ENV["coverageContext"], "")
-    include = measured_files(ENV) or [os.path.join(root, "*") for root in os.environ.get(ENV["coverageInclude"], "").split(os.pathsep) if root]
+    roots = [root for root in os.environ.get(ENV["coverageInclude"], "").split(os.pathsep) if root]
+    include = measured_files(ENV) or [os.path.join(root, "*") for root in roots]
     cov = coverage.Coverage(
         data_file=os.path.join(data_dir, "coverage"),
         data_suffix=True,
