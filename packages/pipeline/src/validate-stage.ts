@@ -61,7 +61,10 @@ export type ValidateStageEvent =
       readonly repository: string;
       readonly instanceId: string;
       readonly status: TaskVerdict['status'];
-      /** The first check that did not pass and its one line (`fails-without-body: 2 of 13 …`); null when it passed. */
+      /**
+       * The first check that did not pass and its one line (`fails-without-body: 2 of 13 …`); null when it
+       * passed.
+       */
       readonly problem: string | null;
       readonly done: number;
       readonly total: number;

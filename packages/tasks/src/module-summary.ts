@@ -96,7 +96,10 @@ export interface ClassSummary {
   readonly qualname: string;
   readonly line: number;
   readonly endLine: number;
-  /** Base class expressions that are names or attribute chains (`Base`, `models.Record`, `Generic[T]` → `Generic`). */
+  /**
+   * Base class expressions that are names or attribute chains (`Base`, `models.Record`,
+   * `Generic[T]` → `Generic`).
+   */
   readonly bases: readonly NameChain[];
   /** Names bound in the class body: methods, nested classes, class attributes. */
   readonly members: ReadonlyMap<string, ScopeBinding>;

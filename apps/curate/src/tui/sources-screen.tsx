@@ -127,7 +127,9 @@ function SourceRow(props: {
   readonly wide: boolean;
 }): React.JSX.Element {
   const { repository } = props;
-  const tick = (yes: boolean): React.JSX.Element => <Text color={yes ? 'green' : 'gray'}>{yes ? ' ✓ ' : ' · '}</Text>;
+  const tick = (yes: boolean): React.JSX.Element => {
+    return <Text color={yes ? 'green' : 'gray'}>{yes ? ' ✓ ' : ' · '}</Text>;
+  };
   return (
     <Text wrap="truncate-end" inverse={props.selected}>
       <Text color={props.chosen ? 'green' : undefined}>{props.chosen ? '[x] ' : '[ ] '}</Text>

@@ -110,7 +110,9 @@ describe('ValidationScreen', () => {
     await press(stdin, 'f');
     const failed = overview.entries[0]?.checks.find((check) => check.status === 'failed');
     await vi.waitFor(() => expect(loadLog).toHaveBeenCalledWith(failed?.runIds[0]));
-    await vi.waitFor(() => expect(frameLines(lastFrame()).some((row) => row.startsWith('── whole log'))).toBe(true));
+    await vi.waitFor(() => {
+      expect(frameLines(lastFrame()).some((row) => row.startsWith('── whole log'))).toBe(true);
+    });
     const lines = frameLines(lastFrame());
     expect(lines.find((row) => row.startsWith('── whole log'))).toMatch(
       /^── whole log of fails-without-body · \d+ lines · run [0-9a-f]{12}:1$/u,
@@ -138,8 +140,8 @@ describe('ValidationScreen', () => {
     const { lastFrame } = screen(160, 24);
     expect(rows(lastFrame())[0]).toMatch(
       new RegExp(
-        String.raw`^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS test ` +
-          String.raw`fails without the body \(4 pass\)$`,
+        String.raw`^› ✗ failed demo-inventory\.util\.ensure_non_negative +fails-without-body: no FAIL_TO_PASS ` +
+          String.raw`test fails without the body \(4 pass\)$`,
         'u',
       ),
     );
