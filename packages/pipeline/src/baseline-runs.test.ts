@@ -7,7 +7,7 @@ import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MineStageSummary } from './mine-stage.js';
 import { mineStage, miningKeyOf } from './mine-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import { prepareStage } from './prepare-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';
 import type { ValidateSummary } from './validate-stage.js';

@@ -126,6 +126,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const state: FlowState = {
     active: [...options.repositories],
     extracted: new Set(),
+    miningKeys: new Map(),
     selectionId: undefined,
     release: null,
   };

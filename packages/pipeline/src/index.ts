@@ -9,6 +9,7 @@ export type { Catalog, CatalogFunction, CheckpointTableCount, QueryResult } from
 export * from './load-config.js';
 export { assertRepositoryFolder, listPythonFiles } from '@repocod/python';
 export * from './find-repository.js';
+export * from './prepare-stage.js';
 export * from './run-tests-stage.js';
 export * from './mining-store.js';
 export * from './mine-stage.js';

@@ -10,7 +10,7 @@ import { runExtract } from './extract-stage.js';
 import type { LiteMiningEvent, LiteMiningSummary } from './lite-mining.js';
 import { liteMining } from './lite-mining.js';
 import { openMinedDemo } from './mined-demo.js';
-import { prepareStage } from './run-tests-stage.js';
+import { prepareStage } from './prepare-stage.js';
 import type { SelectSummary } from './select-stage.js';
 import { selectStage } from './select-stage.js';
 import { tasksStage } from './tasks-stage.js';

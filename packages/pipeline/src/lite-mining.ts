@@ -13,7 +13,7 @@ import type { LiteCandidate, LiteMargin, LiteOutcome, LitePlan } from './lite-pl
 import { DEFAULT_LITE_MARGIN, liteKey, planLiteMining } from './lite-plan.js';
 import type { MineStageEvent, MineStageOptions, MineStageSummary } from './mine-stage.js';
 import { mineStage, miningKeyOf } from './mine-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import { prepareStage } from './prepare-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';
 
 /**

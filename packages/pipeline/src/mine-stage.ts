@@ -10,8 +10,8 @@ import type { ExtractSummary } from './extract-stage.js';
 import { runExtract } from './extract-stage.js';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { CatalogMiningStore } from './mining-store.js';
-import type { PrepareStageOptions } from './run-tests-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import type { PrepareStageOptions } from './prepare-stage.js';
+import { prepareStage } from './prepare-stage.js';
 
 /**
  * Bumped when the mining harness changes what it finds (plugins, mutation text, pytest arguments):

@@ -20,8 +20,8 @@ import {
 import { classifyFunctions } from './classify-functions.js';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
-import type { PrepareStageOptions } from './run-tests-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import type { PrepareStageOptions } from './prepare-stage.js';
+import { prepareStage } from './prepare-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';
 import { preStateCollectJob, testsRemovedCollectJob } from '@repocod/validate';
 import { collectsCheck, needsTestsRemovedCollect } from '@repocod/validate';
@@ -31,6 +31,11 @@ export interface TasksStageOptions extends PrepareStageOptions {
   readonly mode?: MiningMode;
   readonly repeat?: number;
   readonly tracebacks?: MiningTracebacks;
+  /**
+   * The mining key mine returned (a flow hands it over); without one, the key of these settings
+   * (`repocod tasks` on its own), which is the key mine used with the same settings.
+   */
+  readonly miningKey?: string;
   readonly templates?: StatementTemplates;
   readonly onEvent?: (event: TasksStageEvent) => void;
 }
@@ -67,7 +72,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   const started = performance.now();
   const prepared = await prepareStage({ ...options, workers: resolveWorkers(options.workers) });
   const name = prepared.entry.name;
-  const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
+  const miningKey = options.miningKey ?? miningKeyOf(prepared, options.repeat, options.tracebacks);
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
     (row) => row.status === 'tests',
   );

@@ -5,8 +5,8 @@ import { baselineRunsOf, jobHash, jobRunIds, localExecutor } from '@repocod/runn
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
-import type { PrepareStageOptions } from './run-tests-stage.js';
-import { prepareStage } from './run-tests-stage.js';
+import type { PrepareStageOptions } from './prepare-stage.js';
+import { prepareStage } from './prepare-stage.js';
 import { toolVersion } from './tool-version.js';
 import type { ValidationCheck } from '@repocod/validate';
 import {

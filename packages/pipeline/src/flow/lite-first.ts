@@ -90,6 +90,7 @@ async function minePass(
             onEvent: mineProgress(row.row),
           });
           row.minedNow += request.functions;
+          context.state.miningKeys.set(request.repository, value.miningKey);
           return value;
         } catch (error) {
           fail(request.repository, error);

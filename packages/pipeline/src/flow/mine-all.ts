@@ -6,7 +6,7 @@ import type { RepositoryStage } from './stage-contract.js';
 export const MINE_ALL: RepositoryStage = {
   stage: 'mine',
   scope: 'repository',
-  async run({ catalog, common, settings }, repository, progress) {
+  async run({ catalog, common, settings, state }, repository, progress) {
     let total = 0;
     const value = await mineStage(catalog, {
       ...common,
@@ -16,6 +16,7 @@ export const MINE_ALL: RepositoryStage = {
       mode: 'fast',
       onEvent: mineProgress(progress, (targets) => (total = targets)),
     });
+    state.miningKeys.set(repository, value.miningKey);
     const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
     const minedNow = value.functions.length - value.resumed;
     return (

@@ -1,4 +1,4 @@
-import { prepareStage } from '../run-tests-stage.js';
+import { prepareStage } from '../prepare-stage.js';
 import type { RepositoryStage } from './stage-contract.js';
 
 /** The checkout at its base commit, its environment and worktrees: made once, kept for every later stage. */

@@ -44,6 +44,8 @@ export interface FlowState {
   readonly active: string[];
   /** Repositories prepared and extracted, waiting for Lite-first mining over all of them. */
   readonly extracted: Set<string>;
+  /** The mining key each repository's mining returned: the tasks stage reads its results under it. */
+  readonly miningKeys: Map<string, string>;
   /** The selection the select stage stored (undefined: the latest in the catalog). */
   selectionId: string | undefined;
   release: FlowRelease | null;

@@ -14,7 +14,7 @@ export const TASKS: RepositoryStage = {
 
 /** Shared with Lite-first mining, which builds each repository's tasks after its rounds. */
 export async function buildTasks(
-  { catalog, common, settings }: StageContext,
+  { catalog, common, settings, state }: StageContext,
   repository: string,
   progress: StageProgress,
 ): Promise<{ summary: string; value: TasksSummary }> {
@@ -23,6 +23,7 @@ export async function buildTasks(
     repository,
     workers: settings.workers,
     repeat: settings.repeat,
+    miningKey: state.miningKeys.get(repository),
     onEvent: (event) => {
       if (event.kind === 'tasks-built')
         progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
