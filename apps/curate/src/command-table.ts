@@ -1,6 +1,7 @@
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint-command.js';
 import { CURATE_USAGE, curateCommand } from './curate-command.js';
 import { ENV_USAGE, envCommand } from './env-command.js';
+import { EVALUATE_USAGE, evaluateCommand } from './evaluate-command.js';
 import { EXECUTOR_USAGE } from './executor-option.js';
 import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
 import type { CommandIO } from './io.js';
@@ -33,7 +34,7 @@ export interface CommandSpec {
   readonly run: (args: ParsedArgs, io: CommandIO) => Promise<number>;
 }
 
-const JOBS_HELP = `How run, mine, tasks, validate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`;
+const JOBS_HELP = `How run, mine, tasks, validate, evaluate and curate run their pytest jobs:\n${EXECUTOR_USAGE}`;
 
 export const COMMANDS: readonly CommandSpec[] = [
   {
@@ -93,6 +94,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       'publish --version V   the validated tasks as a release folder (Parquet, dataset card), --push to the Hub',
     usage: PUBLISH_USAGE,
     run: publishCommand,
+  },
+  {
+    name: 'evaluate',
+    overview:
+      "evaluate --predictions F  a model's predictions on a release, on the same runner (--gold: the gold patches)",
+    usage: EVALUATE_USAGE,
+    run: evaluateCommand,
   },
   {
     name: 'record',

@@ -269,7 +269,7 @@ describe('repocod --help', () => {
     expect(select.io.stderr()).toBe('');
     const worker = await run(['worker', '-h']);
     expect(worker.io.stdout()).toMatch(/^usage: repocod worker/);
-    expect(worker.io.stdout()).toContain('How run, mine, tasks, validate and curate run their pytest jobs');
+    expect(worker.io.stdout()).toContain('How run, mine, tasks, validate, evaluate and curate run their pytest jobs');
     const whole = await run(['--help']);
     expect(whole.code).toBe(0);
     expect(whole.io.stdout()).toBe(USAGE);

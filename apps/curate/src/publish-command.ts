@@ -20,9 +20,10 @@ export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
 Writes the validated tasks of a selection (default: the latest) as version V of a release folder
-(default out/release) in the Hub's layout: V/test-00000-of-00001.parquet, V/validation.jsonl,
-data/test-00000-of-00001.parquet (the default config, this version) and README.md, a dataset card
-whose header lists every version and whose body gives the statistics and the validation summary.
+(default out/release) in the Hub's layout: V/test-00000-of-00001.parquet, V/validation.jsonl (each
+task's checks), V/tasks.jsonl (its level, lengths and complexity), data/test-00000-of-00001.parquet
+(the default config, this version) and README.md, a dataset card whose header lists every version and
+whose body gives the statistics and the validation summary.
 Tasks that failed validation are left out unless kept with --keep; a task not validated stops the
 release. Earlier versions are kept as they are (a version is never rewritten); the difference from
 the previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME

@@ -8,6 +8,7 @@ import { type RunStore, runStore } from './run-store.js';
 import { type MiningResultsStore, miningResultsStore } from './mining-results-store.js';
 import { type TaskStore, taskStore } from './task-store.js';
 import { type ValidationStore, validationStore } from './validation-store.js';
+import { type EvaluationStore, evaluationStore } from './evaluation-store.js';
 import { type StageTimeStore, stageTimeStore } from './stage-time-store.js';
 import { type CheckpointStore, checkpointStore } from './checkpoint-store.js';
 import { errorMessage } from './duckdb-errors.js';
@@ -34,7 +35,8 @@ export interface Catalog
     TaskStore,
     ValidationStore,
     StageTimeStore,
-    CheckpointStore {
+    CheckpointStore,
+    EvaluationStore {
   /** The path as given to openCatalog, for messages. */
   readonly path: string;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
@@ -176,6 +178,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     ...validationStore(engine),
     ...stageTimeStore(engine),
     ...checkpointStore(engine),
+    ...evaluationStore(engine),
     query: (sql) => engine.query(sql),
     close: () => engine.close(),
   };

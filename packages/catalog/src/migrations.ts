@@ -309,6 +309,41 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    name: 'evaluations',
+    sql: `
+      -- A model's predictions evaluated on a release (repocod evaluate). One row per run: the release
+      -- and the tasks in scope with what the report groups them by (JSON text), so a report is made
+      -- again from the catalog alone.
+      CREATE TABLE evaluation_runs (
+        run_id TEXT PRIMARY KEY,
+        release TEXT NOT NULL,
+        version TEXT NOT NULL,
+        tasks TEXT NOT NULL,
+        started_at TIMESTAMP NOT NULL
+      );
+      -- One row per run, model and task: the outcome of its latest evaluation. evaluation_key names what
+      -- was run (the prediction, the task's patches and tests, the environment, the limit): a rerun
+      -- with the same key keeps the row and runs nothing.
+      CREATE TABLE evaluations (
+        run_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        evaluation_key TEXT NOT NULL,
+        prediction_source TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        detail TEXT NOT NULL,
+        failing_tests TEXT NOT NULL,
+        job_hash TEXT,
+        run_ids TEXT[] NOT NULL,
+        seconds DOUBLE NOT NULL,
+        evaluated_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (run_id, model, instance_id)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

@@ -25,6 +25,9 @@ export * from './publish-stage.js';
 export * from './job-records.js';
 export * from './tool-version.js';
 export * from './validate-stage.js';
+export * from './evaluate-stage.js';
+export * from './evaluation-reports.js';
+export * from '@repocod/evaluate';
 export type { StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
 export * from '@repocod/validate';
 export * from './release-content.js';
@@ -32,6 +35,8 @@ export * from './release-environments.js';
 export * from './selection-tasks.js';
 // For --push: the checks of a Hub target, made before anything is written.
 export { hubToken, parseHubRepo } from '@repocod/publish';
+// For evaluate --hub: a release downloaded from the Hub (sizes and sha256 checked).
+export { downloadHubRelease } from '@repocod/publish';
 export * from './curation-view.js';
 export * from './flow-events.js';
 export * from './flow.js';

@@ -2,6 +2,8 @@ import type { MiningBaselineRow, StageTime, StoredRelevantTests, StoredTask, Sto
 import { CONTEXT_LEVELS } from '@repocod/core';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
+import type { TaskFacts } from './task-facts.js';
+import { taskFacts } from './task-facts.js';
 
 /*
  * The committed record of a repository's rebuild (`repocod record`): a line per task and a header with
@@ -13,17 +15,7 @@ import { taskHash } from '@repocod/validate';
 export const RECORDED_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'validate'] as const;
 
 /** One task, a line of `<repository>.jsonl`. Key order is the order of the fields below. */
-export interface RecordLine {
-  readonly instance_id: string;
-  readonly repository: string;
-  readonly file: string;
-  readonly qualname: string;
-  readonly level: string;
-  readonly prompt_lines: number;
-  readonly solution_lines: number;
-  readonly prompt_tokens: number;
-  readonly solution_tokens: number;
-  readonly cc: number;
+export interface RecordLine extends TaskFacts {
   /** Sorted. */
   readonly fail_to_pass: readonly string[];
   /**
@@ -114,16 +106,7 @@ export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
   const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
   const lines = tasks.map(
     (task): RecordLine => ({
-      instance_id: task.instanceId,
-      repository: task.repository,
-      file: task.file,
-      qualname: task.qualname,
-      level: task.level,
-      prompt_lines: task.promptLines,
-      solution_lines: task.solutionLines,
-      prompt_tokens: task.promptTokens,
-      solution_tokens: task.solutionTokens,
-      cc: task.complexity,
+      ...taskFacts(task),
       fail_to_pass: [...task.failToPass].sort(compare),
       valid: verdictValue(verdicts.get(task.instanceId)),
     }),

@@ -3,6 +3,7 @@ import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { tasksOfSelection } from './selection-tasks.js';
+import { taskFacts } from './task-facts.js';
 import { taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
@@ -20,7 +21,10 @@ export interface ReleaseContent {
   readonly selectionId: string;
   readonly rows: readonly ReleaseRow[];
   readonly body: string;
-  /** `<version>/validation.jsonl`: every selected task's checks and provenance. */
+  /**
+   * `<version>/validation.jsonl` (every selected task's checks and provenance), `tasks.jsonl` (what the
+   * seed's schema has no column for: level, lengths, complexity) and `environments.txt`.
+   */
   readonly extras: readonly VersionFile[];
   readonly selected: number;
   readonly leftOut: readonly LeftOutTask[];
@@ -141,6 +145,7 @@ validated as they are now (${unvalidated
     body: cardBody(options.version, selection.spec, released, { counts, selected: tasks.length, leftOut, kept }),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
+      { name: TASK_RECORD, content: released.map(({ task }) => `${JSON.stringify(taskRecord(task))}\n`).join('') },
       ...(options.envsRoot === undefined
         ? []
         : [
@@ -162,6 +167,17 @@ validated as they are now (${unvalidated
 
 /** Beside each version's Parquet: one JSON line per selected task, released or not. */
 export const VALIDATION_RECORD = 'validation.jsonl';
+
+/**
+ * Beside each version's Parquet: one JSON line per released task with what the seed's schema has no
+ * column for (the names of the committed records: task-facts.ts), so that an evaluation reports pass@1 per context level, complexity and solution length,
+ * and finds the manifest's repository of a task.
+ */
+export const TASK_RECORD = 'tasks.jsonl';
+
+function taskRecord(task: StoredTask): Record<string, unknown> {
+  return { ...taskFacts(task), repo: task.repo };
+}
 
 function validationRecord(
   task: StoredTask,

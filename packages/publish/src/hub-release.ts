@@ -19,6 +19,8 @@ export interface HubReleaseSource {
   readonly hubUrl?: string;
   /** Needed for a private repository only. */
   readonly accessToken?: string;
+  /** A branch, tag or commit of the dataset repository (default: main). */
+  readonly revision?: string;
   readonly fetch?: typeof fetch;
 }
 
@@ -39,9 +41,10 @@ export async function hubReleaseCard(source: HubReleaseSource): Promise<string |
   if (source.accessToken !== undefined) checkHubToken(source.accessToken, 'the access token');
   const repo: RepoId = { type: 'dataset', name: target.id };
   const connection = { hubUrl: source.hubUrl, accessToken: source.accessToken, fetch: source.fetch };
+  const at = source.revision === undefined ? {} : { revision: source.revision };
   try {
     if (!(await repoExists({ repo, ...connection }))) return null;
-    const card = await downloadFile({ repo, path: 'README.md', ...connection });
+    const card = await downloadFile({ repo, path: 'README.md', ...connection, ...at });
     return card === null ? null : await card.text();
   } catch (error) {
     throw new RepocodError(
@@ -80,6 +83,7 @@ away`,
   }
   const repo: RepoId = { type: 'dataset', name: target.id };
   const connection = { hubUrl: source.hubUrl, accessToken: source.accessToken, fetch: source.fetch };
+  const at = source.revision === undefined ? {} : { revision: source.revision };
   const fail = (what: string, error: unknown): RepocodError =>
     new RepocodError(
       'hub-failed',
@@ -90,7 +94,7 @@ in ${source.folder}; rerunning downloads the release again`,
   let tree: Map<string, ListFileEntry>;
   try {
     tree = new Map<string, ListFileEntry>();
-    for await (const entry of listFiles({ repo, recursive: true, ...connection })) tree.set(entry.path, entry);
+    for await (const entry of listFiles({ repo, recursive: true, ...connection, ...at })) tree.set(entry.path, entry);
   } catch (error) {
     throw fail(`listing the files of ${where}`, error);
   }
@@ -120,7 +124,7 @@ the dataset on the Hub (or publish from the complete local release folder)`,
   for (const path of wanted) {
     const entry = tree.get(path);
     try {
-      const blob = await downloadFile({ repo, path, ...connection });
+      const blob = await downloadFile({ repo, path, ...connection, ...at });
       if (blob === null) throw new Error(`${path} vanished from the repository while downloading`);
       const bytes = await writeVerified(join(source.folder, path), blob, entry);
       written.push({ path, bytes });

@@ -3,3 +3,5 @@
 export * from './loopback-hub.js';
 export * from './radon-oracle.js';
 export * from './worker-processes.js';
+export * from './headless-chromium.js';
+export * from './png-pixels.js';

@@ -1,0 +1,109 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { linesPatch } from '@repocod/core';
+import { loadPythonParser } from '@repocod/python';
+import { afterAll, describe, expect, it } from 'vitest';
+import { CompletionSiteError, completionPatch, completionSite } from './completion-patch.js';
+import { PrePatchShapeError, removedBody } from './removed-body.js';
+
+const BASE = `import functools
+
+
+class Box:
+    @functools.cache
+    def area(self, scale):
+        """The area.
+
+        Scaled.
+        """
+        width = self.width * scale
+        return width * self.height
+
+
+def top():
+    """Top."""
+    return 1
+`;
+
+// The task's code pre patch: lines 11-12 (the body after the docstring of Box.area) removed.
+const PRE_CODE = linesPatch('pkg/box.py', BASE, [{ start: 11, end: 12, lines: [] }]);
+
+const folder = mkdtempSync(join(tmpdir(), 'repocod-completion-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** The file after `git apply` of the pre patch, then the completion's patch, in a real repository. */
+function applied(patch: string): string {
+  const repo = mkdtempSync(join(folder, 'r'));
+  execFileSync('git', ['init', '-q', repo]);
+  execFileSync('mkdir', ['-p', join(repo, 'pkg')]);
+  writeFileSync(join(repo, 'pkg/box.py'), BASE);
+  for (const [index, diff] of [PRE_CODE, patch].entries()) {
+    writeFileSync(join(repo, `${index}.diff`), diff);
+    execFileSync('git', ['apply', `${index}.diff`], { cwd: repo });
+  }
+  return readFileSync(join(repo, 'pkg/box.py'), 'utf8');
+}
+
+describe('removedBody', () => {
+  it("reads the pre patch's removed range", () => {
+    expect(removedBody(PRE_CODE)).toEqual({ file: 'pkg/box.py', start: 11, end: 12 });
+  });
+  it('refuses a patch that adds lines', () => {
+    expect(() => removedBody('--- a/x.py\n+++ b/x.py\n@@ -1,1 +1,1 @@\n-a\n+b\n')).toThrow(PrePatchShapeError);
+  });
+});
+
+describe('completionPatch', async () => {
+  const parser = await loadPythonParser();
+  const site = completionSite(parser, BASE, PRE_CODE);
+
+  it('finds the function whose body the pre patch removes', () => {
+    expect(site).toMatchObject({
+      file: 'pkg/box.py',
+      qualname: 'Box.area',
+      definitionStart: 5,
+      defLine: 6,
+      bodyLine: 11,
+    });
+    expect(site.bodyIndent).toBe('        ');
+  });
+
+  it('inserts a body after the prompt, re-indented to the docstring', () => {
+    const patch = completionPatch(site, 'w = self.width * scale\nreturn w * self.height\n');
+    expect(patch?.shape).toBe('body');
+    expect(applied(patch?.patch ?? '')).toBe(
+      BASE.replace(
+        '        width = self.width * scale\n        return width',
+        '        w = self.width * scale\n        return w',
+      ),
+    );
+  });
+
+  it('replaces the function with a whole definition written at column 0, keeping its decorators', () => {
+    const completion = '```python\ndef area(self, scale):\n    """Mine."""\n    return 0\n```\nsome prose';
+    const patch = completionPatch(site, completion);
+    expect(patch?.shape).toBe('definition');
+    const text = applied(patch?.patch ?? '');
+    expect(text).toContain(
+      '    @functools.cache\n    def area(self, scale):\n        """Mine."""\n        return 0\n\n\ndef top',
+    );
+  });
+
+  it('replaces the decorators too when the definition brings its own', () => {
+    const patch = completionPatch(site, '@property\ndef area(self, scale):\n    return 2');
+    expect(applied(patch?.patch ?? '')).toContain(
+      'class Box:\n    @property\n    def area(self, scale):\n        return 2\n',
+    );
+  });
+
+  it('gives null for a completion without code', () => {
+    expect(completionPatch(site, '```python\n\n```')).toBeNull();
+  });
+
+  it('names a pre patch that removes no function body', () => {
+    const other = linesPatch('pkg/box.py', BASE, [{ start: 1, end: 1, lines: [] }]);
+    expect(() => completionSite(parser, BASE, other)).toThrow(CompletionSiteError);
+  });
+});

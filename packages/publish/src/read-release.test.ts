@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { readRelease } from './read-release.js';
+import { PARQUET_NAME } from './release-folder.js';
+import type { ReleaseRow } from './release-table.js';
+import { releaseParquet, releaseTable } from './release-table.js';
+
+const folder = mkdtempSync(join(tmpdir(), 'repocod-read-release-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+function row(id: string, overrides: Partial<ReleaseRow> = {}): ReleaseRow {
+  return {
+    instance_id: id,
+    version: '1.0',
+    gold_patches: { code: `gold ${id}`, test: '' },
+    pre_patches: { code: `pre ${id}`, test: 'pre test' },
+    repo: 'org/name',
+    base_commit: 'abc',
+    base_commit_timestamp: '2024-01-01T00:00:00Z',
+    problem_statement: { code: 'write it', test: '' },
+    environment_setup_commit: 'abc',
+    FAIL_TO_PASS: ['t.py::a'],
+    ...overrides,
+  };
+}
+
+function write(release: string, version: string, rows: readonly ReleaseRow[]): void {
+  mkdirSync(join(release, version), { recursive: true });
+  writeFileSync(join(release, version, PARQUET_NAME), releaseParquet(releaseTable(rows)));
+}
+
+describe('readRelease', () => {
+  const release = join(folder, 'ok');
+  write(release, '1.0', [row('a'), row('b')]);
+  write(release, 'data', [row('a')]);
+  writeFileSync(
+    join(release, '1.0', 'tasks.jsonl'),
+    `${JSON.stringify({
+      instance_id: 'a',
+      repository: 'name',
+      file: 'm.py',
+      qualname: 'f',
+      level: 'file-level',
+      prompt_tokens: 10,
+      solution_tokens: 20,
+      cc: 3,
+    })}\n`,
+  );
+
+  it("reads a version's tasks with their tasks.jsonl, and the default config's", () => {
+    const read = readRelease(release, '1.0');
+    expect(
+      read.tasks.map((task) => [task.instanceId, task.preTest, task.failToPass, task.meta?.level ?? null]),
+    ).toEqual([
+      ['a', 'pre test', ['t.py::a'], 'file-level'],
+      ['b', 'pre test', ['t.py::a'], null],
+    ]);
+    const fallback = readRelease(release);
+    expect([fallback.version, fallback.tasks.length, fallback.tasks[0]?.meta?.complexity]).toEqual(['1.0', 1, 3]);
+  });
+
+  it('names the missing version and the versions there are', () => {
+    expect(() => readRelease(release, '2.0')).toThrow(
+      /2\.0: no test-\*\.parquet \(version 2\.0\); versions in .*: 1\.0/,
+    );
+  });
+
+  it('names the row and field a task lacks', () => {
+    const broken = join(folder, 'broken');
+    write(broken, '1.0', [row('a'), row('b', { pre_patches: { code: '', test: '' } })]);
+    expect(() => readRelease(broken, '1.0')).toThrow(/row 2: pre_patches\.code is missing/);
+  });
+});
