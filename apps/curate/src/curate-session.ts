@@ -1,5 +1,9 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type {
   Catalog,
+  EvaluateStageEvent,
+  EvaluateSummary,
   FlowEvent,
   FlowResult,
   FlowStage,
@@ -13,7 +17,9 @@ import type {
   ValidationOverview,
 } from '@repocod/pipeline';
 import {
+  evaluateStage,
   flowStatus,
+  modelFolder,
   publishStage,
   runFlow,
   runLog,
@@ -48,6 +54,8 @@ export interface CurateSettings {
   readonly mineAll?: boolean;
   /** Lite-first mining's margin (--margin; default 20% of each quota). */
   readonly margin?: LiteMargin;
+  /** Where the evaluate screen's runs write their logs and reports (default out/evaluations in the project). */
+  readonly evaluations?: string;
 }
 
 /**
@@ -83,6 +91,42 @@ export class CurateSession {
 
   log(runId: string): Promise<string | null> {
     return runLog(this.catalog, runId);
+  }
+
+  /**
+   * Evaluates a predictions file (or the gold patches, null) on the release this session publishes
+   * (the folder's default config), as `repocod evaluate` does; outcomes go to the catalog, logs to
+   * out/evaluations in the project.
+   */
+  evaluate(predictions: string | null, onEvent: (event: EvaluateStageEvent) => void): Promise<EvaluateSummary> {
+    const { projectRoot, stateRoot, manifest, sources, workers, executor, out } = this.settings;
+    return evaluateStage(this.catalog, {
+      projectRoot,
+      stateRoot,
+      manifest,
+      sources,
+      workers,
+      executor,
+      release: out,
+      gold: predictions === null,
+      predictions: predictions ?? undefined,
+      outDir: this.evaluationsFolder,
+      onEvent,
+    });
+  }
+
+  /** A prediction's log as the evaluate screen shows it: its results, then pytest's output. */
+  evaluationLog(runId: string, model: string, instanceId: string): string {
+    const folder = join(this.evaluationsFolder, runId, modelFolder(model), instanceId);
+    const read = (name: string): string => {
+      const file = join(folder, name);
+      return existsSync(file) ? readFileSync(file, 'utf8') : `(no ${name} in ${folder})`;
+    };
+    return `${read('results.json')}\n${read('test_output.txt')}`;
+  }
+
+  private get evaluationsFolder(): string {
+    return this.settings.evaluations ?? join(this.settings.projectRoot, 'out', 'evaluations');
   }
 
   /** What publishing `version` would write and upload, with nothing written (publish's dry run). */

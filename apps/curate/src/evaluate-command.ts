@@ -24,7 +24,7 @@ import { repositoryOptions } from './repository-options.js';
 
 export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --gold) \
 (--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
-                        [--run-id ID] [--instances ID]... [--timeout SECONDS] [--fresh] [--html FILE]
+                        [--run-id ID] [--instances ID]... [--timeout SECONDS] [--fresh] [--out DIR] [--html FILE]
                         [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--executor URL]
                         [--namespace NAME]
        repocod evaluate --report RUN_ID [--html FILE] [--db FILE]
@@ -41,13 +41,13 @@ malformed line, an unknown instance or a second prediction for a task is named (
 and the others run. --gold evaluates the release's gold patches: every task must resolve. Outcomes
 besides resolved and unresolved: empty, patch-failed, timeout, error. The release is a folder in
 publish's layout (default config, or --version V), or ORG/NAME on the Hub (downloaded once, sizes and
-sha256 checked, into out/evaluations/releases/). Each outcome goes to the catalog under the run id
+sha256 checked, into <out>/releases/). Each outcome goes to the catalog under the run id
 (default: the predictions file's name and the version, e.g. preds@1.0) as it comes, so a rerun
-resumes and runs nothing twice (--fresh runs again); logs go to out/evaluations/<run>/<model>/
-<instance>/ (model.patch, test_output.txt, results.json), the report to .../<model>/report.json
-(SWE-bench's summary keys, pass@1 per repository, context level, complexity and solution length).
---report RUN_ID prints a stored run's tables; --html FILE writes them as one self-contained page
-with charts. --runs lists the runs. Exit code 1 when a prediction could not be run (error, timeout).`;
+resumes and runs nothing twice (--fresh runs again); logs go to <out>/<run>/<model>/<instance>/
+(model.patch, test_output.txt, results.json; --out DIR, default out/evaluations), the report to
+<out>/<run>/<model>/report.json (SWE-bench's summary keys, pass@1 per repository, context level,
+complexity and solution length). --report RUN_ID prints a stored run's tables; --html FILE writes
+them as one self-contained page with charts. --runs lists the runs. Exit code 1 when a prediction could not be run (error, timeout).`;
 
 export async function evaluateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', EVALUATE_USAGE);
@@ -71,7 +71,8 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
     const predictions = stringOption(args, 'predictions');
     if (gold === (predictions !== undefined))
       throw new RepocodError('usage', `give --predictions FILE or --gold (one of them)\n\n${EVALUATE_USAGE}`);
-    const release = await releaseFolder(args, io);
+    const outDir = stringOption(args, 'out') ?? join(PROJECT_ROOT, 'out', 'evaluations');
+    const release = await releaseFolder(args, io, outDir);
     const ticker = startProgressLines(io, '  ');
     try {
       const summary = await withExecutor(args, io, ({ executor }) =>
@@ -89,6 +90,7 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
           timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
           workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
           fresh: args.flags.get('fresh') === true,
+          outDir,
           onEvent: progressPrinter(io, ticker),
         }),
       );
@@ -107,8 +109,8 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
   }
 }
 
-/** --release DIR as it is; --hub ORG/NAME downloaded once into out/evaluations/releases/. */
-async function releaseFolder(args: ParsedArgs, io: CommandIO): Promise<string> {
+/** --release DIR as it is; --hub ORG/NAME downloaded once into <out>/releases/. */
+async function releaseFolder(args: ParsedArgs, io: CommandIO, outDir: string): Promise<string> {
   const folder = stringOption(args, 'release');
   const hub = stringOption(args, 'hub');
   if ((folder === undefined) === (hub === undefined))
@@ -121,13 +123,7 @@ async function releaseFolder(args: ParsedArgs, io: CommandIO): Promise<string> {
   }
   const repo = parseHubRepo(hub as string, '--hub').id;
   const revision = stringOption(args, 'revision');
-  const target = join(
-    PROJECT_ROOT,
-    'out',
-    'evaluations',
-    'releases',
-    `${repo.replace('/', '__')}${revision === undefined ? '' : `@${revision}`}`,
-  );
+  const target = join(outDir, 'releases', `${repo.replace('/', '__')}${revision === undefined ? '' : `@${revision}`}`);
   if (existsSync(join(target, 'README.md'))) {
     io.err(`release ${repo}: already downloaded in ${target}\n`);
     return target;

@@ -54,15 +54,18 @@ describe('findUv', () => {
     expect(String(error)).toContain('pass uv: null');
   });
 
-  it("looks on PATH, then in the project's tools venv beside the envs root, else goes without", async () => {
+  it("looks on PATH, then in the tools venv beside the envs root, then setup's, else goes without", async () => {
     const projectRoot = join(scratch, 'project', '.repocod');
-    expect(await findUv(undefined, join(projectRoot, 'envs'), '')).toBeNull();
-    expect(await findUv(undefined, join(projectRoot, 'envs'), join(scratch, 'uv-venv', 'bin'))).toMatchObject({
+    const noSetup = join(scratch, 'no-setup-uv');
+    expect(await findUv(undefined, join(projectRoot, 'envs'), '', noSetup)).toBeNull();
+    // A worker's own state folder (--state DIR) has no tools venv: it takes the one setup.sh installed.
+    expect(await findUv(undefined, join(projectRoot, 'envs'), '', uv)).toMatchObject({ path: uv });
+    expect(await findUv(undefined, join(projectRoot, 'envs'), join(scratch, 'uv-venv', 'bin'), noSetup)).toMatchObject({
       path: uv,
     });
     mkdirSync(join(projectRoot, 'tools', 'py', 'bin'), { recursive: true });
     symlinkSync(uv, join(projectRoot, 'tools', 'py', 'bin', 'uv'));
-    expect(await findUv(undefined, join(projectRoot, 'envs'), '')).toMatchObject({
+    expect(await findUv(undefined, join(projectRoot, 'envs'), '', noSetup)).toMatchObject({
       path: join(projectRoot, 'tools', 'py', 'bin', 'uv'),
     });
   });

@@ -1,9 +1,18 @@
-import type { FlowEvent, FlowStatus, TaskDetail, TaskOverview, ValidationOverview } from '@repocod/pipeline';
+import type {
+  EvaluateStageEvent,
+  FlowEvent,
+  FlowStatus,
+  TaskDetail,
+  TaskOverview,
+  ValidationOverview,
+} from '@repocod/pipeline';
 import type { FlowBoard } from '../flow-board.js';
 import { boardFromStatus, foldFlowEvent } from '../flow-board.js';
 import type { PublishPreview } from './publish-screen.js';
+import type { EvaluationView } from './evaluate-view.js';
+import { foldEvaluateEvent, IDLE_EVALUATION, startedEvaluation } from './evaluate-view.js';
 
-export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish';
+export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish' | 'evaluate';
 
 /**
  * Everything the curator's TUI shows, in one value: the App is this state, the reducer below, and the
@@ -34,6 +43,8 @@ export interface AppState {
   readonly confirmQuit: boolean;
   /** A screen takes every key as text (a filter, a version): the App's own keys wait. */
   readonly typing: boolean;
+  /** The evaluate screen's run: idle until the curator starts one. */
+  readonly evaluation: EvaluationView;
 }
 
 export type AppAction =
@@ -52,7 +63,10 @@ export type AppAction =
   | { readonly kind: 'outcome'; readonly outcome: AppState['outcome'] }
   | { readonly kind: 'message'; readonly message: string | null }
   | { readonly kind: 'confirm-quit'; readonly asking: boolean }
-  | { readonly kind: 'typing'; readonly typing: boolean };
+  | { readonly kind: 'typing'; readonly typing: boolean }
+  | { readonly kind: 'evaluate-started'; readonly predictions: string; readonly at: number }
+  | { readonly kind: 'evaluate-event'; readonly event: EvaluateStageEvent }
+  | { readonly kind: 'evaluate-ended'; readonly ok: boolean; readonly message: string };
 
 export interface InitialAppState {
   readonly status: FlowStatus;
@@ -80,6 +94,7 @@ export function initialAppState({ status, requested, version, now }: InitialAppS
     message: null,
     confirmQuit: false,
     typing: false,
+    evaluation: IDLE_EVALUATION,
   };
 }
 
@@ -101,6 +116,8 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, included, board: boardFromStatus(state.status, [...included]) };
     }
     case 'flow-started':
+      if (state.evaluation.state === 'running')
+        return { ...state, message: 'an evaluation is running: the flow can start once it stops' };
       return {
         ...state,
         running: true,
@@ -132,6 +149,18 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, confirmQuit: action.asking };
     case 'typing':
       return { ...state, typing: action.typing };
+    case 'evaluate-started':
+      // The flow and an evaluation would share the worktrees: one at a time.
+      if (state.running || state.evaluation.state === 'running')
+        return { ...state, message: 'a flow or an evaluation is running: evaluate once it stops' };
+      return { ...state, message: null, evaluation: startedEvaluation(action.predictions, action.at) };
+    case 'evaluate-event':
+      return { ...state, evaluation: foldEvaluateEvent(state.evaluation, action.event) };
+    case 'evaluate-ended':
+      return {
+        ...state,
+        evaluation: { ...state.evaluation, state: action.ok ? 'done' : 'failed', message: action.message },
+      };
   }
 }
 

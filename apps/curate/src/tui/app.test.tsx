@@ -11,6 +11,7 @@ import { demoFixture, openDemoCatalog } from './demo-fixture.js';
 import { frameLines, KEY, overlong, press, tick } from './ink-test-support.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
+const SIZE = { width: 100, height: 30 };
 
 let catalog: Catalog;
 let session: CurateSession;
@@ -34,6 +35,7 @@ beforeAll(async () => {
     out,
     keep: [],
     push: null,
+    evaluations: join(out, '..', 'evaluations'),
   });
 });
 
@@ -154,5 +156,28 @@ describe('the curator TUI on the demo catalog', () => {
     const last = screen();
     await press(app.stdin, '1');
     expect(screen()).toBe(last);
+  });
+  it('evaluates the release with the gold patches on the evaluate screen, and opens a log', {
+    timeout: 300_000,
+  }, async () => {
+    const app = render(
+      <App session={session} initialStatus={await session.status()} requested={['demo']} size={SIZE} />,
+    );
+    const screen = (): string => frameLines(app.lastFrame()).join('\n');
+    await press(app.stdin, '6');
+    await waitFor(screen, /p: a predictions file to evaluate; g: the gold patches/);
+    expect(screen()).toContain(`release ${out}`);
+    await press(app.stdin, 'g');
+    const done = await waitFor(screen, /pass@1 100\.0%: \d+ of \d+ resolved/, 240_000);
+    const [, resolved, total] = /(\d+)\/(\d+) · (\d+) resolved/.exec(done) ?? [];
+    expect(resolved).toBe(total);
+    expect(done).toMatch(/^resolved +demo-inventory\.\S+ +gold +\d+ of \d+ tests pass/m);
+    expect(overlong(app.lastFrame(), SIZE.width)).toEqual([]);
+    await press(app.stdin, KEY.enter);
+    const log = await waitFor(screen, /"outcome": "resolved"/);
+    expect(log).toMatch(/· gold · resolved/);
+    await press(app.stdin, KEY.escape);
+    await waitFor(screen, /^resolved /m);
+    app.unmount();
   });
 });

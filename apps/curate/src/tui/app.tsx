@@ -16,6 +16,8 @@ import { STAGES_KEYS, StagesScreen } from './stages-screen.js';
 import { TASK_KEYS, TaskScreen } from './task-screen.js';
 import { TASKS_KEYS, TasksScreen } from './tasks-screen.js';
 import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
+import { EVALUATE_KEYS, EvaluateScreen } from './evaluate-screen.js';
+import type { EvaluatedRow } from './evaluate-view.js';
 
 /** The tabs, in the order of their number keys; the task screen opens from the tasks table. */
 const TABS: readonly { readonly screen: Exclude<ScreenName, 'task'>; readonly title: string }[] = [
@@ -24,10 +26,11 @@ const TABS: readonly { readonly screen: Exclude<ScreenName, 'task'>; readonly ti
   { screen: 'tasks', title: 'tasks' },
   { screen: 'validation', title: 'validation' },
   { screen: 'publish', title: 'publish' },
+  { screen: 'evaluate', title: 'evaluate' },
 ];
 
 const GLOBAL_KEYS: readonly KeyHelp[] = [
-  { key: '1-5/tab', action: 'screens' },
+  { key: '1-6/tab', action: 'screens' },
   { key: 'q', action: 'quit' },
 ];
 
@@ -64,7 +67,7 @@ export function App(props: AppProps): React.JSX.Element {
     }),
   );
   const { screen, status, included, board, running, now, tasks, detail, validation } = state;
-  const { version, preview, outcome, message, confirmQuit, typing } = state;
+  const { version, preview, outcome, message, confirmQuit, typing, evaluation } = state;
   const abort = useRef<AbortController | null>(null);
 
   const report = useCallback(
@@ -105,6 +108,10 @@ export function App(props: AppProps): React.JSX.Element {
   const runFlow = useCallback(
     (stages: readonly FlowStage[], after: (ok: boolean) => Promise<void>, show?: ScreenName) => {
       if (running) return;
+      if (evaluation.state === 'running') {
+        dispatch({ kind: 'message', message: 'an evaluation is running: the flow can start once it stops' });
+        return;
+      }
       if (included.size === 0) {
         dispatch({ kind: 'message', message: 'choose at least one repository (space on the sources screen)' });
         return;
@@ -130,7 +137,41 @@ export function App(props: AppProps): React.JSX.Element {
           dispatch({ kind: 'flow-ended', message: ended });
         });
     },
-    [running, included, session, onEvent, version, refreshStatus],
+    [running, evaluation.state, included, session, onEvent, version, refreshStatus],
+  );
+
+  const startEvaluation = useCallback(
+    (predictions: string | null) => {
+      if (running || evaluation.state === 'running') {
+        dispatch({ kind: 'message', message: 'a flow or an evaluation is running: evaluate once it stops' });
+        return;
+      }
+      dispatch({ kind: 'evaluate-started', predictions: predictions ?? 'gold', at: Date.now() });
+      session
+        .evaluate(predictions, (event) => dispatch({ kind: 'evaluate-event', event }))
+        .then((summary) => {
+          const report = summary.reports.find((entry) => entry.model !== undefined)?.report;
+          const headline =
+            report === undefined
+              ? 'nothing was evaluated'
+              : `pass@1 ${(report.pass_at_1 * 100).toFixed(1)}%: ${report.resolved_instances} of \
+${report.total_instances} resolved (${summary.reports.length} model(s); report ${summary.reports[0]?.file ?? ''})`;
+          dispatch({ kind: 'evaluate-ended', ok: true, message: headline });
+        })
+        .catch((error: unknown) =>
+          dispatch({
+            kind: 'evaluate-ended',
+            ok: false,
+            message: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
+          }),
+        );
+    },
+    [running, evaluation.state, session],
+  );
+
+  const loadEvaluationLog = useCallback(
+    async (row: EvaluatedRow) => session.evaluationLog(evaluation.runId ?? '', row.model, row.instanceId),
+    [session, evaluation.runId],
   );
 
   const startFlow = useCallback(() => {
@@ -164,12 +205,13 @@ export function App(props: AppProps): React.JSX.Element {
     });
   }, [runFlow, session, version, loadPreview]);
 
-  // Elapsed times and ETAs move while the flow runs.
+  // Elapsed times and ETAs move while the flow or an evaluation runs.
+  const ticking = running || evaluation.state === 'running';
   useEffect(() => {
-    if (!running) return;
+    if (!ticking) return;
     const timer = setInterval(() => dispatch({ kind: 'tick', now: Date.now() }), 1000);
     return () => clearInterval(timer);
-  }, [running]);
+  }, [ticking]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: only at the start
   useEffect(() => {
@@ -315,6 +357,19 @@ ${session.settings.push.hubUrl}`
             onConfirm={publish}
           />
         ) : null}
+        {screen === 'evaluate' ? (
+          <EvaluateScreen
+            view={evaluation}
+            release={session.settings.out}
+            width={size.width}
+            height={bodyHeight}
+            active={!confirmQuit}
+            now={Math.max(now, Date.now())}
+            onTextEntry={setTyping}
+            onStart={startEvaluation}
+            loadLog={loadEvaluationLog}
+          />
+        ) : null}
       </Box>
       <Text wrap="truncate-end" color={confirmQuit ? 'yellow' : 'red'}>
         {confirmQuit ? 'the flow is running: quit now? what finished is kept in the catalog (y/n)' : (message ?? ' ')}
@@ -373,6 +428,8 @@ function screenKeys(screen: ScreenName): readonly KeyHelp[] {
       return VALIDATION_KEYS;
     case 'publish':
       return PUBLISH_KEYS;
+    case 'evaluate':
+      return EVALUATE_KEYS;
   }
 }
 
