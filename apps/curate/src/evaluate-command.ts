@@ -47,7 +47,8 @@ resumes and runs nothing twice (--fresh runs again); logs go to <out>/<run>/<mod
 (model.patch, test_output.txt, results.json; --out DIR, default out/evaluations), the report to
 <out>/<run>/<model>/report.json (SWE-bench's summary keys, pass@1 per repository, context level,
 complexity and solution length). --report RUN_ID prints a stored run's tables; --html FILE writes
-them as one self-contained page with charts. --runs lists the runs. Exit code 1 when a prediction could not be run (error, timeout).`;
+them as one self-contained page with charts. --runs lists the runs. Exit code 1 when a prediction
+could not be run (error, timeout).`;
 
 export async function evaluateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', EVALUATE_USAGE);

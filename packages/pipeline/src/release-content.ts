@@ -170,8 +170,9 @@ export const VALIDATION_RECORD = 'validation.jsonl';
 
 /**
  * Beside each version's Parquet: one JSON line per released task with what the seed's schema has no
- * column for (the names of the committed records: task-facts.ts), so that an evaluation reports pass@1 per context level, complexity and solution length,
- * and finds the manifest's repository of a task.
+ * column for (the names of the committed records: task-facts.ts), so that an evaluation reports
+ * pass@1 per context level, complexity and solution length, and finds the manifest's repository of a
+ * task.
  */
 export const TASK_RECORD = 'tasks.jsonl';
 
