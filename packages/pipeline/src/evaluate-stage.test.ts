@@ -100,4 +100,24 @@ describe('evaluateStage on the demo release', () => {
     expect(applied).toContain('+    decomposed = unicodedata.normalize("NFKD", text)');
     expect(reports.find((report) => report.model === 'right')?.report.by_level.length).toBeGreaterThan(0);
   }, 600_000);
+  it("matches REPOCOD's output by function name and runs its whole definitions", async () => {
+    const predictions = join(state, 'repocod-model.json');
+    const slugify = `def slugify(text, sep="-"):\n${SLUGIFY_BODY.split('\n')
+      .map((row) => (row === '' ? '' : `    ${row}`))
+      .join('\n')}`;
+    writeFileSync(
+      predictions,
+      JSON.stringify({
+        demo: {
+          '0': { function_name: 'util.slugify', prompt: null, output: slugify },
+          '1': { function_name: 'no_such_function', output: 'return 1' },
+        },
+      }),
+    );
+    const summary = await evaluateStage(catalog, { ...options, release, predictions, outDir });
+    expect(summary.problems.map((problem) => problem.message)).toEqual(['no task of demo is named no_such_function']);
+    expect((await catalog.evaluations(summary.runId)).map((row) => [row.model, row.instanceId, row.outcome])).toEqual([
+      ['repocod-model', SLUGIFY, 'resolved'],
+    ]);
+  }, 600_000);
 });

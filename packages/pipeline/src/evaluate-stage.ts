@@ -252,19 +252,22 @@ async function evaluateRepository(
   const parser = await loadPythonParser();
   const sites = new SiteFinder(prepared, parser);
   const ids = new Set(run.tasks.map((task) => task.instanceId));
-  const named: NamedTask[] = run.tasks.map((task) => ({
-    instanceId: task.instanceId,
-    repository: run.repository,
-    file: task.meta?.file ?? sites.site(task)?.file ?? '',
-    qualname: task.meta?.qualname ?? sites.site(task)?.qualname ?? '',
-    prompt: task.problemCode === '' ? null : promptOf(task.problemCode),
-  }));
   const ofRepository = run.predictions.filter((prediction) => {
     const id = predictionInstanceId(prediction);
     return id === null
       ? prediction.target.kind === 'repocod' && prediction.target.repository === run.repository
       : ids.has(id);
   });
+  // Names only for REPOCOD's predictions: a release without tasks.jsonl has them from the parsed files.
+  const named: NamedTask[] = ofRepository.some((prediction) => prediction.target.kind === 'repocod')
+    ? run.tasks.map((task) => ({
+        instanceId: task.instanceId,
+        repository: run.repository,
+        file: task.meta?.file ?? sites.site(task)?.file ?? '',
+        qualname: task.meta?.qualname ?? sites.site(task)?.qualname ?? '',
+        prompt: task.problemCode === '' ? null : promptOf(task.problemCode),
+      }))
+    : [];
   const matched = matchRepocodTargets(ofRepository, named);
   run.problems.push(...matched.problems);
 
