@@ -221,7 +221,7 @@ describe('repocod publish', () => {
     expect(dry.stdout()).toContain(
       `  diff       against 1.0: 1 added, 0 removed, 3 changed\n    + ${EMPTY_BODY_SOLVES}`,
     );
-    expect(dry.stdout()).toMatch(/upload {5}8 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
+    expect(dry.stdout()).toMatch(/upload {5}10 files, .*, one commit "Add version 1\.1 \(7 tasks\)" \(not sent\)/);
     expect(existsSync(join(out, '1.1'))).toBe(false);
     expect(hub.commits()).toEqual([]);
 

@@ -76,6 +76,7 @@ describe('openCatalog', () => {
       [5, 'validations'],
       [6, 'validations: tests passing without the body, how the gold check was answered'],
       [7, 'stage times'],
+      [8, 'evaluations'],
     ]);
     await again.close();
   });
