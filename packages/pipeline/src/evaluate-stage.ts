@@ -398,8 +398,11 @@ ${prepared.checkout.baseCommit.slice(0, 12)}: evaluate with the manifest and sou
   }
   const { change } = prediction;
   if (change.kind === 'empty') return { ...base, evaluationKey: key(null, null), modelPatch: null, failure: null };
-  if (change.kind === 'patch')
-    return { ...base, evaluationKey: key(change.patch, null), modelPatch: change.patch, failure: null };
+  if (change.kind === 'patch') {
+    // A diff pasted from a JSON string often lost its last newline, which git apply takes for a corrupt patch.
+    const patch = change.patch.endsWith('\n') ? change.patch : `${change.patch}\n`;
+    return { ...base, evaluationKey: key(patch, null), modelPatch: patch, failure: null };
+  }
   let site: CompletionSite | null;
   try {
     site = sites.site(task, true);

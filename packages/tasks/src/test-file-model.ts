@@ -13,7 +13,9 @@ export function testFileModel(parser: Parser, file: string, text: string): TestF
     const classBodies = new Map<string, { start: number; end: number }[]>();
     const classBases = new Map<string, string[]>();
     collectClasses(parsed.tree.rootNode, '', classBodies, classBases);
-    return { file, text, functions: parsed.functions, classBodies, classBases };
+    const blocks: { line: number; statements: { start: number; end: number }[] }[] = [];
+    collectBlocks(parsed.tree.rootNode, blocks);
+    return { file, text, functions: parsed.functions, classBodies, classBases, blocks };
   } finally {
     parsed.tree.delete();
   }
@@ -53,5 +55,38 @@ function collectClasses(
             .map((base) => base.text),
     );
     collectClasses(body, `${qualname}.`, found, bases);
+  }
+}
+
+const FUNCTION_TYPES: ReadonlySet<string> = new Set(['function_definition', 'lambda']);
+
+/**
+ * Every statement block outside functions that is not a class body (classes have theirs in
+ * classBodies): the branches of `if`/`elif`/`else`, `try`/`except`/`finally`, `with`, `for` and
+ * `while`, at module level or in a class, each with its statements (comments left out).
+ */
+function collectBlocks(node: Node, found: { line: number; statements: { start: number; end: number }[] }[]): void {
+  for (const child of namedChildrenOf(node)) {
+    if (FUNCTION_TYPES.has(child.type)) continue;
+    if (child.type === 'decorated_definition') {
+      const definition = child.childForFieldName('definition');
+      if (definition?.type === 'class_definition')
+        collectBlocks(definition.childForFieldName('body') ?? definition, found);
+      continue;
+    }
+    if (child.type === 'class_definition') {
+      const body = child.childForFieldName('body');
+      if (body !== null) collectBlocks(body, found);
+      continue;
+    }
+    if (child.type === 'block' && node.type !== 'class_definition') {
+      found.push({
+        line: firstLine(node),
+        statements: namedChildrenOf(child)
+          .filter((statement) => statement.type !== 'comment')
+          .map((statement) => ({ start: firstLine(statement), end: lastCodeLine(statement) })),
+      });
+    }
+    collectBlocks(child, found);
   }
 }

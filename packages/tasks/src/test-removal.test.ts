@@ -107,6 +107,52 @@ task\n',
     expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
   });
 
+  it('keep a branch or a try valid when every test in it goes (sympy defines tests under if/elif)', async () => {
+    const text = [
+      'import sys',
+      '',
+      'if sys.version_info > (9,):',
+      '    def test_future():',
+      '        assert True',
+      'elif sys.platform:',
+      '    # only tests here',
+      '    def test_here():',
+      '        assert True',
+      'else:',
+      '    def test_never():',
+      '        assert True',
+      '',
+      'try:',
+      '    import json',
+      '',
+      '    def test_json():',
+      '        assert json',
+      'except ImportError:',
+      '    pass',
+      '',
+    ].join('\n');
+    const parser = await loadPythonParser();
+    const models = new Map([['tests/test_b.py', testFileModel(parser, 'tests/test_b.py', text)]]);
+    const pair = testPatches(models, ['tests/test_b.py::test_here', 'tests/test_b.py::test_json']);
+    const folder = repository({ 'tests/test_b.py': text });
+    apply(folder, pair.pre);
+    const pre = readFileSync(join(folder, 'tests/test_b.py'), 'utf8');
+    expect(pre).toContain(
+      'elif sys.platform:\n    # only tests here\n    pass  # tests of the block at line 6 removed for \
+the task\nelse:',
+    );
+    expect(pre).toContain('try:\n    import json\n\nexcept ImportError:');
+    expect(pre).toContain('def test_future():');
+    execFileSync('python3', [
+      '-c',
+      'import ast, sys; ast.parse(open(sys.argv[1]).read())',
+      join(folder, 'tests/test_b.py'),
+    ]);
+    apply(folder, pair.gold);
+    expect(readFileSync(join(folder, 'tests/test_b.py'), 'utf8')).toBe(text);
+    expect(collected(folder)).toEqual(['tests/test_b.py::test_here', 'tests/test_b.py::test_json']);
+  });
+
   it('remove an inherited test where it is defined, along the method resolution order, and stop at a base from \
 elsewhere', async () => {
     const text = [

@@ -28,6 +28,15 @@ export interface TestFileModel {
   readonly classBodies: ReadonlyMap<string, readonly { readonly start: number; readonly end: number }[]>;
   /** For each class: its bases as written (`SharedTests`, `mod.Base`). */
   readonly classBases: ReadonlyMap<string, readonly string[]>;
+  /**
+   * The other statement blocks that may hold tests, outside functions: the bodies of `if`, `elif`,
+   * `else`, `try`, `except`, `finally`, `with`, `for` and `while` (sympy defines tests under
+   * `if lfortran and cin:`), each with the spans of its statements.
+   */
+  readonly blocks?: readonly {
+    readonly line: number;
+    readonly statements: readonly { readonly start: number; readonly end: number }[];
+  }[];
 }
 
 /** Bases from elsewhere known to define no test: the search goes on past them. */
@@ -128,16 +137,24 @@ function placeBase(models: TestFileModels, resolveBase: BaseResolver, file: stri
 
 /**
  * The edits that remove the given test functions (qualified names defined in this file) from one test
- * file: each whole definition, decorators included. A class whose body would be left empty keeps one
- * `pass` at the indentation of its first removed statement, so that the module still imports.
+ * file: each whole definition, decorators included. A class body or another block (an `if` branch, a
+ * `try`) that would be left empty keeps one `pass` at the indentation of its last removed statement, so
+ * that the module still imports.
  */
 export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<string>): LineReplacement[] {
   const lines = splitLinesKeepingEnds(model.text);
   const removed = model.functions.filter((fn) => qualnames.has(fn.qualname));
   const spans = removed.map((fn) => fn.definitionSpan).sort((a, b) => a.start - b.start);
   const edits: LineReplacement[] = spans.map((span) => ({ start: span.start, end: span.end, lines: [] }));
-  // Classes emptied by the removal get a `pass` in place of their last removed statement.
-  for (const [className, body] of model.classBodies) {
+  // Blocks emptied by the removal get a `pass` in place of their last removed statement.
+  const blocks = [
+    ...[...model.classBodies].map(([className, body]) => ({ body, what: `tests of ${className}` })),
+    ...(model.blocks ?? []).map((block) => ({
+      body: block.statements,
+      what: `tests of the block at line ${block.line}`,
+    })),
+  ];
+  for (const { body, what } of blocks) {
     const remaining = body.filter(
       (statement) => !spans.some((span) => span.start <= statement.start && statement.end <= span.end),
     );
@@ -151,7 +168,7 @@ export function testRemovalEdits(model: TestFileModel, qualnames: ReadonlySet<st
     const ending = firstLine.endsWith('\r\n') ? '\r\n' : '\n';
     edits[edits.indexOf(last)] = {
       ...last,
-      lines: [`${indent}pass  # tests of ${className} removed for the task${ending}`],
+      lines: [`${indent}pass  # ${what} removed for the task${ending}`],
     };
   }
   return edits;
