@@ -25,15 +25,17 @@ import { candidateInstanceIds, taskRepoName } from './task-identity.js';
  * (and its traced run maps every candidate, so later rounds go straight to the mutations).
  */
 
+/**
+ * What Lite-first mining takes: mine's options for every repository, the spec and the margin. Of the
+ * prepare options, `prepared` names the repositories already prepared and extracted (the flow's); the
+ * others are prepared and extracted here.
+ */
 export interface LiteMiningOptions
   extends Omit<MineStageOptions, 'repository' | 'only' | 'onlyFunctionIds' | 'traceAll' | 'onEvent'> {
   readonly repositories: readonly string[];
   readonly spec: SelectionSpec;
   /** Default 20% of each quota. */
   readonly margin?: LiteMargin;
-  /**
-   * `prepared`: repositories already prepared and extracted (the flow's); the others are prepared and extracted here.
-   */
   /**
    * Mines one repository's share of a round; null drops the repository (its failure was reported).
    * Default: mineStage with these options, failures thrown.
