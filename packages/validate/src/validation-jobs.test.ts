@@ -3,6 +3,7 @@ import type { ValidatedTask } from './validation-jobs.js';
 import { contentHash } from '@repocod/core';
 import {
   evidenceLimitSeconds,
+  likeliestFailingFirst,
   preStateCollectJob,
   taskHash,
   taskHashOf,
@@ -31,10 +32,11 @@ describe('the runs of validation', () => {
   it('give a run without the body the per-test limit once per test file, and each test the limit alone', () => {
     const jobs = validationJobs(task, 3, 600);
     expect(evidenceLimitSeconds(task.failToPass, 600)).toBe(1800);
-    for (const job of [jobs['fails-without-body'], wholeWithoutBodyJob(task, 600)]) {
-      expect(job.timeoutSeconds).toBe(1800);
+    expect(wholeWithoutBodyJob(task, 600).timeoutSeconds).toBe(1800);
+    // The run that stops at the first failure holds one file's tests: one limit.
+    expect(jobs['fails-without-body'].timeoutSeconds).toBe(600);
+    for (const job of [jobs['fails-without-body'], wholeWithoutBodyJob(task, 600)])
       expect(job.pytestArgs).toContain('--timeout=600');
-    }
     expect(jobs['fails-without-body'].pytestArgs).toContain('--maxfail=1');
     expect(wholeWithoutBodyJob(task, 600).pytestArgs).not.toContain('--maxfail=1');
   });
@@ -51,11 +53,18 @@ describe('the runs of validation', () => {
     const jobs = validationJobs(task, 3, 60, true);
     expect(jobs['fails-without-body'].tests).toEqual(task.failToPass);
     expect(jobs['fails-without-body'].pytestArgs).not.toContain('--maxfail=1');
-    expect(validationJobs(task, 3, 60)['fails-without-body'].tests).toEqual([
+    expect(likeliestFailingFirst(task)).toEqual([
       'tests/test_application.py::test_c',
       'tests/test_build.py::test_a',
       'tests/test_build.py::test_b',
       'tests/test_util.py::test_d[x::y]',
+    ]);
+    // Without the body, the run that stops at a failure takes the likeliest file's tests alone.
+    expect(validationJobs(task, 3, 60)['fails-without-body'].tests).toEqual(['tests/test_application.py::test_c']);
+    const noDirectFile = { ...task, file: 'sphinx/other.py' };
+    expect(validationJobs(noDirectFile, 3, 60)['fails-without-body'].tests).toEqual([
+      'tests/test_build.py::test_a',
+      'tests/test_build.py::test_b',
     ]);
   });
 

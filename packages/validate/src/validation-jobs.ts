@@ -71,11 +71,13 @@ export function testFilesOf(tests: readonly string[]): string[] {
 
 /**
  * The jobs of the three checks: P collects (see preStateCollectJob); P + gold.test without the body (collection
- * errors do not
- * stop the other files, so each missing test is told apart); P + gold.test + gold.code, k runs, run
- * as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one failing test
- * answers the second check (REPOCOD's rule), so its run stops at the first failure, with the tests
- * likeliest to fail first; narrowing needs every test's outcome, so its run is whole.
+ * errors do not stop the other files, so each missing test is told apart); P + gold.test + gold.code, k
+ * runs, run as the original evaluation runs it (plain pytest on the node ids). Without `narrow` one
+ * failing test answers the second check (REPOCOD's rule), so its run takes the tests of the file likeliest
+ * to fail alone and stops at the first failure (pytest imports every listed file before the first test:
+ * sympy's `Expr.coeff`, 1,799 tests over hundreds of files, took 629 s that way); when none of them fails,
+ * the whole run decides (see withoutBodyUndecided). Narrowing needs every test's outcome, so its run is
+ * whole.
  *
  * `timeoutSeconds` is REPOCOD's limit on one run of a task's tests. The gold runs keep it: a solution
  * must pass within it. The runs without the body are evidence, not an evaluation, and without the body
@@ -91,10 +93,12 @@ export function validationJobs(
 ): Record<ValidationCheck, RunJob> {
   const withTests = applicable([task.preCode, task.preTest, task.goldTest]);
   const whole = wholeWithoutBodyJob(task, timeoutSeconds);
+  const likeliest = likeliestTestFile(task);
   const firstFailure = {
     ...whole,
-    tests: likeliestFailingFirst(task),
+    tests: likeliest,
     pytestArgs: [...(whole.pytestArgs ?? []), ...FIRST_FAILURE_ARGS],
+    timeoutSeconds: evidenceLimitSeconds(likeliest, timeoutSeconds),
   };
   return {
     collects: { ...preStateCollectJob(task), timeoutSeconds },
@@ -142,6 +146,13 @@ export function likeliestFailingFirst(task: Pick<ValidatedTask, 'failToPass' | '
   if (stem === undefined || stem === '' || stem === 'init') return [...task.failToPass];
   const direct = (test: string): boolean => (test.split('::')[0]?.split('/').at(-1) ?? '').includes(stem);
   return [...task.failToPass.filter(direct), ...task.failToPass.filter((test) => !direct(test))];
+}
+
+/** The tests of the first file of likeliestFailingFirst: the run without the body that stops at a failure. */
+export function likeliestTestFile(task: Pick<ValidatedTask, 'failToPass' | 'file'>): string[] {
+  const ordered = likeliestFailingFirst(task);
+  const first = testFilesOf(ordered.slice(0, 1))[0];
+  return ordered.filter((test) => (test.split('::')[0] ?? test) === first);
 }
 
 /** Names a task's content: a task rebuilt with other patches or tests is another task to validate. */
