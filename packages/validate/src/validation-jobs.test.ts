@@ -31,10 +31,10 @@ const task: ValidatedTask = {
 describe('the runs of validation', () => {
   it('give a run without the body the per-test limit once per test file, and each test the limit alone', () => {
     const jobs = validationJobs(task, 3, 600);
-    expect(evidenceLimitSeconds(task.failToPass, 600)).toBe(1800);
-    expect(wholeWithoutBodyJob(task, 600).timeoutSeconds).toBe(1800);
-    // The run that stops at the first failure holds one file's tests: one limit.
-    expect(jobs['fails-without-body'].timeoutSeconds).toBe(600);
+    expect(evidenceLimitSeconds(task.failToPass, 600)).toBe(2400);
+    expect(wholeWithoutBodyJob(task, 600).timeoutSeconds).toBe(2400);
+    // The run that stops at the first failure holds one file's tests: its limit, and one for the start.
+    expect(jobs['fails-without-body'].timeoutSeconds).toBe(1200);
     for (const job of [jobs['fails-without-body'], wholeWithoutBodyJob(task, 600)])
       expect(job.pytestArgs).toContain('--timeout=600');
     expect(jobs['fails-without-body'].pytestArgs).toContain('--maxfail=1');
@@ -68,8 +68,8 @@ describe('the runs of validation', () => {
     ]);
   });
 
-  it('give a task with no listed test file one limit', () => {
-    expect(evidenceLimitSeconds([], 600)).toBe(600);
+  it('give a task with no listed test file one limit, and one for the start', () => {
+    expect(evidenceLimitSeconds([], 600)).toBe(1200);
   });
 
   it("collect the pre state in the files of the task's tests, not the whole suite", () => {

@@ -127,9 +127,14 @@ export function wholeWithoutBodyJob(task: ValidatedTask, timeoutSeconds: number)
   };
 }
 
-/** The limit of a run without the body: the per-test limit once per test file, as shardTimeoutSeconds. */
+/**
+ * The limit of a run without the body: the per-test limit once per test file, as shardTimeoutSeconds,
+ * and once more for starting and collecting, so that pytest-timeout fails a test that hangs without the
+ * body before the job's own limit ends the run (with one file and one limit the two raced: two of sympy's
+ * modulargcd tasks, whose test hangs without the body, came out as infrastructure errors).
+ */
 export function evidenceLimitSeconds(tests: readonly string[], timeoutSeconds: number): number {
-  return timeoutSeconds * Math.max(1, testFilesOf(tests).length);
+  return timeoutSeconds * (Math.max(1, testFilesOf(tests).length) + 1);
 }
 
 /**
