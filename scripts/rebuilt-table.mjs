@@ -25,39 +25,37 @@ const metas = ORDER.map((repository) => {
 const seconds = (value) => (value === undefined || value === null ? '–' : `${Math.round(value)}`);
 const LEVELS = ['self-contained', 'file-level', 'repo-level'];
 const levels = (tasks) => LEVELS.map((level) => tasks.by_level[level]).join(', ');
+const envCell = (env) => `${seconds(env.build_seconds)} s, ${env.packages?.length ?? '–'}`;
 const mined = (m) => m.mined.with_tests + m.mined.without_tests + m.mined.errors;
-const rows = [
+const columns = [
+  ['env (uv, dated): build s, packages', (m) => m.environment && envCell(m.environment)],
   [
-    'environment (uv, dated): build s, packages',
-    (m) => m.environment && `${seconds(m.environment.build_seconds)} s, ${m.environment.packages.length}`,
-  ],
-  [
-    'baseline: runs (k), tests / passing / flaky / not passing',
+    'baseline k: tests / passing / flaky / not',
     (m) =>
       m.baseline &&
       `${m.baseline.runs ?? 3}: \
 ${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
   ],
-  [
-    'candidates / mined / with relevant tests',
-    (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`,
-  ],
+  // Records made before the field existed have no list: '–', not 0.
+  ['not passing for want of a network', (m) => m.baseline?.network_bound && `${m.baseline.network_bound.length}`],
+  ['candidates / mined / with tests', (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`],
   ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
-  ['tasks passing their patch checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
+  ['pass checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
   [
-    'wall s of the last run: mine, tasks, validate',
+    'wall s: mine, tasks, validate',
     (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', '),
   ],
-  ["REPOCOD's task count", (m) => `${REPOCOD_TASKS[m.repository]}`],
+  ["REPOCOD's tasks", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];
 
-const done = metas.filter((meta) => meta.base_commit !== undefined || ORDER.indexOf(meta.repository) < 7);
+const done = metas.filter((meta) => meta.base_commit !== undefined);
 // A repository built from another tree than REPOCOD's commit (a release's sdist) is marked, and footnoted below.
-const heading = (meta) => (meta.stands_in_for ? `${meta.repository} †` : meta.repository);
-console.log(`| | ${done.map(heading).join(' | ')} |`);
-console.log(`|---|${done.map(() => '---').join('|')}|`);
-for (const [label, cell] of rows) console.log(`| ${label} | ${done.map((meta) => cell(meta) || '–').join(' | ')} |`);
+const name = (meta) => (meta.stands_in_for ? `${meta.repository} †` : meta.repository);
+// A row per repository: eleven of them read down a page, where eleven columns would not fit one.
+console.log(`| repository | ${columns.map(([label]) => label).join(' | ')} |`);
+console.log(`|---|${columns.map(() => '---').join('|')}|`);
+for (const meta of done) console.log(`| ${name(meta)} | ${columns.map(([, cell]) => cell(meta) || '–').join(' | ')} |`);
 for (const meta of done.filter((m) => m.stands_in_for)) {
   console.log(
     `\n† ${meta.repository}: built from a stand-in tree (snapshot ${meta.base_commit.slice(0, 12)}), not REPOCOD's ` +

@@ -20,7 +20,7 @@ const NETWORK_ERRORS: readonly RegExp[] = [
 ];
 
 /** The baseline's tests that fail for want of a network, by their reason; the runner isolates them by design. */
-export function networkBound(tests: readonly BaselineTest[]): BaselineTest[] {
+export function networkBound<Test extends Pick<BaselineTest, 'status' | 'reason'>>(tests: readonly Test[]): Test[] {
   return tests.filter(
     (test) =>
       test.status !== 'passing' &&

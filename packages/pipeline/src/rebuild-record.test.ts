@@ -199,6 +199,24 @@ describe('buildRebuildRecord', () => {
     expect(buildRebuildRecord(inputs({ manifestBaseCommit: upstream })).meta.stands_in_for).toBeNull();
   });
 
+  it('counts the baseline by status and lists the not passing tests that wanted a network', () => {
+    const row = (nodeId: string, status: 'passing' | 'flaky' | 'not-passing', reason: string | null) => ({
+      ...{ nodeId, status, reason, seconds: 0.1 },
+      outcomes: status === 'passing' ? ['passed'] : ['failed'],
+    });
+    const baseline = [
+      row('tests/test_hub.py::test_load_remote', 'not-passing', 'ConnectionError: Max retries exceeded with url: /x'),
+      row('tests/test_hub.py::test_dns', 'not-passing', 'OSError: [Errno -3] Temporary failure in name resolution'),
+      row('tests/test_font.py::test_font', 'not-passing', 'FileNotFoundError: no font named Arial'),
+      row('tests/test_core.py::test_sum', 'passing', null),
+      row('tests/test_core.py::test_time', 'flaky', 'failed in 1 of 3 runs'),
+    ];
+    expect(buildRebuildRecord(inputs({ baseline })).meta.baseline).toEqual({
+      ...{ runs: 1, tests: 5, passing: 1, flaky: 1, not_passing: 3 },
+      network_bound: ['tests/test_hub.py::test_dns', 'tests/test_hub.py::test_load_remote'],
+    });
+  });
+
   it('rounds stage times to a tenth of a second and leaves unrecorded stages null', () => {
     const finishedAt = new Date(0);
     const stageTimes = [

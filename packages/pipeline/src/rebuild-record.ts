@@ -1,5 +1,6 @@
 import type { MiningBaselineRow, StageTime, StoredRelevantTests, StoredTask, StoredValidation } from '@repocod/catalog';
 import { CONTEXT_LEVELS } from '@repocod/core';
+import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import type { TaskFacts } from './task-facts.js';
@@ -62,6 +63,11 @@ export interface RecordMeta {
     readonly passing: number;
     readonly flaky: number;
     readonly not_passing: number;
+    /**
+     * Of the not passing, those that fail for want of a network (the runner's tests have none): node ids,
+     * sorted. They never enter a FAIL_TO_PASS; listed so a curator sees what the isolation cost.
+     */
+    readonly network_bound: readonly string[];
   } | null;
   readonly candidates: number;
   readonly mined: { readonly with_tests: number; readonly without_tests: number; readonly errors: number };
@@ -219,6 +225,9 @@ function recordMeta(
             passing: inputs.baseline.filter((row) => row.status === 'passing').length,
             flaky: inputs.baseline.filter((row) => row.status === 'flaky').length,
             not_passing: inputs.baseline.filter((row) => row.status === 'not-passing').length,
+            network_bound: networkBound(inputs.baseline)
+              .map((row) => row.nodeId)
+              .sort(),
           },
     candidates: inputs.candidates,
     mined: {
