@@ -90,24 +90,54 @@ fail without the body',
     expect(overlong(app.lastFrame(), 80)).toEqual([]);
   });
 
-  it('fits eleven repositories in 80×24, a line a stage, with the running one in view', () => {
+  it('shows eleven repositories in 80×20 as a row each, a column per stage, the running one and its item', () => {
     const events: [FlowEvent, number][] = [
       [{ kind: 'flow-start', repositories: REPOCOD, stages: [...FLOW_STAGES] }, 0],
     ];
-    for (const repository of REPOCOD.slice(0, 9)) {
+    for (const repository of REPOCOD) {
       events.push(
         [{ kind: 'stage-start', stage: 'prepare', repository }, 0],
         [{ kind: 'stage-done', stage: 'prepare', repository, summary: 'ok', seconds: 1 }, 1000],
       );
     }
-    events.push([{ kind: 'stage-start', stage: 'prepare', repository: 'sympy' }, 1000]);
+    events.push(
+      [{ kind: 'stage-start', stage: 'extract', repository: 'sympy' }, 1000],
+      [
+        {
+          kind: 'stage-progress',
+          stage: 'extract',
+          repository: 'sympy',
+          done: 300,
+          total: 1400,
+          item: 'sympy/core/basic.py',
+        },
+        1000,
+      ],
+    );
     const board = boardAfter(REPOCOD, events);
-    const app = render(<StagesScreen board={board} width={80} height={20} now={2000} />);
+    const app = render(<StagesScreen board={board} width={80} height={20} now={3000} />);
     const lines = frameLines(app.lastFrame());
     expect(lines.length).toBeLessThanOrEqual(20);
-    expect(lines.join('\n')).toMatch(/▶ prepare sympy/);
-    expect(lines[0]).toMatch(/stages \d+–\d+ of 47/);
+    expect(lines[1]).toMatch(/^ {2}repository +prepare +extract +mine +tasks/);
+    for (const repository of REPOCOD) expect(lines.some((line) => line.startsWith(`  ${repository} `))).toBe(true);
+    expect(lines.find((line) => line.startsWith('  astropy '))).toMatch(/✓ 1\.0 s +· +· +·$/);
+    expect(lines.find((line) => line.startsWith('  sympy '))).toMatch(/✓ 1\.0 s +▶ 300\/1400 +· +·$/);
+    expect(lines.join('\n')).toMatch(/▶ extract sympy \(2\.0 s, eta —\): sympy\/core\/basic\.py/);
+    expect(lines.join('\n')).toMatch(/· select .*\n· validate .*\n· publish /);
     expect(overlong(app.lastFrame(), 80)).toEqual([]);
+  });
+
+  it('scrolls the matrix to the running repository when the terminal is short', () => {
+    const events: [FlowEvent, number][] = [
+      [{ kind: 'flow-start', repositories: REPOCOD, stages: [...FLOW_STAGES] }, 0],
+      [{ kind: 'stage-start', stage: 'prepare', repository: 'xarray' }, 0],
+    ];
+    const board = boardAfter(REPOCOD, events);
+    const lines = frameLines(render(<StagesScreen board={board} width={60} height={10} now={500} />).lastFrame());
+    expect(lines.length).toBeLessThanOrEqual(10);
+    expect(lines[1]).toMatch(/^ {2}\d+–11 of 11/);
+    expect(lines.some((line) => line.startsWith('  xarray '))).toBe(true);
+    expect(lines.some((line) => line.startsWith('  astropy '))).toBe(false);
   });
 
   it('says what to do after a failed stage', () => {

@@ -1,23 +1,17 @@
 import { Box, Text } from 'ink';
 import type React from 'react';
 import { FLOW_STAGE_TITLES } from '@repocod/pipeline';
-import type { FlowBoard, RowStatus, StageRow } from '../flow-board.js';
+import type { FlowBoard, StageRow } from '../flow-board.js';
 import { elapsedSeconds, etaSeconds, formatSeconds } from '../flow-board.js';
 import type { KeyHelp } from './help-bar.js';
 import { ProgressBar } from './progress-bar.js';
+import { RepositoryMatrix } from './repository-matrix.js';
+import { STAGE_MARKS } from './status-colours.js';
 
 export const STAGES_KEYS: readonly KeyHelp[] = [
   { key: 'r', action: 'run / carry on' },
   { key: 'x', action: 'stop the flow' },
 ];
-
-const MARKS: Readonly<Record<RowStatus, { readonly mark: string; readonly color: string }>> = {
-  pending: { mark: '·', color: 'gray' },
-  running: { mark: '▶', color: 'yellow' },
-  done: { mark: '✓', color: 'green' },
-  failed: { mark: '✗', color: 'red' },
-  skipped: { mark: '-', color: 'gray' },
-};
 
 export interface StagesScreenProps {
   readonly board: FlowBoard;
@@ -30,16 +24,41 @@ export interface StagesScreenProps {
 /**
  * Each stage (per repository where it runs per repository) with a live bar, its counts, its elapsed
  * time and ETA, and what it works on; the problems as they happen below. Two lines a stage when there
- * is room, one when there is not (many repositories on a small terminal), the running stage kept in view.
+ * is room. When there is not (many repositories), the per-repository stages become a matrix, a row per
+ * repository and a column per stage (repository-matrix.tsx), with the running one's current item under
+ * it, and the stages over every repository (select, validate, publish) keep their bars below.
  */
 export function StagesScreen({ board, width, height, now }: StagesScreenProps): React.JSX.Element {
   const nameWidth = Math.min(24, Math.max(...board.rows.map((row) => rowName(row).length), 8));
-  const tail = 9 + 10 + 16; // counts, elapsed, eta (` eta 59 min 59 s`)
-  const barWidth = Math.max(6, width - 2 - nameWidth - 1 - tail - 1);
   const problemLines =
     board.problems.length === 0 ? 0 : Math.min(board.problems.length + 1, Math.max(2, Math.floor(height / 3)));
   const room = Math.max(1, height - 1 - problemLines);
   const twoLines = board.rows.length * 2 <= room;
+  const repositories = new Set(board.rows.flatMap((row) => (row.repository === null ? [] : [row.repository])));
+  if (!twoLines && repositories.size > 1) {
+    const overall = board.rows.filter((row) => row.repository === null);
+    const running = board.rows.find((row) => row.repository !== null && row.status === 'running');
+    const matrixHeight = Math.max(2, room - overall.length - 1);
+    const overallWidth = Math.max(8, ...overall.map((row) => rowName(row).length));
+    return (
+      <Box flexDirection="column" width={width}>
+        <Text bold wrap="truncate-end">
+          {outcomeText(board, now)}
+        </Text>
+        <RepositoryMatrix board={board} width={width} height={matrixHeight} now={now} />
+        <Text wrap="truncate-end" dimColor>
+          {running === undefined
+            ? ' '
+            : `  ▶ ${rowName(running)} (${formatSeconds(elapsedSeconds(running, now))},${etaText(running, now)}): \
+${detailText(running)}`}
+        </Text>
+        {overall.map((row) => (
+          <StageLine key={row.stage} row={row} nameWidth={overallWidth} width={width} now={now} twoLines={false} />
+        ))}
+        <Problems board={board} lines={problemLines} />
+      </Box>
+    );
+  }
   const perRow = twoLines ? 2 : 1;
   const visible = Math.max(1, Math.floor(room / perRow));
   const focus = Math.max(
@@ -57,45 +76,72 @@ export function StagesScreen({ board, width, height, now }: StagesScreenProps): 
         ) : null}
       </Text>
       {shown.map((row) => (
-        <Box key={`${row.stage}-${row.repository ?? '*'}`} flexDirection="column">
-          <Text wrap="truncate-end">
-            <Text color={MARKS[row.status].color}>{`${MARKS[row.status].mark} `}</Text>
-            <Text bold={row.status === 'running'}>{rowName(row).slice(0, nameWidth).padEnd(nameWidth)} </Text>
-            <ProgressBar
-              done={row.status === 'done' ? 1 : row.done}
-              total={row.status === 'done' ? 1 : row.total}
-              width={barWidth}
-              color={row.status === 'failed' ? 'red' : 'green'}
-            />
-            <Text>{` ${countText(row).padStart(8)}`}</Text>
-            <Text dimColor>
-              {` ${row.startedAt === null ? '' : formatSeconds(elapsedSeconds(row, now))}`.padEnd(10)}
-            </Text>
-            <Text dimColor>{etaText(row, now).padEnd(16)}</Text>
-          </Text>
-          {twoLines ? (
-            <Text
-              wrap="truncate-end"
-              color={row.status === 'failed' ? 'red' : undefined}
-              dimColor={row.status !== 'failed'}
-            >
-              {`    ${detailText(row)}`}
-            </Text>
-          ) : null}
-        </Box>
+        <StageLine
+          key={`${row.stage}-${row.repository ?? '*'}`}
+          row={row}
+          nameWidth={nameWidth}
+          width={width}
+          now={now}
+          twoLines={twoLines}
+        />
       ))}
-      {problemLines > 0 ? (
-        <Box flexDirection="column" marginTop={0}>
-          <Text bold color="red" wrap="truncate-end">{`problems (${board.problems.length})`}</Text>
-          {board.problems.slice(-(problemLines - 1)).map((problem, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: a problem line is its place in the list
-            <Text key={index} wrap="truncate-end" color="red">
-              {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: \
-${problem.message.split('\n')[0] ?? ''}`}
-            </Text>
-          ))}
-        </Box>
+      <Problems board={board} lines={problemLines} />
+    </Box>
+  );
+}
+
+interface StageLineProps {
+  readonly row: StageRow;
+  readonly nameWidth: number;
+  readonly width: number;
+  readonly now: number;
+  /** The current item (or the summary) on a second line. */
+  readonly twoLines: boolean;
+}
+
+function StageLine({ row, nameWidth, width, now, twoLines }: StageLineProps): React.JSX.Element {
+  const tail = 9 + 10 + 16; // counts, elapsed, eta (` eta 59 min 59 s`)
+  const barWidth = Math.max(6, width - 2 - nameWidth - 1 - tail - 1);
+  return (
+    <Box flexDirection="column">
+      <Text wrap="truncate-end">
+        <Text color={STAGE_MARKS[row.status].color}>{`${STAGE_MARKS[row.status].mark} `}</Text>
+        <Text bold={row.status === 'running'}>{rowName(row).slice(0, nameWidth).padEnd(nameWidth)} </Text>
+        <ProgressBar
+          done={row.status === 'done' ? 1 : row.done}
+          total={row.status === 'done' ? 1 : row.total}
+          width={barWidth}
+          color={row.status === 'failed' ? 'red' : 'green'}
+        />
+        <Text>{` ${countText(row).padStart(8)}`}</Text>
+        <Text dimColor>{` ${row.startedAt === null ? '' : formatSeconds(elapsedSeconds(row, now))}`.padEnd(10)}</Text>
+        <Text dimColor>{etaText(row, now).padEnd(16)}</Text>
+      </Text>
+      {twoLines ? (
+        <Text
+          wrap="truncate-end"
+          color={row.status === 'failed' ? 'red' : undefined}
+          dimColor={row.status !== 'failed'}
+        >
+          {`    ${detailText(row)}`}
+        </Text>
       ) : null}
+    </Box>
+  );
+}
+
+function Problems({ board, lines }: { readonly board: FlowBoard; readonly lines: number }): React.JSX.Element | null {
+  if (lines === 0) return null;
+  return (
+    <Box flexDirection="column" marginTop={0}>
+      <Text bold color="red" wrap="truncate-end">{`problems (${board.problems.length})`}</Text>
+      {board.problems.slice(-(lines - 1)).map((problem, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a problem line is its place in the list
+        <Text key={index} wrap="truncate-end" color="red">
+          {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: \
+${problem.message.split('\n')[0] ?? ''}`}
+        </Text>
+      ))}
     </Box>
   );
 }

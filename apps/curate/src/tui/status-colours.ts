@@ -1,4 +1,5 @@
 import type { TaskValidationStatus } from '@repocod/pipeline';
+import type { RowStatus } from '../flow-board.js';
 import type { Colour } from './styled-line.js';
 
 /**
@@ -18,4 +19,13 @@ export const STATUS_MARKS: Readonly<Record<TaskValidationStatus, string>> = {
   failed: '✗',
   'infra-error': '!',
   'not-validated': '·',
+};
+
+/** A stage row's status on the stages screen: its mark and colour. */
+export const STAGE_MARKS: Readonly<Record<RowStatus, { readonly mark: string; readonly color: Colour }>> = {
+  pending: { mark: '·', color: 'gray' },
+  running: { mark: '▶', color: 'yellow' },
+  done: { mark: '✓', color: 'green' },
+  failed: { mark: '✗', color: 'red' },
+  skipped: { mark: '-', color: 'gray' },
 };
