@@ -46,6 +46,7 @@ ${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passin
     'wall s: mine, tasks, validate',
     (m) => m.stage_seconds && ['mine', 'tasks', 'validate'].map((stage) => seconds(m.stage_seconds[stage])).join(', '),
   ],
+  ['runner: jobs, machine h', (m) => m.runner && `${m.runner.jobs}, ${(m.runner.seconds / 3600).toFixed(1)}`],
   ["REPOCOD's tasks", (m) => `${REPOCOD_TASKS[m.repository]}`],
 ];
 
@@ -56,6 +57,15 @@ const name = (meta) => (meta.stands_in_for ? `${meta.repository} †` : meta.rep
 console.log(`| repository | ${columns.map(([label]) => label).join(' | ')} |`);
 console.log(`|---|${columns.map(() => '---').join('|')}|`);
 for (const meta of done) console.log(`| ${name(meta)} | ${columns.map(([, cell]) => cell(meta) || '–').join(' | ')} |`);
+const withRunner = done.filter((meta) => meta.runner);
+if (withRunner.length > 0) {
+  const hours =
+    withRunner.reduce((sum, meta) => sum + meta.runner.seconds + (meta.environment?.build_seconds ?? 0), 0) / 3600;
+  console.log(
+    `\nMachine time of the runner's jobs and the environments' builds over ${withRunner.length} repositories: ` +
+      `${hours.toFixed(1)} h (summed over workers and sessions; the catalog's runs).`,
+  );
+}
 for (const meta of done.filter((m) => m.stands_in_for)) {
   console.log(
     `\n† ${meta.repository}: built from a stand-in tree (snapshot ${meta.base_commit.slice(0, 12)}), not REPOCOD's ` +

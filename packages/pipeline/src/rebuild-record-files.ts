@@ -84,6 +84,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
         baseline: mining === null ? null : await catalog.miningBaseline(repository, mining.miningKey),
         mined: allMined.filter((row) => row.miningKey === mining?.miningKey && row.mode === mining.mode),
         stageTimes: await catalog.stageTimes(repository),
+        runSeconds: (await catalog.runs({ repository })).map((run) => run.durationSeconds),
       }),
     );
   }

@@ -90,6 +90,7 @@ function inputs(overrides: Partial<RebuildRecordInputs> = {}): RebuildRecordInpu
     baseline: null,
     mined: [],
     stageTimes: [],
+    runSeconds: [],
     ...overrides,
   };
 }
@@ -217,7 +218,7 @@ describe('buildRebuildRecord', () => {
     });
   });
 
-  it('rounds stage times to a tenth of a second and leaves unrecorded stages null', () => {
+  it("rounds stage times to a tenth of a second, leaves unrecorded stages null and sums the runner's jobs", () => {
     const finishedAt = new Date(0);
     const stageTimes = [
       { repository: 'demo', stage: 'mine', seconds: 12.345, finishedAt },
@@ -225,6 +226,11 @@ describe('buildRebuildRecord', () => {
     ];
     const meta = buildRebuildRecord(inputs({ stageTimes })).meta;
     expect(meta.stage_seconds).toEqual({ prepare: null, extract: null, mine: 12.3, tasks: null, validate: 0 });
+    expect(meta.runner).toEqual({ jobs: 0, seconds: 0 });
+    expect(buildRebuildRecord(inputs({ runSeconds: [12.4, 0.3, 100.1] })).meta.runner).toEqual({
+      jobs: 3,
+      seconds: 113,
+    });
   });
 });
 

@@ -79,6 +79,12 @@ export interface RecordMeta {
   readonly validated: { readonly passed: number; readonly failed: number };
   /** Wall seconds (one decimal) of each stage as it last finished in `repocod curate`; null when never recorded. */
   readonly stage_seconds: Readonly<Record<(typeof RECORDED_STAGES)[number], number | null>>;
+  /**
+   * The runner's machine time for the repository: every pytest job the catalog holds for it (baseline
+   * shards, mutation runs, collect checks, validations), summed over workers and sessions, in whole
+   * seconds. Unlike stage_seconds it survives a rebuild resumed over several sessions.
+   */
+  readonly runner: { readonly jobs: number; readonly seconds: number };
 }
 
 export interface RebuildRecord {
@@ -105,6 +111,8 @@ export interface RebuildRecordInputs {
   readonly baseline: readonly MiningBaselineRow[] | null;
   readonly mined: readonly StoredRelevantTests[];
   readonly stageTimes: readonly StageTime[];
+  /** The duration of each of the repository's runner jobs in the catalog, seconds. */
+  readonly runSeconds: readonly number[];
 }
 
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
@@ -246,6 +254,10 @@ function recordMeta(
       mine: seconds.get('mine') ?? null,
       tasks: seconds.get('tasks') ?? null,
       validate: seconds.get('validate') ?? null,
+    },
+    runner: {
+      jobs: inputs.runSeconds.length,
+      seconds: Math.round(inputs.runSeconds.reduce((sum, run) => sum + run, 0)),
     },
   };
 }
