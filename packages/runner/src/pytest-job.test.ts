@@ -41,6 +41,13 @@ function invocation(tests: PytestInvocation['tests'], timeoutSeconds = 120): Pyt
   };
 }
 
+/** A process's state letter (R, S, Z, …) from /proc, or `gone`. */
+function processState(pid: number): string {
+  const stat = `/proc/${pid}/stat`;
+  if (!existsSync(stat)) return 'gone';
+  return readFileSync(stat, 'utf8').split(') ').at(-1)?.split(' ')[0] ?? 'gone';
+}
+
 /** A diff made by git from an edit of one file of the worktree. */
 async function patchOf(file: string, edit: (text: string) => string): Promise<string> {
   const path = join(worktree.path, file);
@@ -96,6 +103,28 @@ describe('runPytest on the demo', () => {
       const run = await runPytest(invocation(['tests/test_hang.py::test_hangs'], 3));
       expect(run.status).toBe('timeout');
       expect(performance.now() - started).toBeLessThan(60_000);
+    } finally {
+      await resetWorktree(worktree);
+    }
+  });
+
+  it('ends what a test started and left running when the run ends', { timeout: 120_000 }, async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'repocod-leftover-')), 'pid');
+    writeFileSync(
+      join(worktree.path, 'tests/test_leftover.py'),
+      `import subprocess\n\ndef test_leaves_a_process():\n    child = subprocess.Popen(['sleep', '300'])\n` +
+        `    open(${JSON.stringify(pidFile)}, 'w').write(str(child.pid))\n`,
+    );
+    try {
+      const started = performance.now();
+      const run = await runPytest(invocation(['tests/test_leftover.py::test_leaves_a_process']));
+      expect(run.status).toBe('ok');
+      expect(run.results.map((test) => test.outcome)).toEqual(['passed']);
+      expect(performance.now() - started).toBeLessThan(60_000);
+      const pid = Number(readFileSync(pidFile, 'utf8'));
+      expect(pid).toBeGreaterThan(0);
+      // Killed with its group: gone, or a zombie until init reaps it (state Z in /proc/PID/stat).
+      expect(processState(pid)).toMatch(/^(gone|Z)$/);
     } finally {
       await resetWorktree(worktree);
     }

@@ -164,7 +164,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       artifact: existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null,
     };
   } finally {
-    rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 
@@ -197,6 +197,18 @@ interface SpawnOutcome {
   readonly output: string;
 }
 
+/**
+ * The run's results are read by now: a scratch folder that will not go (a process of another group
+ * still writing into it) is left in the temporary folder rather than failing the run that made them.
+ */
+function removeScratch(scratch: string): void {
+  try {
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch {
+    // Left for the system's temporary-folder cleanup.
+  }
+}
+
 /** Runs in a new process group and kills the whole group (pytest and anything it started) at the timeout. */
 function spawnWithTimeout(
   command: readonly string[],
@@ -223,6 +235,12 @@ function spawnWithTimeout(
       clearTimeout(timer);
       group?.forget();
       resolvePromise({ exitCode: null, timedOut, spawnError: `cannot start ${file}: ${error.message}`, output });
+    });
+    // What a test started and left running (a leaked multiprocessing pool, a Spark JVM) dies with the
+    // run: it would eat the cores of the runs after it, hold the output pipes open (so 'close' would
+    // wait for it) and write its coverage data into the scratch folder while that is removed.
+    child.on('exit', () => {
+      if (child.pid !== undefined) killProcessGroup(child.pid);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
