@@ -9,6 +9,7 @@ import { MINE_USAGE, mineCommand } from './mine-command.js';
 import type { ParsedArgs } from './parse-args.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
+import { REPORT_USAGE, reportCommand } from './report-command.js';
 import { RUN_USAGE, runCommand } from './run-command.js';
 import { SELECT_USAGE, selectCommand } from './select-command.js';
 import { SHOW_USAGE, showCommand } from './show-command.js';
@@ -108,6 +109,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       'record --repo NAME    the committed record of a rebuild (a line per task, a header); --lite: the selection',
     usage: RECORD_USAGE,
     run: recordCommand,
+  },
+  {
+    name: 'report',
+    overview:
+      "report                our tasks beside REPOCOD's published tables, cell by cell; a fidelity line per repository",
+    usage: REPORT_USAGE,
+    run: reportCommand,
   },
   {
     name: 'checkpoint',

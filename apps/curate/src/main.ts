@@ -51,7 +51,8 @@ export async function main(argv: readonly string[], io: CommandIO): Promise<numb
       io.out(named === undefined ? USAGE : `${commandHelp(named)}\n`);
       return 0;
     }
-    const located = parseArgs(argv, ANY_VALUE_OPTIONS);
+    // `help --markdown` is a flag of help's own, where `report --markdown FILE` takes a value.
+    const located = parseArgs(argv, argv[0] === 'help' ? new Set() : ANY_VALUE_OPTIONS);
     const command = located.command === undefined ? undefined : COMMAND_BY_NAME.get(located.command);
     if (located.command === 'help') {
       assertKnownOptions(located, ['markdown']);

@@ -44,3 +44,4 @@ export * from './flow-status.js';
 export * from './rebuild-record.js';
 export * from './rebuild-record-files.js';
 export * from './lite-record.js';
+export * from './fidelity-report.js';

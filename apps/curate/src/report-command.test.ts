@@ -1,0 +1,63 @@
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { main } from './main.js';
+import { bufferIO, makeTempDir } from './test-support.js';
+import { demoFixture } from './tui/demo-fixture.js';
+
+const temp = makeTempDir();
+afterAll(() => temp.cleanup(), 60_000);
+
+async function report(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = bufferIO();
+  const code = await main(['report', ...args], io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}
+
+/** `repocod report` on the catalog and the release the demo's whole flow made (the screens' fixture). */
+describe('repocod report on the demo', () => {
+  const db = join(temp.dir, 'catalog.duckdb');
+  copyFileSync(demoFixture().catalogPath, db);
+
+  it("compares the catalog's tasks with the full benchmark and its selection with Lite", {
+    timeout: 60_000,
+  }, async () => {
+    const markdown = join(temp.dir, 'report.md');
+    const html = join(temp.dir, 'report.html');
+    const run = await report('--db', db, '--markdown', markdown, '--html', html);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^# Fidelity to REPOCOD\n/);
+    expect(run.stdout).toMatch(/### All 52 tasks that pass their checks, against REPOCOD \(980 tasks, the ACL/);
+    expect(run.stdout).toMatch(/### Selection [0-9a-f]{16} \(\d+ tasks\), against REPOCOD-Lite \(200 tasks\)/);
+    // The demo is not one of REPOCOD's repositories; REPOCOD's eleven are listed with none of ours.
+    expect(run.stdout).toMatch(/^- demo: 52 tasks \(not a REPOCOD repository\)$/m);
+    expect(run.stdout).toMatch(/^\| flask \| all \| 0 \/ 43 \(−43\) \| – \/ 270\.0 \|/m);
+    expect(run.stdout).toMatch(/^\| 0–65 \| \d+ \(\d+\.\d%\) \| 201 \(20\.5%\) \|$/m);
+    expect(readFileSync(markdown, 'utf8')).toBe(run.stdout);
+    expect(readFileSync(html, 'utf8')).toMatch(/<li>demo: 52 tasks \(not a REPOCOD repository\)<\/li>/);
+  });
+
+  it('compares a release folder with the table --against names', { timeout: 60_000 }, async () => {
+    const release = join(temp.dir, 'release');
+    const io = bufferIO();
+    expect(await main(['publish', '--version', '1.0', '--out', release, '--db', db], io), io.stderr()).toBe(0);
+    const run = await report('--release', release, '--against', 'full-v1', '--db', db);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(
+      /### Release 1\.0 \(\d+ tasks\), against REPOCOD \(980 tasks, the first version's levels\)/,
+    );
+  });
+
+  it('refuses two subjects, an unknown table and a release folder that is not one', async () => {
+    const both = await report('--selection', 'x', '--release', temp.dir, '--db', db);
+    expect([both.code, both.stderr]).toEqual([2, expect.stringMatching(/choose one/)]);
+    const table = await report('--against', 'full-v9', '--db', db);
+    expect([table.code, table.stderr]).toEqual([
+      2,
+      expect.stringMatching(/--against full-v9: one of full, full-v1, lite/),
+    ]);
+    const missing = await report('--release', join(temp.dir, 'nowhere'), '--db', db);
+    expect([missing.code, missing.stderr]).toEqual([1, expect.stringMatching(/nowhere: no such release folder/)]);
+    expect(existsSync(join(temp.dir, 'nowhere'))).toBe(false);
+  });
+});

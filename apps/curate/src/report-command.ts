@@ -1,0 +1,66 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { RepocodError } from '@repocod/core';
+import type { ReferenceName, ReportSubject } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, fidelityHtml, fidelitySections, openCatalog } from '@repocod/pipeline';
+import type { CommandIO } from './io.js';
+import type { ParsedArgs } from './parse-args.js';
+import { stringOption } from './parse-args.js';
+import { PROJECT_ROOT } from './project-root.js';
+
+export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
+[--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
+
+How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
+(datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
+task count, the mean prompt tokens (#NL), mean solution tokens (#GT) and mean cyclomatic complexity;
+then a fidelity line per repository (task count ratio, differences of the three means) and, beside
+the full benchmark, the tasks over its Figure 4's solution-length and complexity bins. Without
+--selection or --release: the catalog's tasks that pass their checks against the full benchmark, and
+its latest selection against REPOCOD-Lite. --against picks the table: full (the ACL version's levels,
+which our classifier follows), full-v1 (the first version's levels, those REPOCOD-Lite was selected
+with) or lite; the default is lite for a selection or a release. Prints Markdown; --markdown FILE and
+--html FILE (one self-contained page with charts) write it too.`;
+
+const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
+
+export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
+  const selection = stringOption(args, 'selection');
+  const release = stringOption(args, 'release');
+  const version = stringOption(args, 'version');
+  if (selection !== undefined && release !== undefined)
+    throw new RepocodError('usage', `--selection and --release name two subjects: choose one\n\n${REPORT_USAGE}`);
+  if (version !== undefined && release === undefined)
+    throw new RepocodError('usage', `--version is a release's version: give --release DIR with it\n\n${REPORT_USAGE}`);
+  const againstOption = stringOption(args, 'against');
+  const against = againstOption === undefined ? undefined : AGAINST[againstOption];
+  if (againstOption !== undefined && against === undefined)
+    throw new RepocodError('usage', `--against ${againstOption}: one of full, full-v1, lite`);
+  const subject: ReportSubject =
+    release !== undefined
+      ? { kind: 'release', folder: resolve(release), version }
+      : selection !== undefined
+        ? { kind: 'selection', selectionId: selection }
+        : { kind: 'catalog' };
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const sections = await fidelitySections(catalog, subject, { projectRoot: PROJECT_ROOT, against });
+    const markdown = `# Fidelity to REPOCOD\n\n${sections.map((section) => section.markdown).join('\n')}`;
+    io.out(markdown);
+    const markdownFile = stringOption(args, 'markdown');
+    if (markdownFile !== undefined) write(markdownFile, markdown, io);
+    const htmlFile = stringOption(args, 'html');
+    if (htmlFile !== undefined) write(htmlFile, fidelityHtml('Fidelity to REPOCOD', sections), io);
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+function write(file: string, content: string, io: CommandIO): void {
+  const path = resolve(file);
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, content);
+  io.err(`wrote ${path}\n`);
+}

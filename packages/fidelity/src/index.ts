@@ -1,0 +1,6 @@
+export * from './reference-table.js';
+export * from './task-statistics.js';
+export * from './fidelity-comparison.js';
+export * from './bin-comparison.js';
+export * from './fidelity-markdown.js';
+export * from './fidelity-html.js';
