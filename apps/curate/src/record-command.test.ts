@@ -9,7 +9,8 @@ import { bufferIO, makeTempDir } from './test-support.js';
 import { demoFixture } from './tui/demo-fixture.js';
 
 const LINE_KEYS = [
-  ...['instance_id', 'repository', 'file', 'qualname', 'level', 'prompt_lines', 'solution_lines'],
+  ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'prompt_lines'],
+  ...['solution_lines'],
   ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
 ];
 

@@ -57,7 +57,10 @@ describe('matchRepocodTargets', () => {
       '__init__ names 2 tasks of seaborn (s-2, s-3) and the prompt does not tell them apart',
     ]);
   });
-  it('makes a dotted name of a package module', () => {
-    expect(dottedName({ file: 'pkg/__init__.py', qualname: 'f' })).toBe('pkg.f');
+  it("keeps a package's __init__ in the dotted name, as REPOCOD's names have it", () => {
+    // sphinx's `__init__.ObjectDescription.run` is sphinx/directives/__init__.py's ObjectDescription.run.
+    expect(dottedName({ file: 'sphinx/directives/__init__.py', qualname: 'ObjectDescription.run' })).toBe(
+      'sphinx.directives.__init__.ObjectDescription.run',
+    );
   });
 });

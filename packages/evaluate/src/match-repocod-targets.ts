@@ -12,11 +12,12 @@ export interface NamedTask {
 }
 
 /**
- * REPOCOD names a target by repository and `function_name`, the shortest dotted suffix of
- * module.Class.function that it needed (`Continuous.label`, `axisgrid.PairGrid.__init__`); a name alone
- * is not unique. A REPOCOD prediction is matched with the task of its repository whose dotted name
- * ends with that suffix; several such tasks are told apart by the prompt (whitespace aside), and a
- * prediction still ambiguous, or matching nothing, is a problem named with its source.
+ * REPOCOD names a target by repository and `function_name`, a dotted suffix of file.Class.function
+ * (`Continuous.label`, `axisgrid.PairGrid.__init__`, `__init__.ObjectDescription.run`; its module part
+ * is the file's basename, `__init__` for a package); a name alone is not unique. A REPOCOD prediction is
+ * matched with the task of its repository whose dotted name ends with that suffix; several such tasks
+ * are told apart by the prompt (whitespace aside), and a prediction still ambiguous, or matching
+ * nothing, is a problem named with its source.
  */
 export function matchRepocodTargets(
   predictions: readonly Prediction[],
@@ -58,13 +59,9 @@ export function matchRepocodTargets(
   return { predictions: matched, problems };
 }
 
-/** `pkg/sub/mod.py` + `Class.f` → `pkg.sub.mod.Class.f` (a package's `__init__` is the package). */
+/** `pkg/sub/mod.py` + `Class.f` → `pkg.sub.mod.Class.f`; a package's `pkg/__init__.py` is `pkg.__init__`. */
 export function dottedName(task: Pick<NamedTask, 'file' | 'qualname'>): string {
-  const module = task.file
-    .replace(/\.py$/, '')
-    .replace(/\/__init__$/, '')
-    .split('/')
-    .join('.');
+  const module = task.file.replace(/\.py$/, '').split('/').join('.');
   return `${module}.${task.qualname}`;
 }
 

@@ -298,7 +298,7 @@ async function evaluateRepository(
         options.fresh === true
           ? null
           : storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-      if (stored !== null && stored.runs.every((r) => r.status !== 'infra-error'))
+      if (stored?.runs.every((r) => r.status !== 'infra-error'))
         settled.push({
           entry,
           grade: gradeEvaluation(entry.task, stored, modelPatchPosition(entry.task)),

@@ -83,6 +83,15 @@ read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
     expect(read.rows).toEqual(
       RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]),
     );
+    const facts = readFileSync(join(out, '1.0', 'tasks.jsonl'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    // REPOCOD's function_name: a module-level function by its name (repocod-function-name.ts).
+    expect(facts.map((line) => [line.instance_id, line.qualname, line.function_name])).toEqual([
+      ['demo-inventory.pricing.quote', 'quote', 'quote'],
+      ['demo-inventory.util.slugify', 'slugify', 'slugify'],
+    ]);
     const card = readFileSync(join(out, 'README.md'), 'utf8');
     expect(card).toMatch(/^---\ndataset_info:\n/);
     expect(card).toContain('| all | 2 |');

@@ -125,7 +125,8 @@ describe('buildRebuildRecord', () => {
     ]);
     const [first] = formatRecordLines(record.lines).split('\n');
     expect(Object.keys(JSON.parse(first ?? '{}') as object)).toEqual([
-      ...['instance_id', 'repository', 'file', 'qualname', 'level', 'prompt_lines', 'solution_lines'],
+      ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'prompt_lines'],
+      ...['solution_lines'],
       ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
     ]);
     expect(record.lines[0]?.fail_to_pass).toEqual(['tests/test_a.py::test_a', 'tests/test_b.py::test_b']);

@@ -4,7 +4,7 @@ import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import type { TaskFacts } from './task-facts.js';
-import { taskFacts } from './task-facts.js';
+import { taskFactsOf } from './task-facts.js';
 
 /*
  * The committed record of a repository's rebuild (`repocod record`): a line per task and a header with
@@ -118,9 +118,9 @@ export interface RebuildRecordInputs {
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
   const verdicts = currentVerdicts(inputs.tasks, inputs.selection, inputs.validations);
   const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
-  const lines = tasks.map(
-    (task): RecordLine => ({
-      ...taskFacts(task),
+  const lines = taskFactsOf(tasks).map(
+    ({ task, facts }): RecordLine => ({
+      ...facts,
       fail_to_pass: [...task.failToPass].sort(compare),
       valid: verdictValue(verdicts.get(task.instanceId)),
     }),

@@ -3,7 +3,7 @@ import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { tasksOfSelection } from './selection-tasks.js';
-import { taskFacts } from './task-facts.js';
+import { taskFactsOf } from './task-facts.js';
 import { taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
@@ -145,7 +145,7 @@ validated as they are now (${unvalidated
     body: cardBody(options.version, selection.spec, released, { counts, selected: tasks.length, leftOut, kept }),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
-      { name: TASK_RECORD, content: released.map(({ task }) => `${JSON.stringify(taskRecord(task))}\n`).join('') },
+      { name: TASK_RECORD, content: taskRecords(released.map(({ task }) => task)) },
       ...(options.envsRoot === undefined
         ? []
         : [
@@ -176,8 +176,10 @@ export const VALIDATION_RECORD = 'validation.jsonl';
  */
 export const TASK_RECORD = 'tasks.jsonl';
 
-function taskRecord(task: StoredTask): Record<string, unknown> {
-  return { ...taskFacts(task), repo: task.repo };
+function taskRecords(tasks: readonly StoredTask[]): string {
+  return taskFactsOf(tasks)
+    .map(({ task, facts }) => `${JSON.stringify({ ...facts, repo: task.repo })}\n`)
+    .join('');
 }
 
 function validationRecord(

@@ -1,14 +1,18 @@
 import type { StoredTask } from '@repocod/catalog';
+import { repocodFunctionNames } from '@repocod/tasks';
 
 /**
  * What a task is, in the names a committed record and a release's tasks.jsonl both use: where its
- * function is, its context level, its prompt and solution lengths and its complexity (`cc`).
+ * function is (and REPOCOD's name for it), its context level, its prompt and solution lengths and its
+ * complexity (`cc`).
  */
 export interface TaskFacts {
   readonly instance_id: string;
   readonly repository: string;
   readonly file: string;
   readonly qualname: string;
+  /** REPOCOD's `function_name` form, unique among the repository's tasks of the set (repocod-function-name.ts). */
+  readonly function_name: string;
   readonly level: StoredTask['level'];
   readonly prompt_lines: number;
   readonly solution_lines: number;
@@ -17,12 +21,23 @@ export interface TaskFacts {
   readonly cc: number;
 }
 
-export function taskFacts(task: StoredTask): TaskFacts {
+/** Each task with its facts, in order, REPOCOD's names made unique among the repository's tasks in `tasks`. */
+export function taskFactsOf(tasks: readonly StoredTask[]): { readonly task: StoredTask; readonly facts: TaskFacts }[] {
+  const names = new Map<string, string>();
+  for (const repository of new Set(tasks.map((task) => task.repository))) {
+    const named = repocodFunctionNames(tasks.filter((task) => task.repository === repository));
+    for (const [instanceId, name] of named) names.set(instanceId, name);
+  }
+  return tasks.map((task) => ({ task, facts: taskFacts(task, names.get(task.instanceId) ?? task.qualname) }));
+}
+
+function taskFacts(task: StoredTask, functionName: string): TaskFacts {
   return {
     instance_id: task.instanceId,
     repository: task.repository,
     file: task.file,
     qualname: task.qualname,
+    function_name: functionName,
     level: task.level,
     prompt_lines: task.promptLines,
     solution_lines: task.solutionLines,

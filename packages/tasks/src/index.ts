@@ -12,3 +12,4 @@ export * from './c3-linearization.js';
 export * from './summarize-module.js';
 export * from './repository-index.js';
 export * from './classify-context.js';
+export * from './repocod-function-name.js';
