@@ -7,3 +7,4 @@ export * from './parse-python-file.js';
 export * from './list-python-files.js';
 export * from './python-stdlib.js';
 export * from './syntax-kinds.js';
+export * from './test-call-names.js';
