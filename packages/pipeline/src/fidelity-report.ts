@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Catalog, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { BinComparison, FidelityComparison, MeasuredTask, ReferenceName } from '@repocod/fidelity';
@@ -14,6 +15,9 @@ import { readRelease } from '@repocod/publish';
 
 /** Where REPOCOD's published figures are, relative to the project. */
 export const REFERENCE_FOLDER = 'datasets/repocod/reference';
+
+/** That folder in this checkout (from src/ or dist/ alike: both are two levels below the project). */
+export const REFERENCE_FOLDER_PATH = fileURLToPath(new URL(`../../../${REFERENCE_FOLDER}`, import.meta.url));
 
 /** What `repocod report` compares: the catalog's tasks and its selection, one selection, or a release. */
 export type ReportSubject =
@@ -41,12 +45,8 @@ export async function fidelitySections(
   options: { readonly projectRoot: string; readonly against?: ReferenceName },
 ): Promise<FidelitySection[]> {
   const folder = join(options.projectRoot, REFERENCE_FOLDER);
-  const section = (title: string, tasks: readonly MeasuredTask[], against: ReferenceName): FidelitySection => {
-    const reference = readReferenceTable(folder, against);
-    const comparison = compareWithReference(taskStatistics(tasks), reference);
-    const bins = against === 'lite' ? [] : compareBins(tasks, readReferenceBins(folder));
-    return { title, tasks: tasks.length, comparison, bins, markdown: fidelityMarkdown(title, comparison, bins) };
-  };
+  const section = (title: string, tasks: readonly MeasuredTask[], against: ReferenceName): FidelitySection =>
+    fidelitySection(title, tasks, against, folder);
   switch (subject.kind) {
     case 'catalog': {
       const tasks = (await catalog.tasks()).filter((task) => task.checksPassed);
@@ -90,7 +90,20 @@ export async function fidelitySections(
   }
 }
 
-const TITLES: Readonly<Record<ReferenceName, string>> = {
+/** One comparison: the tasks' statistics beside the table `against` names, and Figure 4's bins beside the full one. */
+export function fidelitySection(
+  title: string,
+  tasks: readonly MeasuredTask[],
+  against: ReferenceName,
+  folder: string = REFERENCE_FOLDER_PATH,
+): FidelitySection {
+  const reference = readReferenceTable(folder, against);
+  const comparison = compareWithReference(taskStatistics(tasks), reference);
+  const bins = against === 'lite' ? [] : compareBins(tasks, readReferenceBins(folder));
+  return { title, tasks: tasks.length, comparison, bins, markdown: fidelityMarkdown(title, comparison, bins) };
+}
+
+export const TITLES: Readonly<Record<ReferenceName, string>> = {
   'full-v4': "REPOCOD (980 tasks, the ACL version's levels)",
   'full-v1': "REPOCOD (980 tasks, the first version's levels)",
   lite: 'REPOCOD-Lite (200 tasks)',
@@ -120,7 +133,7 @@ async function selectionSection(
   );
 }
 
-function measured(task: StoredTask): MeasuredTask {
+export function measured(task: StoredTask): MeasuredTask {
   return {
     repository: task.repository,
     level: task.level,
