@@ -124,7 +124,7 @@ describe('repocod record on the demo', () => {
     expect(Object.keys(meta)).toEqual([
       ...['repository', 'base_commit', 'base_commit_timestamp', 'stands_in_for', 'tool_version', 'validated_with'],
       'selection',
-      ...['environment', 'baseline', 'candidates', 'mined', 'tasks', 'validated', 'stage_seconds'],
+      ...['environment', 'baseline', 'candidates', 'mined', 'tasks', 'validated', 'stage_seconds', 'runner'],
     ]);
     expect(meta.base_commit).toMatch(/^[0-9a-f]{40}$/);
     // The demo's manifest pins no commit: its snapshot stands in for nothing.
@@ -139,8 +139,10 @@ describe('repocod record on the demo', () => {
     const packages = environment.packages ?? [];
     expect(packages).toEqual([...packages].sort());
     expect(packages.some((name) => /^pytest==\d/.test(name))).toBe(true);
-    const baseline = meta.baseline ?? { runs: 0, tests: 0, passing: -1, flaky: 0, not_passing: 0 };
+    const baseline = meta.baseline ?? { runs: 0, tests: 0, passing: -1, flaky: 0, not_passing: 0, network_bound: [] };
     expect(baseline.runs).toBe(3);
+    // The demo's suite needs no network: no test fails for want of one.
+    expect(baseline.network_bound).toEqual([]);
     expect(baseline.tests).toBeGreaterThanOrEqual(150);
     expect(baseline.passing + baseline.flaky + baseline.not_passing).toBe(baseline.tests);
     expect(meta.candidates).toBe(52);
@@ -150,6 +152,9 @@ describe('repocod record on the demo', () => {
     expect(meta.validated.passed + meta.validated.failed).toBe(52);
     for (const [stage, seconds] of Object.entries(meta.stage_seconds)) expect(typeof seconds, stage).toBe('number');
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
+    // Every runner job of the demo in the catalog: the baseline shards, mutations, collect checks, validations.
+    expect(meta.runner.jobs).toBeGreaterThan(10);
+    expect(meta.runner.seconds).toBeGreaterThan(0);
   });
 
   it('writes the selection as lite.json with --lite: spec, picks per level in rank order, verdicts', {
