@@ -44,7 +44,7 @@ export function RepositoryMatrix({ board, width, height, now }: RepositoryMatrix
       </Text>
       {shown.map((repository) => (
         <Text key={repository} wrap="truncate-end">
-          <Text>{`  ${repository.slice(0, nameWidth).padEnd(nameWidth)}`}</Text>
+          <Text>{`  ${repository.slice(0, nameWidth - 1).padEnd(nameWidth)}`}</Text>
           {layout.stages.map((stage) => {
             const row = layout.cell(stage, repository);
             if (row === undefined) return <Text key={stage}>{''.padEnd(cellWidth)}</Text>;
