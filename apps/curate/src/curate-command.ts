@@ -21,13 +21,14 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
+import { candidatesOption } from './candidates-option.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] \
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
-                      [--spec FILE] [--all | --margin 20%|N] [--record [--record-out DIR]]
+                      [--spec FILE] [--all | --margin 20%|N] [--candidates MODE] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
@@ -41,9 +42,9 @@ instead. Every stage keeps what it finished in the catalog: run it again to carr
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
---all mines every candidate. Headless, --record then writes the record of each repository it ran (see
-repocod record) into --record-out DIR (default ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit
-code 1 when a stage fails.`;
+--all mines every candidate; --candidates MODE chooses which (see repocod mine). Headless, --record
+then writes the record of each repository it ran (see repocod record) into --record-out DIR (default
+${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit code 1 when a stage fails.`;
 
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
@@ -120,6 +121,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     spec: selectionSpecOption(args),
     mineAll: args.flags.get('all') === true,
     margin: marginOption(args),
+    candidates: candidatesOption(args),
   };
 }
 

@@ -27,6 +27,7 @@ import {
   taskOverviews,
   validationOverview,
 } from '@repocod/pipeline';
+import type { CandidateModeName } from '@repocod/core';
 import type { ExecutorFactory } from '@repocod/runner';
 
 /** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
@@ -54,6 +55,8 @@ export interface CurateSettings {
   readonly mineAll?: boolean;
   /** Lite-first mining's margin (--margin; default 20% of each quota). */
   readonly margin?: LiteMargin;
+  /** Which candidates mine and tasks take (--candidates; default docstring, REPOCOD's reading). */
+  readonly candidates?: CandidateModeName;
   /** Where the evaluate screen's runs write their logs and reports (default out/evaluations in the project). */
   readonly evaluations?: string;
 }
@@ -194,6 +197,7 @@ export class CurateSession {
       spec,
       mineAll,
       margin,
+      candidates,
     } = this.settings;
     return runFlow(this.catalog, {
       executor,
@@ -206,6 +210,7 @@ export class CurateSession {
       spec,
       mineAll,
       margin,
+      candidates,
       narrow,
       out,
       keep,

@@ -16,6 +16,7 @@ import {
   miningPhaseItem,
   openCatalog,
 } from '@repocod/pipeline';
+import { CANDIDATES_HELP, candidatesOption } from './candidates-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -28,7 +29,7 @@ import { repositoryOptions } from './repository-options.js';
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] \
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
-                    [--executor URL] [--namespace NAME]
+                    [--executor URL] [--namespace NAME] [--candidates MODE]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--margin 20%|N] [same options but --only]
 
 Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
@@ -46,7 +47,8 @@ lines(prompt) × lines(solution), known before any test runs), in rounds, until 
 quota plus a margin of tasks (--margin, default 20% of the quota, or a number of tasks) and every
 candidate ranked above that cut or tied with its score is mined: the selection is then the one that
 mining every candidate would give. A round mines the repositories in the order given. --spec FILE
-is select's spec (its score and filter may use only the columns a task has before mining).`;
+is select's spec (its score and filter may use only the columns a task has before mining).
+${CANDIDATES_HELP}`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.flags.get('lite') === true) return liteMineCommand(args, io);
@@ -57,6 +59,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', MINE_USAGE);
   const configPath = stringOption(args, 'config');
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
+  const candidates = candidatesOption(args);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '    ');
   ticker.step(0, 0, `${repository}: checkout, environment and functions`);
@@ -74,6 +77,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
+        candidates,
         onEvent: progressPrinter(io, ticker),
       }),
     );
@@ -255,6 +259,7 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
   const margin = marginOption(args);
   const configPath = stringOption(args, 'config');
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
+  const candidates = candidatesOption(args);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '    ');
   ticker.step(0, 0, `${repositories.join(', ')}: checkouts, environments, functions and their ranking`);
@@ -273,6 +278,7 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
         repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
+        candidates,
         onEvent: (event) => {
           if (event.kind === 'lite-ranked')
             io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);

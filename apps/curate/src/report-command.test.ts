@@ -37,6 +37,22 @@ describe('repocod report on the demo', () => {
     expect(readFileSync(html, 'utf8')).toMatch(/<li>demo: 52 tasks \(not a REPOCOD repository\)<\/li>/);
   });
 
+  it('measures the candidate modes on the catalog, and names a repository it does not know', {
+    timeout: 60_000,
+  }, async () => {
+    const run = await report('--candidate-modes', '--db', db, '--records', temp.dir);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^# Candidate modes against REPOCOD's task counts\n/);
+    expect(run.stdout).toContain('| repository | REPOCOD | docstring | docstring-code2 | called | called-code2 |');
+    // The demo was mined whole: its docstring cell is exact, 52 tasks; it has no REPOCOD count.
+    expect(run.stdout).toMatch(/^\| demo \| – \| 52 \(\d+\) \| \d+ \(\d+\) \| \d+ \(\d+\) \| \d+ \(\d+\) \|$/m);
+    const unknown = await report('--candidate-modes', '--repo', 'nope', '--db', db);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toMatch(/--repo nope: not in the catalog .* \(it knows demo\)/);
+    const mixed = await report('--candidate-modes', '--selection', 'x', '--db', db);
+    expect(mixed.stderr).toMatch(/--selection does not go with --candidate-modes/);
+  });
+
   it('compares a release folder with the table --against names', { timeout: 60_000 }, async () => {
     const release = join(temp.dir, 'release');
     const io = bufferIO();

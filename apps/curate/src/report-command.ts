@@ -2,14 +2,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { ReferenceName, ReportSubject } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, fidelityHtml, fidelitySections, openCatalog } from '@repocod/pipeline';
+import {
+  candidateModeReport,
+  DEFAULT_CATALOG_PATH,
+  DEFAULT_RECORD_FOLDER,
+  fidelityHtml,
+  fidelitySections,
+  openCatalog,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
-import { stringOption } from './parse-args.js';
+import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
 
 export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
 [--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
+       repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -20,12 +28,24 @@ the full benchmark, the tasks over its Figure 4's solution-length and complexity
 its latest selection against REPOCOD-Lite. --against picks the table: full (the ACL version's levels,
 which our classifier follows), full-v1 (the first version's levels, those REPOCOD-Lite was selected
 with) or lite; the default is lite for a selection or a release. Prints Markdown; --markdown FILE and
---html FILE (one self-contained page with charts) write it too.`;
+--html FILE (one self-contained page with charts) write it too.
+
+--candidate-modes measures the readings of REPOCOD's target rule (repocod mine --candidates) on the
+catalog's repositories (or those given with --repo): per repository and mode the tasks, beside
+REPOCOD's total, and per mode how far it is from REPOCOD's totals. Which candidates have relevant
+tests comes from the catalog and the committed records (--records DIR, default
+${DEFAULT_RECORD_FOLDER}; theirs win); where mining stopped short (Lite-first) a cell gives what is
+mined so far and an estimate.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
 export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
+  if (args.flags.get('candidate-modes') === true) return candidateModesCommand(args, io);
+  for (const option of ['repo', 'records']) {
+    if (args.flags.has(option))
+      throw new RepocodError('usage', `--${option} goes with --candidate-modes\n\n${REPORT_USAGE}`);
+  }
   const selection = stringOption(args, 'selection');
   const release = stringOption(args, 'release');
   const version = stringOption(args, 'version');
@@ -52,6 +72,28 @@ export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<nu
     if (markdownFile !== undefined) write(markdownFile, markdown, io);
     const htmlFile = stringOption(args, 'html');
     if (htmlFile !== undefined) write(htmlFile, fidelityHtml('Fidelity to REPOCOD', sections), io);
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function candidateModesCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  for (const option of ['selection', 'release', 'version', 'against', 'html']) {
+    if (args.flags.has(option))
+      throw new RepocodError('usage', `--${option} does not go with --candidate-modes\n\n${REPORT_USAGE}`);
+  }
+  const repositories = listOption(args, 'repo');
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const report = await candidateModeReport(catalog, {
+      repositories: repositories.length === 0 ? undefined : repositories,
+      recordsFolder: resolve(PROJECT_ROOT, stringOption(args, 'records') ?? DEFAULT_RECORD_FOLDER),
+    });
+    const markdown = `# Candidate modes against REPOCOD's task counts\n\n${report.markdown}`;
+    io.out(markdown);
+    const markdownFile = stringOption(args, 'markdown');
+    if (markdownFile !== undefined) write(markdownFile, markdown, io);
     return 0;
   } finally {
     await catalog.close();

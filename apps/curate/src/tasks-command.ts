@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
+import { candidatesOption } from './candidates-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -12,20 +13,22 @@ import { repositoryOptions } from './repository-options.js';
 
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
 FILE]
-                     [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
+                     [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
 "..."} with {repository} {file} {qualname} {prompt} {level} {tests}), pre/gold patches of code and
 tests, and their checks (round trip, git apply, the pre state collects). --exact takes the results of
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
-are listed, kept and never selected); non-zero when the stage could not run.`;
+are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
+--candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining.`;
 
 export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', TASKS_USAGE);
   const templatesFile = stringOption(args, 'templates');
   const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
+  const candidates = candidatesOption(args);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '  ');
   try {
@@ -38,6 +41,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,
+        candidates,
         onEvent: (event) => {
           if (event.kind === 'tasks-built') {
             io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);

@@ -1,27 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { REPOCOD_CANDIDATE_FILTER, isCandidate, parseCandidateFilter } from './candidate-filter.js';
-import type { FunctionRecord } from './function-record.js';
+import { functionRecord } from './function-record-fixture.js';
 
-function record(overrides: Partial<FunctionRecord>): FunctionRecord {
-  return {
-    file: 'pkg/mod.py',
-    name: 'f',
-    qualname: 'f',
-    className: null,
-    nested: false,
-    kind: 'function',
-    isAsync: false,
-    decorators: [],
-    isTestCode: false,
-    definitionSpan: { start: 1, end: 20 },
-    signatureSpan: { start: 1, end: 1 },
-    docstringSpan: { start: 2, end: 12 },
-    bodySpan: { start: 2, end: 20 },
-    slices: { prompt: '', solution: '', full: '' },
-    parameterCount: 0,
-    ...overrides,
-  };
-}
+const record = functionRecord;
 
 describe('isCandidate', () => {
   it('needs a docstring spanning more than 10 lines, both quote lines counted', () => {

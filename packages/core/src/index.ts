@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './function-record.js';
 export * from './candidate-filter.js';
+export * from './candidate-mode.js';
 export * from './test-files.js';
 export * from './content-hash.js';
 export * from './package-version.js';

@@ -4,3 +4,4 @@ export * from './fidelity-comparison.js';
 export * from './bin-comparison.js';
 export * from './fidelity-markdown.js';
 export * from './fidelity-html.js';
+export * from './candidate-mode-table.js';

@@ -1,4 +1,5 @@
 import type { Catalog } from '@repocod/catalog';
+import type { CandidateModeName } from '@repocod/core';
 import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
@@ -41,6 +42,8 @@ export interface FlowOptions {
    * only the candidates the selection can pick, with the same picks as mining them all.
    */
   readonly mineAll?: boolean;
+  /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
+  readonly candidates?: CandidateModeName;
   /** Lite-first mining's margin over each quota (default 20%). */
   readonly margin?: LiteMargin;
   readonly narrow?: boolean;
@@ -139,6 +142,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       manifest: options.manifest,
       sources: options.sources,
       executor: options.executor,
+      candidates: options.candidates,
       prepared: new Map(),
     },
     state,

@@ -45,3 +45,8 @@ export * from './rebuild-record.js';
 export * from './rebuild-record-files.js';
 export * from './lite-record.js';
 export * from './fidelity-report.js';
+export * from './repository-test-names.js';
+export * from './candidate-mode-counts.js';
+export * from './record-mining-outcomes.js';
+export * from './candidate-selection.js';
+export * from './candidate-mode-report.js';

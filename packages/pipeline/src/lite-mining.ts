@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { PROSPECTIVE_TASK_COLUMNS } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
+import { candidatesUnderMode } from './candidate-selection.js';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
@@ -103,7 +104,7 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
   const counts = new Map<string, { candidates: number; ranked: number; minedNow: number }>();
   for (const repository of options.repositories) {
     const prepared = options.prepared?.get(repository) ?? (await prepareAndExtract(catalog, repository, options));
-    const { candidates, all } = await rankCandidates(catalog, prepared, options.spec);
+    const { candidates, all } = await rankCandidates(catalog, prepared, options.spec, options);
     ranked.push(...candidates);
     counts.set(repository, { candidates: all, ranked: candidates.length, minedNow: 0 });
     for (const [key, outcome] of await storedOutcomes(catalog, prepared, options)) outcomes.set(key, outcome);
@@ -212,9 +213,15 @@ export async function rankCandidates(
   catalog: Catalog,
   prepared: PreparedRepository,
   spec: SelectionSpec,
+  { candidates: mode, extraction }: Pick<MineStageOptions, 'candidates' | 'extraction'> = {},
 ): Promise<{ candidates: LiteCandidate[]; all: number }> {
   const repository = prepared.entry.name;
-  const functions = await catalog.functions(repository, { candidatesOnly: true });
+  const functions = await candidatesUnderMode(
+    await catalog.functions(repository, { candidatesOnly: true }),
+    mode,
+    prepared.checkout.path,
+    extraction?.testCode,
+  );
   if (functions.length === 0) return { candidates: [], all: 0 };
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));

@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction } from '@repocod/catalog';
+import type { CandidateModeName } from '@repocod/core';
 import { contentHash, DEFAULT_REPEAT, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { candidatesUnderMode } from './candidate-selection.js';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
@@ -39,6 +41,8 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly shardFiles?: number;
   /** The extraction settings (candidate filter …) for the checkout; default REPOCOD's. */
   readonly extraction?: ExtractionConfig;
+  /** Which candidates to mine (see CANDIDATE_MODES); default `docstring`, all of them. */
+  readonly candidates?: CandidateModeName;
   readonly onEvent?: (event: MineStageEvent) => void;
 }
 
@@ -69,7 +73,12 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     repository: name,
     config: options.extraction,
   });
-  const candidates = await catalog.functions(name, { candidatesOnly: true });
+  const candidates = await candidatesUnderMode(
+    await catalog.functions(name, { candidatesOnly: true }),
+    options.candidates,
+    prepared.checkout.path,
+    options.extraction?.testCode,
+  );
   const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
   const chosenIds = new Set(chosen.map((fn) => fn.functionId));

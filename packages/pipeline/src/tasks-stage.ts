@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
-import type { TaskChecks } from '@repocod/core';
+import type { CandidateModeName, TaskChecks } from '@repocod/core';
+import { candidatesUnderMode } from './candidate-selection.js';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
@@ -37,6 +38,11 @@ export interface TasksStageOptions extends PrepareStageOptions {
    */
   readonly miningKey?: string;
   readonly templates?: StatementTemplates;
+  /**
+   * Which candidates become tasks (see CANDIDATE_MODES); default `docstring`, every mined one. Mining
+   * under one mode answers for every narrower mode, so a mode can be chosen again without mining.
+   */
+  readonly candidates?: CandidateModeName;
   readonly onEvent?: (event: TasksStageEvent) => void;
 }
 
@@ -84,11 +90,14 @@ mine ${name}\` first`,
     );
   }
   const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));
+  const root = prepared.checkout.path;
+  const inMode = new Set(
+    (await candidatesUnderMode([...functions.values()], options.candidates, root)).map((fn) => fn.functionId),
+  );
   const chosen = mined.flatMap((row) => {
     const fn = functions.get(row.functionId);
-    return fn === undefined ? [] : [{ fn, tests: row.tests }];
+    return fn === undefined || !inMode.has(fn.functionId) ? [] : [{ fn, tests: row.tests }];
   });
-  const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
   const parser = await loadPythonParser();
   const index = buildRepositoryIndex(parser, texts);

@@ -8,3 +8,4 @@ export * from './list-python-files.js';
 export * from './python-stdlib.js';
 export * from './syntax-kinds.js';
 export * from './test-call-names.js';
+export * from './repository-test-references.js';

@@ -1,7 +1,7 @@
 import type { Parser } from 'web-tree-sitter';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadPythonParser } from './python-parser.js';
-import { testCallNames } from './test-call-names.js';
+import { testCallNames, testReferences } from './test-call-names.js';
 
 let parser: Parser;
 beforeAll(async () => {
@@ -47,6 +47,10 @@ class Helper:
     def test_not_collected(self):
         hidden()
 
+class ChunkedTests(unittest.TestCase):
+    def test_even(self):
+        chunked([1, 2])
+
 def helper_function():
     also_hidden()
 `;
@@ -54,11 +58,32 @@ def helper_function():
       'Grid',
       'assertEqual',
       'cells',
+      'chunked',
       'count',
       'deep_call',
       'inner_call',
       'label',
       'render',
     ]);
+  });
+});
+
+describe('testReferences', () => {
+  it('also gives the attributes a test body reads, which is how a test reaches a property', () => {
+    const tree = parser.parse(`def test_logger(app):
+    app.logger.warning("x")
+    assert app.config is not None
+
+def helper(app):
+    return app.hidden_attribute
+`);
+    if (tree === null) throw new Error('no tree');
+    try {
+      const { calls, attributes } = testReferences(tree.rootNode);
+      expect([...calls].sort()).toEqual(['warning']);
+      expect([...attributes].sort()).toEqual(['config', 'logger', 'warning']);
+    } finally {
+      tree.delete();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import type { CandidateModeName } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
@@ -34,6 +35,8 @@ export interface StageCommon {
   readonly manifest: string | undefined;
   readonly sources: readonly string[] | undefined;
   readonly executor: ExecutorFactory | undefined;
+  /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
+  readonly candidates: CandidateModeName | undefined;
   /** Each repository as the prepare stage made it; the stage functions take it from here. */
   readonly prepared: Map<string, PreparedRepository>;
 }
