@@ -8,3 +8,4 @@ export * from './mutation-target.js';
 export * from './relevant-tests.js';
 export * from './mine.js';
 export * from './harness-plans.js';
+export * from './settled-error.js';

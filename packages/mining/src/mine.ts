@@ -17,6 +17,7 @@ import { packBatches } from './batches.js';
 import type { CoverageEntry, Route } from './coverage-map.js';
 import { mergeCoverage, parseCoverageArtifact, routeFunction } from './coverage-map.js';
 import type { FunctionMining, MiningMethod, MiningMode, MiningStore } from './mining-store.js';
+import { isSettledError } from './settled-error.js';
 import type { InProcessRecord } from './mutation-artifact.js';
 import { parseMutationArtifact } from './mutation-artifact.js';
 import type { MutationTarget } from './mutation-target.js';
@@ -140,11 +141,13 @@ export async function mineRepository(
   const started = performance.now();
   const mining = new Mining(prepared, executor, options);
   const earlier = await options.store.finishedFunctions(options.mode);
-  const pending = targets.filter((target) => (earlier.get(target.id)?.status ?? 'error') === 'error');
+  const settled = (found: FunctionMining | undefined): found is FunctionMining =>
+    found !== undefined && (found.status !== 'error' || isSettledError(found));
+  const pending = targets.filter((target) => !settled(earlier.get(target.id)));
   const results = new Map<string, FunctionMining>();
   for (const target of targets) {
     const found = earlier.get(target.id);
-    if (found !== undefined && found.status !== 'error') results.set(target.id, found);
+    if (settled(found)) results.set(target.id, found);
   }
   mining.total = targets.length;
   mining.done = results.size;

@@ -14,7 +14,7 @@ export interface FunctionMining {
   readonly qualname: string;
   /**
    * `tests`: it has relevant tests (a task); `no-tests`: none, with the reason; `error`: the runs failed, retried on
-   * the next run.
+   * the next run unless the mutation itself stopped pytest (see isSettledError).
    */
   readonly status: 'tests' | 'no-tests' | 'error';
   /** The relevant tests (FAIL_TO_PASS), sorted. */

@@ -33,13 +33,17 @@ export interface MutationTarget {
   readonly patch: string;
 }
 
+/** What a mutated function raises: a failure's output that holds it was caused by the mutation itself. */
+export function mutationMessage(qualname: string): string {
+  return `repocod-kit mining: the body of ${qualname} was removed`;
+}
+
 export function mutationTarget(fn: MiningFunction, fileText: string): MutationTarget {
   const lines = splitLinesKeepingEnds(fileText);
   const bodyStart = (fn.docstringSpan ?? fn.signatureSpan).end + 1;
   const bodyEnd = fn.definitionSpan.end;
   const indent = bodyIndent(fn, lines, bodyStart, bodyEnd);
-  const replacement = `${indent}raise AssertionError(${pythonString(`repocod-kit mining: the body of ${fn.qualname} \
-was removed`)})`;
+  const replacement = `${indent}raise AssertionError(${pythonString(mutationMessage(fn.qualname))})`;
   const edit = replacementEdit(lines, bodyStart, bodyEnd, replacement);
   return {
     id: fn.id,
