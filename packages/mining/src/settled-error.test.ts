@@ -8,7 +8,7 @@ describe('isSettledError', () => {
     raise AssertionError("${mutationMessage('format_doc')}")
 AssertionError: ${mutationMessage('format_doc')}`;
     expect(isSettledError({ status: 'error', qualname: 'format_doc', reason: crash })).toBe(true);
-    // Another function's mutation (a message from elsewhere in the log), a timeout, an answer: retried or final as they are.
+    // Another function's mutation, a timeout, an answer: retried or final as they are.
     expect(isSettledError({ status: 'error', qualname: 'other', reason: crash })).toBe(false);
     expect(isSettledError({ status: 'error', qualname: 'format_doc', reason: 'timeout (exit code none): …' })).toBe(
       false,
