@@ -123,7 +123,7 @@ mine ${name}\` first`,
   const drafts = chosen.map(({ fn, tests }) => {
     const instanceId = ids.get(fn.functionId) as string;
     const code = codePatches(fn, texts.get(fn.file) ?? '');
-    const test = testPatches(testModels, tests, resolveBase);
+    const test = testPatches(testModels, tests, resolveBase, prepared.entry.packageRoot);
     const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
     const fields = {
       repository: taskRepoName(prepared),

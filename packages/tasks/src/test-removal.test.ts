@@ -107,6 +107,44 @@ task\n',
     expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
   });
 
+  it('place a test a parameterizing decorator named on the test whose name it extends', async () => {
+    const parser = await loadPythonParser();
+    const file = 'tests/test_arrow_dataset.py';
+    const text = `from parameterized import parameterized
+
+@parameterized.named_parameters([{"testcase_name": "in_memory", "in_memory": True}])
+class BaseDatasetTest(TestCase):
+    def test_tf(self, in_memory):
+        pass
+
+    def test_tf_label(self, in_memory):
+        pass
+`;
+    const models = new Map([[file, testFileModel(parser, file, text)]]);
+    const at = (qualname: string) => definingTest(models, { file, qualname });
+    expect(at('BaseDatasetTest.test_tf_label_in_memory')).toEqual({ file, qualname: 'BaseDatasetTest.test_tf_label' });
+    expect(at('BaseDatasetTest.test_tf_in_memory')).toEqual({ file, qualname: 'BaseDatasetTest.test_tf' });
+    // Nothing it extends: still not found.
+    expect(at('BaseDatasetTest.test_other_in_memory')).toBeNull();
+  });
+
+  it("read node ids relative to the manifest's package root, and patch the repository's files", async () => {
+    // plotly.py: pytest runs in packages/python/plotly, so its node ids start at plotly/tests/.
+    const parser = await loadPythonParser();
+    const file = 'packages/python/plotly/plotly/tests/test_m.py';
+    const models = new Map([[file, testFileModel(parser, file, TESTS)]]);
+    const ids = ['plotly/tests/test_m.py::TestThing::test_a', 'plotly/tests/test_m.py::test_gone'];
+    const pair = testPatches(models, ids, undefined, 'packages/python/plotly');
+    expect(pair.missing).toEqual([`${file}::test_gone`]);
+    const folder = repository({ [file]: TESTS });
+    apply(folder, pair.pre);
+    expect(readFileSync(join(folder, file), 'utf8')).not.toContain('def test_a');
+    apply(folder, pair.gold);
+    expect(readFileSync(join(folder, file), 'utf8')).toBe(TESTS);
+    // Without the package root the files are not found at all.
+    expect(testPatches(models, ids).missing).toHaveLength(2);
+  });
+
   it('keep a branch or a try valid when every test in it goes (sympy defines tests under if/elif)', async () => {
     const text = [
       'import sys',
