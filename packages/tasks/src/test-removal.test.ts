@@ -145,6 +145,14 @@ class BaseDatasetTest(TestCase):
     expect(testPatches(models, ids).missing).toHaveLength(2);
   });
 
+  it('leave a doctest where it is: in the docstring the prompt shows', () => {
+    const pair = testPatches(new Map(), [
+      'astropy/stats/funcs.py::astropy.stats.funcs.bootstrap',
+      'docs/stats/circ.rst::circ.rst',
+    ]);
+    expect(pair).toEqual({ pre: '', gold: '', missing: [] });
+  });
+
   it('keep a branch or a try valid when every test in it goes (sympy defines tests under if/elif)', async () => {
     const text = [
       'import sys',
