@@ -72,4 +72,12 @@ describe('candidate modes on the mined demo', () => {
       expect(tests, task.qualname).toMatch(new RegExp(`\\b${name}\\b`));
     }
   }, 600_000);
+
+  it('leave a repository without mined functions without tasks when asked, and stop on it otherwise', async () => {
+    const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2, miningKey: 'none' };
+    await expect(tasksStage(catalog, options)).rejects.toThrow(/no mined function with relevant tests/);
+    const summary = await tasksStage(catalog, { ...options, allowNoTasks: true });
+    expect(summary.tasks).toEqual([]);
+    expect(await catalog.tasks('demo')).toEqual([]);
+  }, 120_000);
 });

@@ -43,6 +43,12 @@ export interface TasksStageOptions extends PrepareStageOptions {
    * under one mode answers for every narrower mode, so a mode can be chosen again without mining.
    */
   readonly candidates?: CandidateModeName;
+  /**
+   * A repository whose mining found no function with relevant tests gets no tasks (its earlier ones are
+   * removed) instead of an error. A flow sets it: Lite-first mining may mine none of a repository's
+   * candidates (sphinx, none of whose 85 ranks high enough in the eleven), and that is an answer.
+   */
+  readonly allowNoTasks?: boolean;
   readonly onEvent?: (event: TasksStageEvent) => void;
 }
 
@@ -82,7 +88,7 @@ export async function tasksStage(catalog: Catalog, options: TasksStageOptions): 
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
     (row) => row.status === 'tests',
   );
-  if (mined.length === 0) {
+  if (mined.length === 0 && options.allowNoTasks !== true) {
     throw new RepocodError(
       'usage',
       `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod \

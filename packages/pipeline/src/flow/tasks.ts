@@ -24,6 +24,7 @@ export async function buildTasks(
     workers: settings.workers,
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
+    allowNoTasks: true,
     onEvent: (event) => {
       if (event.kind === 'tasks-built')
         progress.step(0, event.tasks, `${event.tasks} tasks built; checking their patches`);
@@ -36,5 +37,7 @@ export async function buildTasks(
   });
   const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
   const passing = value.tasks.length - value.failedChecks.length;
+  if (value.tasks.length === 0)
+    return { value, summary: 'no tasks: mining found no function with relevant tests (Lite-first may mine none)' };
   return { value, summary: `${value.tasks.length} tasks (${levels}); ${passing} pass their checks` };
 }
