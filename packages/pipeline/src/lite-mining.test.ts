@@ -159,3 +159,22 @@ describe('Lite-first mining on the demo', () => {
     }
   });
 });
+
+describe('a stored mining error', () => {
+  it('is mined again by a run, but not asked for again by the check for more rounds', async () => {
+    const stored = await lite.relevantTests('demo', { mode: 'fast' });
+    const mined = stored.find((row) => row.status === 'tests');
+    if (mined === undefined) throw new Error('the Lite-first run mined no function with tests');
+    await lite.saveRelevantTests('demo', mined.miningKey, 'fast', {
+      ...mined,
+      status: 'error',
+      tests: [],
+      reason: 'timeout (exit code none): every test failed slowly',
+    });
+    const { repository: _repository, ...common } = options;
+    const probe = { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' as const, mineRound: async () => null };
+    // The error is one of the picks' functions: a run wants it mined again; the flow's probe takes it as mined.
+    expect((await liteMining(lite, probe)).rounds).toBe(1);
+    expect((await liteMining(lite, { ...probe, retryErrors: false })).rounds).toBe(0);
+  }, 120_000);
+});

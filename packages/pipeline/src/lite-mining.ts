@@ -38,6 +38,12 @@ export interface LiteMiningOptions
   /** Default 20% of each quota. */
   readonly margin?: LiteMargin;
   /**
+   * Whether a function whose stored mining is an error is mined again (default true: an error may be the
+   * machine's). False takes it as mined without a task: the flow's check for more rounds, which must not
+   * ask again and again for a function whose every run fails the same way (sympy's `_ask` times out).
+   */
+  readonly retryErrors?: boolean;
+  /**
    * Mines one repository's share of a round; null drops the repository (its failure was reported).
    * Default: mineStage with these options, failures thrown.
    */
@@ -281,7 +287,8 @@ async function storedOutcomes(
   const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
   const outcomes = new Map<string, LiteOutcome>();
   for (const row of await catalog.relevantTests(repository, { miningKey, mode: options.mode })) {
-    if (row.status !== 'error') outcomes.set(liteKey(repository, row.functionId), row.status);
+    if (row.status !== 'error' || options.retryErrors === false)
+      outcomes.set(liteKey(repository, row.functionId), row.status);
   }
   for (const task of await catalog.tasks(repository)) {
     const key = liteKey(repository, task.functionId);

@@ -131,6 +131,7 @@ async function needsMore(context: StageContext, repositories: readonly string[])
   if (repositories.length === 0) return false;
   const probe = await liteMining(context.catalog, {
     ...liteOptions(context, repositories),
+    retryErrors: false,
     mineRound: async () => null,
   });
   return probe.rounds > 0;
