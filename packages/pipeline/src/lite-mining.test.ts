@@ -162,8 +162,12 @@ describe('Lite-first mining on the demo', () => {
 
 describe('a stored mining error', () => {
   it('is mined again by a run, but not asked for again by the check for more rounds', async () => {
-    const stored = await lite.relevantTests('demo', { mode: 'fast' });
-    const mined = stored.find((row) => row.status === 'tests');
+    // The mined function with the highest score: the first of its level, above any cut.
+    const score = new Map(
+      (await lite.functions('demo')).map((fn) => [fn.functionId, fn.metrics.promptLines * fn.metrics.solutionLines]),
+    );
+    const stored = (await lite.relevantTests('demo', { mode: 'fast' })).filter((row) => row.status === 'tests');
+    const mined = stored.sort((a, b) => (score.get(b.functionId) ?? 0) - (score.get(a.functionId) ?? 0))[0];
     if (mined === undefined) throw new Error('the Lite-first run mined no function with tests');
     await lite.saveRelevantTests('demo', mined.miningKey, 'fast', {
       ...mined,
@@ -172,8 +176,10 @@ describe('a stored mining error', () => {
       reason: 'timeout (exit code none): every test failed slowly',
     });
     const { repository: _repository, ...common } = options;
-    const probe = { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' as const, mineRound: async () => null };
-    // The error is one of the picks' functions: a run wants it mined again; the flow's probe takes it as mined.
+    // Quotas of one: losing that function's task leaves each level above its target either way.
+    const spec = { ...SPEC, quotas: { 'self-contained': 1, 'file-level': 1, 'repo-level': 1 } };
+    const probe = { ...common, repositories: ['demo'], spec, mode: 'fast' as const, mineRound: async () => null };
+    // A run wants the function mined again; the flow's probe takes it as mined, without a task.
     expect((await liteMining(lite, probe)).rounds).toBe(1);
     expect((await liteMining(lite, { ...probe, retryErrors: false })).rounds).toBe(0);
   }, 120_000);
