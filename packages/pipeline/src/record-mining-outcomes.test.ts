@@ -33,5 +33,7 @@ describe('recordMiningOutcomes', () => {
     expect(() => recordMiningOutcomes(folder, 'r', candidates)).toThrow(
       /r\.jsonl:1: a task without "file" and "qualname"/,
     );
+    const broken = folderWith({ with_tests: 1, without_tests: 2 }, '{"file":\n');
+    expect(() => recordMiningOutcomes(broken, 'r', candidates)).toThrow(/r\.jsonl:1: not JSON/);
   });
 });

@@ -19,7 +19,7 @@ export function recordMiningOutcomes(
   const metaPath = join(folder, `${repository}.meta.json`);
   const linesPath = join(folder, `${repository}.jsonl`);
   if (!existsSync(metaPath) || !existsSync(linesPath)) return null;
-  const meta = JSON.parse(readFileSync(metaPath, 'utf8')) as {
+  const meta = parseJson(readFileSync(metaPath, 'utf8'), metaPath) as {
     candidates?: number;
     mined?: { with_tests?: number; without_tests?: number; errors?: number };
   };
@@ -30,7 +30,7 @@ export function recordMiningOutcomes(
     .split('\n')
     .forEach((line, index) => {
       if (line.trim() === '') return;
-      const row = JSON.parse(line) as { file?: unknown; qualname?: unknown };
+      const row = parseJson(line, `${linesPath}:${index + 1}`) as { file?: unknown; qualname?: unknown };
       if (typeof row.file !== 'string' || typeof row.qualname !== 'string') {
         throw new RepocodError('usage', `${linesPath}:${index + 1}: a task without "file" and "qualname"`);
       }
@@ -38,4 +38,12 @@ export function recordMiningOutcomes(
     });
   const answered = complete ? candidates : candidates.filter((fn) => tasks.has(functionKey(fn)));
   return new Map(answered.map((fn) => [functionKey(fn), tasks.has(functionKey(fn))]));
+}
+
+function parseJson(text: string, where: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new RepocodError('usage', `${where}: not JSON (${(error as Error).message}); restore it from git`);
+  }
 }
