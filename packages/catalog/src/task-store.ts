@@ -1,4 +1,4 @@
-import { listValue } from '@duckdb/node-api';
+import { INTEGER, listValue } from '@duckdb/node-api';
 import {
   appendTask,
   pickFromRow,
@@ -12,7 +12,7 @@ import {
 } from './tasks-tables.js';
 import { type Row, integer, text, timestamp, timestampValueOf } from './typed-cells.js';
 import type { CatalogEngine } from './catalog-engine.js';
-import { inTransaction, readRows, withAppender } from './catalog-engine.js';
+import { inTransaction, readRows, TEXT_LIST, withAppender } from './catalog-engine.js';
 
 export type StoredTask = TaskRow & { readonly builtAt: Date };
 
@@ -81,8 +81,10 @@ export interface TaskStore {
    * Every task that passed its checks and the filter, ranked per level by the score (descending), then
    * solution tokens (descending), then instance id: the deterministic tie-break. `picked` marks the
    * first `quota` of each level. `score` and `filter` are SQL expressions over the tasks columns.
+   * `excluded` instance ids are left out as if they had failed their checks (the selection passes the
+   * tasks that failed validation).
    */
-  rankTasks(query: RankQuery): Promise<RankedTask[]>;
+  rankTasks(query: RankQuery, excluded?: readonly string[]): Promise<RankedTask[]>;
   /**
    * The score and the filter of a selection spec over tasks that do not exist yet: a repository's
    * candidate functions, each with the instance id and level it would have, as a relation named
@@ -142,13 +144,12 @@ export function taskStore(engine: CatalogEngine): TaskStore {
       });
     },
 
-    rankTasks(query: RankQuery): Promise<RankedTask[]> {
+    rankTasks(query: RankQuery, excluded: readonly string[] = []): Promise<RankedTask[]> {
       return engine.exclusive('ranking the tasks', async (connection) => {
-        const rows = await readRows(
-          connection,
+        const reader = await connection.runAndReadAll(
           `WITH scored AS (
              SELECT instance_id, repository, level, CAST((${query.score}) AS DOUBLE) AS score, solution_tokens
-               FROM tasks WHERE checks_passed AND (${query.filter})
+               FROM tasks WHERE checks_passed AND NOT list_contains($4, instance_id) AND (${query.filter})
            ), ranked AS (
              SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, \
 instance_id) AS INTEGER) AS rank,
@@ -159,8 +160,15 @@ instance_id) AS INTEGER) AS rank,
              FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, \
 quota) USING (level)
             ORDER BY level, rank`,
-          [query.quotas['self-contained'], query.quotas['file-level'], query.quotas['repo-level']],
+          [
+            query.quotas['self-contained'],
+            query.quotas['file-level'],
+            query.quotas['repo-level'],
+            listValue([...excluded]),
+          ],
+          [INTEGER, INTEGER, INTEGER, TEXT_LIST],
         );
+        const rows: Row[] = reader.getRowObjects();
         return rows.map((row) => ({
           ...pickFromRow(row),
           repository: text(row, 'repository'),

@@ -110,6 +110,16 @@ describe('ranking and selections', () => {
         ['c', 'self-contained', 100, 2, true],
         ['a', 'self-contained', 100, 3, false],
       ]);
+      // A task left out (one that failed validation) makes room for the next of its level.
+      const withoutB = await catalog.rankTasks(
+        {
+          score: 'prompt_lines * solution_lines',
+          filter: 'true',
+          quotas: { 'self-contained': 2, 'file-level': 5, 'repo-level': 1 },
+        },
+        ['b'],
+      );
+      expect(withoutB.filter((row) => row.picked).map((row) => row.instanceId)).toEqual(['d', 'c', 'a']);
       await catalog.saveSelection(
         's1',
         '{"quotas":{}}',

@@ -1,8 +1,9 @@
-import type { Catalog, StoredTask, StoredValidation, ValidationVerdictRow } from '@repocod/catalog';
+import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import type { ContextLevel, Dependency } from '@repocod/core';
 import { taskHash, taskHashOf } from '@repocod/validate';
 import type { CheckResult } from '@repocod/validate';
 import { checksOf } from '@repocod/validate';
+import { currentVerdicts } from './current-verdicts.js';
 
 /**
  * What the curator's screens show of the catalog, read in one place so that the TUI (and anything
@@ -70,11 +71,7 @@ export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
   const selection = await catalog.selection();
   const selected = new Set(selection?.picks.map((pick) => pick.instanceId) ?? []);
   // The verdicts alone: the evidence (checks, logs, test lists) is for one task's screen.
-  const hashes = new Map(tasks.map((task) => [task.instanceId, taskHashOf(task)]));
-  const current = new Map<string, ValidationVerdictRow>();
-  for (const row of await catalog.validationVerdicts()) {
-    if (!current.has(row.instanceId) && hashes.get(row.instanceId) === row.taskHash) current.set(row.instanceId, row);
-  }
+  const current = await currentVerdicts(catalog, tasks);
   return tasks.map((task) => ({
     instanceId: task.instanceId,
     repository: task.repository,
@@ -89,7 +86,7 @@ export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
     tests: task.failToPass.length,
     checksPassed: task.checksPassed,
     selected: selected.has(task.instanceId),
-    validation: current.get(task.instanceId)?.status ?? 'not-validated',
+    validation: current.get(task.instanceId) ?? 'not-validated',
   }));
 }
 

@@ -2,6 +2,7 @@ import type { Catalog, RankedTask } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
+import { failedTaskIds } from './current-verdicts.js';
 
 export interface LevelCut {
   readonly level: SelectionLevel;
@@ -22,21 +23,26 @@ export interface SelectSummary {
   readonly levels: readonly LevelCut[];
   /** Levels with fewer tasks than their quota: all of them were taken. */
   readonly short: readonly LevelCut[];
+  /** Tasks passed over because their current validation failed (the next of their level takes the place). */
+  readonly failedValidation: readonly string[];
 }
 
 /**
  * `repocod select`: ranks every checked task of every repository per level by the spec's score (SQL
- * in DuckDB), takes each level's quota, and stores the selection with its spec. The id is a hash of
- * the spec and of the picks, so the same spec on the same tasks gives the same selection.
+ * in DuckDB), takes each level's quota, and stores the selection with its spec. A task whose current
+ * validation failed is not ranked: a Lite is made of valid tasks, so the next of its level is picked
+ * instead (and validated in turn). The id is a hash of the spec and of the picks, so the same spec on
+ * the same tasks gives the same selection.
  */
 export async function selectStage(
   catalog: Catalog,
   spec: SelectionSpec,
   source = 'the selection spec',
 ): Promise<SelectSummary> {
+  const failedValidation = (await failedTaskIds(catalog)).sort();
   let ranked: RankedTask[];
   try {
-    ranked = await catalog.rankTasks(spec);
+    ranked = await catalog.rankTasks(spec, failedValidation);
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
@@ -60,5 +66,6 @@ ${error instanceof Error ? error.message : String(error)}`,
   });
   const selectionId = contentHash(JSON.stringify({ spec, picks: picks.map((pick) => pick.instanceId) })).slice(0, 16);
   await catalog.saveSelection(selectionId, JSON.stringify(spec), picks);
-  return { selectionId, spec, picks, levels, short: levels.filter((level) => level.available < level.quota) };
+  const short = levels.filter((level) => level.available < level.quota);
+  return { selectionId, spec, picks, levels, short, failedValidation };
 }

@@ -6,6 +6,8 @@ import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from './mined-demo.js';
 import { selectStage } from './select-stage.js';
+import type { FlowEvent } from './flow-events.js';
+import { runFlow } from './flow.js';
 import { tasksStage } from './tasks-stage.js';
 import type { ValidateStageEvent, ValidateSummary } from './validate-stage.js';
 import { validateStage } from './validate-stage.js';
@@ -207,5 +209,55 @@ provenance', async () => {
     await expect(validateStage(catalog, { ...options, selectionId: 'nope' })).rejects.toThrow(
       /no selection nope in the catalog/,
     );
+  });
+
+  it('replaces a selected task that fails validation by the next of its level, in the flow and in select', {
+    timeout: 300_000,
+  }, async () => {
+    const filter = `qualname IN (${CHOSEN.map((name) => `'${name}'`).join(', ')})`;
+    const ranked = await catalog.rankTasks({ ...REPOCOD_LITE_SPEC, filter });
+    const level = ranked.find((task) => ranked.filter((other) => other.level === task.level).length >= 2)?.level;
+    if (level === undefined) throw new Error('the chosen demo tasks have no level with two of them');
+    const [top, next] = ranked.filter((task) => task.level === level);
+    const spec = {
+      ...REPOCOD_LITE_SPEC,
+      filter,
+      quotas: { 'self-contained': 0, 'file-level': 0, 'repo-level': 0, [level]: 1 },
+    };
+    // The top task made unsolvable for real: its only listed test (of the errors module) passes without its
+    // body, so check 2 fails when the flow validates it (a new task hash: its stored verdicts no longer count).
+    const unrelated = 'tests/test_errors.py::test_validation_error_keeps_the_field';
+    const saved = (await catalog.task(top?.instanceId ?? ''))?.failToPass ?? [];
+    await catalog.query(`UPDATE tasks SET fail_to_pass = ['${unrelated}'] WHERE instance_id = '${top?.instanceId}'`);
+    try {
+      const events: FlowEvent[] = [];
+      const result = await runFlow(catalog, {
+        ...options,
+        repositories: ['demo'],
+        spec,
+        stages: ['select', 'validate'],
+        out: join(state, 'release'),
+        onEvent: (event) => events.push(event),
+      });
+      expect(result.failures).toEqual([]);
+      const problems = events.flatMap((event) => (event.kind === 'stage-problem' ? [event.message] : []));
+      expect(problems).toEqual([
+        expect.stringMatching(new RegExp(`^${top?.instanceId} failed: fails-without-body`)),
+        expect.stringMatching(/^1 selected task\(s\) failed validation: selection \w+ takes the next of their levels/),
+      ]);
+      const selection = await catalog.selection();
+      expect(selection?.picks.map((pick) => pick.instanceId)).toEqual([next?.instanceId]);
+      // select on its own passes over the failed task too, and says so.
+      const again = await selectStage(catalog, spec);
+      expect(again.picks.map((pick) => pick.instanceId)).toEqual([next?.instanceId]);
+      expect(again.failedValidation).toEqual([top?.instanceId]);
+    } finally {
+      await catalog.query(
+        `UPDATE tasks SET fail_to_pass = [${saved.map((test) => `'${test}'`).join(', ')}] \
+WHERE instance_id = '${top?.instanceId}'`,
+      );
+    }
+    // Restored, the task is as it was validated: its passed verdict is current again and select takes it.
+    expect((await selectStage(catalog, spec)).picks.map((pick) => pick.instanceId)).toEqual([top?.instanceId]);
   });
 });

@@ -14,6 +14,8 @@ export const SELECT: CollectiveStage = {
         `${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`,
       );
     const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
-    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})`;
+    const passedOver =
+      value.failedValidation.length === 0 ? '' : `; ${value.failedValidation.length} passed over, validation failed`;
+    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}`;
   },
 };
