@@ -18,9 +18,10 @@ Chooses the Lite subset over every repository's checked tasks, in DuckDB: per co
 tasks ranked by the spec's score (default lines(prompt) × lines(solution)), ties broken by solution
 tokens then instance id, the first quota of each (default 66 self-contained, 67 file-level, 67
 repo-level). --spec FILE is JSON: {"quotas": {...}, "score": "<SQL>", "filter": "<SQL>"}. A task
-whose validation failed is passed over for the next of its level (validate the new selection, then
-select again until nothing fails; curate does this itself). The selection is stored with its spec.
---explain prints each pick's rank and score and the cut-off per level.`;
+whose validation failed is passed over for the next of its level, when the level has enough others
+(validate the new selection, then select again until nothing fails; curate does this itself). The
+selection is stored with its spec. --explain prints each pick's rank and score and the cut-off per
+level.`;
 
 export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', SELECT_USAGE);
@@ -64,12 +65,12 @@ ${summary.spec.filter}`,
       `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were \
 taken`,
     );
-  if (summary.failedValidation.length > 0)
+  if (summary.passedOver.length > 0)
     lines.push(
-      `  passed over: ${summary.failedValidation.length} task(s) whose validation failed (repocod show ID says why)`,
+      `  passed over: ${summary.passedOver.length} task(s) whose validation failed (repocod show ID says why)`,
     );
   if (explain) {
-    for (const instanceId of summary.failedValidation) lines.push(`    failed validation: ${instanceId}`);
+    for (const instanceId of summary.passedOver) lines.push(`    passed over (validation failed): ${instanceId}`);
     lines.push('  picks (level, rank, score, solution tokens, instance id):');
     for (const pick of summary.picks)
       lines.push(

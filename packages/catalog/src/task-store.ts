@@ -81,10 +81,12 @@ export interface TaskStore {
    * Every task that passed its checks and the filter, ranked per level by the score (descending), then
    * solution tokens (descending), then instance id: the deterministic tie-break. `picked` marks the
    * first `quota` of each level. `score` and `filter` are SQL expressions over the tasks columns.
-   * `excluded` instance ids are left out as if they had failed their checks (the selection passes the
-   * tasks that failed validation).
+   * `failedValidation` names tasks whose validation failed: in a level with enough other tasks to fill
+   * its quota they are passed over (not picked; the next take their places, keeping their ranks), and in
+   * a level short of those the picks are the first quota as ever, failed ones included (there is nothing to
+   * replace them with; a release leaves them out).
    */
-  rankTasks(query: RankQuery, excluded?: readonly string[]): Promise<RankedTask[]>;
+  rankTasks(query: RankQuery, failedValidation?: readonly string[]): Promise<RankedTask[]>;
   /**
    * The score and the filter of a selection spec over tasks that do not exist yet: a repository's
    * candidate functions, each with the instance id and level it would have, as a relation named
@@ -144,19 +146,26 @@ export function taskStore(engine: CatalogEngine): TaskStore {
       });
     },
 
-    rankTasks(query: RankQuery, excluded: readonly string[] = []): Promise<RankedTask[]> {
+    rankTasks(query: RankQuery, failedValidation: readonly string[] = []): Promise<RankedTask[]> {
       return engine.exclusive('ranking the tasks', async (connection) => {
         const reader = await connection.runAndReadAll(
           `WITH scored AS (
-             SELECT instance_id, repository, level, CAST((${query.score}) AS DOUBLE) AS score, solution_tokens
-               FROM tasks WHERE checks_passed AND NOT list_contains($4, instance_id) AND (${query.filter})
+             SELECT instance_id, repository, level, CAST((${query.score}) AS DOUBLE) AS score, solution_tokens,
+                    list_contains($4, instance_id) AS failed
+               FROM tasks WHERE checks_passed AND (${query.filter})
            ), ranked AS (
              SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, \
 instance_id) AS INTEGER) AS rank,
-                    CAST(count(*) OVER (PARTITION BY level) AS INTEGER) AS available
+                    row_number() OVER (PARTITION BY level, failed ORDER BY score DESC, solution_tokens DESC, \
+instance_id) AS rank_among_alike,
+                    CAST(count(*) OVER (PARTITION BY level) AS INTEGER) AS available,
+                    count(*) FILTER (WHERE NOT failed) OVER (PARTITION BY level) AS not_failed
                FROM scored
            )
-           SELECT ranked.*, quotas.quota, ranked.rank <= quotas.quota AS picked
+           SELECT ranked.* EXCLUDE (failed, rank_among_alike, not_failed), quotas.quota,
+                  CASE WHEN ranked.not_failed >= quotas.quota THEN NOT ranked.failed AND ranked.rank_among_alike <= \
+quotas.quota
+                       ELSE ranked.rank <= quotas.quota END AS picked
              FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, \
 quota) USING (level)
             ORDER BY level, rank`,
@@ -164,7 +173,7 @@ quota) USING (level)
             query.quotas['self-contained'],
             query.quotas['file-level'],
             query.quotas['repo-level'],
-            listValue([...excluded]),
+            listValue([...failedValidation]),
           ],
           [INTEGER, INTEGER, INTEGER, TEXT_LIST],
         );

@@ -120,6 +120,17 @@ describe('ranking and selections', () => {
         ['b'],
       );
       expect(withoutB.filter((row) => row.picked).map((row) => row.instanceId)).toEqual(['d', 'c', 'a']);
+      expect(withoutB.find((row) => row.instanceId === 'a')?.rank).toBe(3);
+      // A level short of other tasks keeps its first quota, the failed one with them: nothing can replace it.
+      const short = await catalog.rankTasks(
+        {
+          score: 'prompt_lines * solution_lines',
+          filter: 'true',
+          quotas: { 'self-contained': 3, 'file-level': 5, 'repo-level': 1 },
+        },
+        ['b'],
+      );
+      expect(short.filter((row) => row.picked).map((row) => row.instanceId)).toEqual(['d', 'b', 'c', 'a']);
       await catalog.saveSelection(
         's1',
         '{"quotas":{}}',

@@ -23,26 +23,27 @@ export interface SelectSummary {
   readonly levels: readonly LevelCut[];
   /** Levels with fewer tasks than their quota: all of them were taken. */
   readonly short: readonly LevelCut[];
-  /** Tasks passed over because their current validation failed (the next of their level takes the place). */
-  readonly failedValidation: readonly string[];
+  /** Tasks passed over because their current validation failed (the next of their level took the place). */
+  readonly passedOver: readonly string[];
 }
 
 /**
  * `repocod select`: ranks every checked task of every repository per level by the spec's score (SQL
  * in DuckDB), takes each level's quota, and stores the selection with its spec. A task whose current
- * validation failed is not ranked: a Lite is made of valid tasks, so the next of its level is picked
- * instead (and validated in turn). The id is a hash of the spec and of the picks, so the same spec on
- * the same tasks gives the same selection.
+ * validation failed is passed over when its level has enough other tasks: a Lite is made of valid tasks,
+ * so the next of its level is picked instead (and validated in turn); a level short of tasks keeps its
+ * picks as they were. The id is a hash of the spec and of the picks, so the same spec on the same tasks
+ * and verdicts gives the same selection.
  */
 export async function selectStage(
   catalog: Catalog,
   spec: SelectionSpec,
   source = 'the selection spec',
 ): Promise<SelectSummary> {
-  const failedValidation = (await failedTaskIds(catalog)).sort();
+  const failed = await failedTaskIds(catalog);
   let ranked: RankedTask[];
   try {
-    ranked = await catalog.rankTasks(spec, failedValidation);
+    ranked = await catalog.rankTasks(spec, failed);
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
@@ -67,5 +68,9 @@ ${error instanceof Error ? error.message : String(error)}`,
   const selectionId = contentHash(JSON.stringify({ spec, picks: picks.map((pick) => pick.instanceId) })).slice(0, 16);
   await catalog.saveSelection(selectionId, JSON.stringify(spec), picks);
   const short = levels.filter((level) => level.available < level.quota);
-  return { selectionId, spec, picks, levels, short, failedValidation };
+  const failedSet = new Set(failed);
+  const passedOver = ranked
+    .filter((task) => !task.picked && failedSet.has(task.instanceId))
+    .map((task) => task.instanceId);
+  return { selectionId, spec, picks, levels, short, passedOver };
 }

@@ -250,7 +250,7 @@ provenance', async () => {
       // select on its own passes over the failed task too, and says so.
       const again = await selectStage(catalog, spec);
       expect(again.picks.map((pick) => pick.instanceId)).toEqual([next?.instanceId]);
-      expect(again.failedValidation).toEqual([top?.instanceId]);
+      expect(again.passedOver).toEqual([top?.instanceId]);
     } finally {
       await catalog.query(
         `UPDATE tasks SET fail_to_pass = [${saved.map((test) => `'${test}'`).join(', ')}] \

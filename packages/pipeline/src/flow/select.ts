@@ -15,7 +15,7 @@ export const SELECT: CollectiveStage = {
       );
     const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
     const passedOver =
-      value.failedValidation.length === 0 ? '' : `; ${value.failedValidation.length} passed over, validation failed`;
+      value.passedOver.length === 0 ? '' : `; ${value.passedOver.length} passed over, validation failed`;
     return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}`;
   },
 };
