@@ -1,3 +1,4 @@
+import { DOUBLE, LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { RepocodError } from '@repocod/core';
 import { errorMessage } from './duckdb-errors.js';
 import {
@@ -12,7 +13,9 @@ import {
 } from './runs-table.js';
 import { text } from './typed-cells.js';
 import type { CatalogEngine } from './catalog-engine.js';
-import { inTransaction, readRows, withAppender } from './catalog-engine.js';
+import { inTransaction, readRows, TEXT_LIST, withAppender } from './catalog-engine.js';
+
+const DOUBLE_LIST = LIST(DOUBLE);
 
 export interface RunFilter {
   /** Only the runs of this repository. */
@@ -54,12 +57,37 @@ export function runStore(engine: CatalogEngine): RunStore {
       }
       return engine.exclusive(`recording ${label} with ${results.length} test result(s)`, (connection) =>
         inTransaction(connection, async () => {
-          await connection.run('DELETE FROM test_results WHERE run_id = $1', [run.runId]);
+          const [stored] = await readRows(connection, 'SELECT count(*) AS n FROM test_results WHERE run_id = $1', [
+            run.runId,
+          ]);
           await connection.run('DELETE FROM runs WHERE run_id = $1', [run.runId]);
           await withAppender(connection, 'runs', (appender) => appendRun(appender, run));
-          await withAppender(connection, 'test_results', (appender) => {
-            for (const result of results) appendTestResult(appender, run.runId, result);
-          });
+          if (Number(stored?.n ?? 0) === 0) {
+            await withAppender(connection, 'test_results', (appender) => {
+              for (const result of results) appendTestResult(appender, run.runId, result);
+            });
+            return;
+          }
+          // A run recorded again (a job run anew after an interrupted attempt) replaces its rows. Not by
+          // deleting them and appending the same keys in one transaction: DuckDB checks the keys of appended
+          // rows over-eagerly, and on a large catalog that failed fatally ("duplicate key" on test_results).
+          // The ids the new run lacks are deleted, the others replaced in place.
+          await connection.run('DELETE FROM test_results WHERE run_id = $1 AND NOT list_contains($2, node_id)', [
+            run.runId,
+            listValue(results.map((result) => result.nodeId)),
+          ]);
+          await connection.run(
+            `INSERT OR REPLACE INTO test_results
+             SELECT $1, unnest($2), unnest($3), unnest($4), unnest($5)`,
+            [
+              run.runId,
+              listValue(results.map((result) => result.nodeId)),
+              listValue(results.map((result) => result.outcome)),
+              listValue(results.map((result) => result.durationSeconds)),
+              listValue(results.map((result) => result.message)),
+            ],
+            [VARCHAR, TEXT_LIST, TEXT_LIST, DOUBLE_LIST, TEXT_LIST],
+          );
         }).catch((error: unknown) => {
           throw new RepocodError(
             'catalog-error',

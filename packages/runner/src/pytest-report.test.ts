@@ -81,6 +81,9 @@ describe('parseReportLog on real pytest output', () => {
     expect(report.exitStatus).toBe(1);
     expect(resultsFor(report, ['test_outcomes.py::test_fail'])[0]?.message).toContain('assert 1 == 2');
     expect(resultsFor(report, 'all')).toHaveLength(10);
+    // A test asked for twice has one result (the catalog keys results by run and node id).
+    const twice = resultsFor(report, ['test_outcomes.py::test_fail', 'test_outcomes.py::test_fail']);
+    expect(twice.map((result) => [result.nodeId, result.outcome])).toEqual([['test_outcomes.py::test_fail', 'failed']]);
   });
 
   it('reports a module that fails to import as a collection error', () => {

@@ -113,11 +113,13 @@ function longreprText(longrepr: unknown): string {
  * the file, folder or class it belongs to failed to collect (pytest's own summary counts that as an
  * error: an import of the module raised, say because a function it calls at import time is broken),
  * with the collection error's message; otherwise `missing`. Neither ever counts as a pass. With no
- * list (the whole suite), every reported test.
+ * list (the whole suite), every reported test. One result per node id, in the order first asked.
  */
 export function resultsFor(report: ParsedReport, requested: readonly string[] | 'all'): TestResult[] {
   if (requested === 'all') return [...report.results.values()];
-  return requested.map((nodeId) => {
+  // A test asked for twice (a doctest named by two of a job's lists) has one result: the catalog keys
+  // results by run and node id.
+  return [...new Set(requested)].map((nodeId) => {
     const reported = report.results.get(nodeId);
     if (reported !== undefined) return reported;
     const collection = report.collectionErrors.find((error) => containsNode(error.nodeId, nodeId));
