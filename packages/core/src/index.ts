@@ -15,3 +15,4 @@ export * from './task-checks.js';
 export * from './task-dependency.js';
 export * from './check-result.js';
 export * from './run-settings.js';
+export * from './level-mode.js';

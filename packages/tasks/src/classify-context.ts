@@ -1,5 +1,5 @@
-import type { FunctionRecord } from '@repocod/core';
-import { RepocodError } from '@repocod/core';
+import type { FunctionRecord, LevelCall, LevelLabel, LevelRule } from '@repocod/core';
+import { levelOfCalls, RepocodError } from '@repocod/core';
 import type { ContextLevel, Dependency, DependencyVia } from './context-level.js';
 import { levelOf } from './context-level.js';
 import type { BodyReference, DefinitionSite, FunctionSummary } from './module-summary.js';
@@ -17,7 +17,7 @@ export interface ContextClassification {
   readonly dependencies: readonly Dependency[];
 }
 
-interface Found extends AttributeWalk {
+export interface Found extends AttributeWalk {
   readonly via: DependencyVia;
 }
 
@@ -28,6 +28,52 @@ interface Found extends AttributeWalk {
  * target itself (recursion) is not context.
  */
 export function classifyContext(index: RepositoryIndex, target: ContextTarget): ContextClassification {
+  const dependencies = dependencyUses(index, target)
+    .map((use) => use.dependency)
+    .sort(compareDependencies);
+  return { level: levelOf(target.file, dependencies), dependencies };
+}
+
+/**
+ * The `deps` mode as a LevelLabel: the same dependencies as `classifyContext`, each with the line of
+ * its first use in the solution, so that `repocod show` can point at it as at a call of the other modes.
+ */
+export function classifyDeps(index: RepositoryIndex, target: ContextTarget): LevelLabel {
+  const calls = dependencyUses(index, target)
+    .map(({ dependency, line }) => levelCall(target, line, dependency.name, dependency, 'resolved'))
+    .sort(compareLevelCalls);
+  return { level: levelOfCalls(calls), calls };
+}
+
+/** A use at `line` resolved to `site`: file-level when the site is in the target's file, else repository-level. */
+export function levelCall(
+  target: ContextTarget,
+  line: number,
+  callee: string,
+  site: Pick<DefinitionSite, 'file' | 'qualname' | 'line'>,
+  rule: LevelRule,
+): LevelCall {
+  return {
+    line,
+    callee,
+    file: site.file,
+    qualname: site.qualname,
+    definitionLine: site.line,
+    rule,
+    level: site.file === target.file ? 'file-level' : 'repo-level',
+  };
+}
+
+/** Orders a mode's calls by line, then callee, then what they resolve to. */
+export function compareLevelCalls(a: LevelCall, b: LevelCall): number {
+  if (a.line !== b.line) return a.line - b.line;
+  if (a.callee !== b.callee) return a.callee < b.callee ? -1 : 1;
+  if (a.file !== b.file) return a.file < b.file ? -1 : 1;
+  return a.definitionLine - b.definitionLine;
+}
+
+/** The function the target's `def` line names in the index; a target outside it is a usage error. */
+export function indexedTarget(index: RepositoryIndex, target: ContextTarget): FunctionSummary {
   const defLine = target.signatureSpan.start;
   const fn = index.functionAt(target.file, target.qualname, defLine);
   if (fn === undefined) {
@@ -37,14 +83,31 @@ export function classifyContext(index: RepositoryIndex, target: ContextTarget): 
 same sources the function was extracted from`,
     );
   }
-  const solutionStart = (target.docstringSpan?.end ?? target.signatureSpan.end) + 1;
-  const isTarget = (site: DefinitionSite): boolean =>
-    site.file === target.file && site.line === defLine && site.qualname === target.qualname;
-  const unique = new Map<string, Dependency>();
+  return fn;
+}
+
+/** The first line of the canonical solution: after the docstring, or after the signature when there is none. */
+export function solutionStartLine(target: ContextTarget): number {
+  return (target.docstringSpan?.end ?? target.signatureSpan.end) + 1;
+}
+
+/** Whether a definition is the target itself (recursion is not context). */
+export function isTargetSite(target: ContextTarget, site: DefinitionSite): boolean {
+  return site.file === target.file && site.line === target.signatureSpan.start && site.qualname === target.qualname;
+}
+
+/** Each distinct dependency of the solution (one per spelling of each definition) with its first use's line. */
+export function dependencyUses(
+  index: RepositoryIndex,
+  target: ContextTarget,
+): { readonly dependency: Dependency; readonly line: number }[] {
+  const fn = indexedTarget(index, target);
+  const solutionStart = solutionStartLine(target);
+  const unique = new Map<string, { dependency: Dependency; line: number }>();
   for (const reference of fn.references) {
     if (reference.line < solutionStart || reference.line > target.definitionSpan.end) continue;
     const found = resolveReference(index, target.file, fn, reference);
-    if (found === null || isTarget(found.site)) continue;
+    if (found === null || isTargetSite(target, found.site)) continue;
     const name =
       reference.rootText +
       reference.attributes
@@ -61,10 +124,9 @@ same sources the function was extracted from`,
       via: found.via,
     };
     const key = `${name}\0${site.file}\0${site.line}`;
-    if (!unique.has(key)) unique.set(key, dependency);
+    if (!unique.has(key)) unique.set(key, { dependency, line: reference.line });
   }
-  const dependencies = [...unique.values()].sort(compareDependencies);
-  return { level: levelOf(target.file, dependencies), dependencies };
+  return [...unique.values()];
 }
 
 function compareDependencies(a: Dependency, b: Dependency): number {
@@ -74,7 +136,7 @@ function compareDependencies(a: Dependency, b: Dependency): number {
 }
 
 /** The definition a reference reaches, following its root's binding and then its attributes. */
-function resolveReference(
+export function resolveReference(
   index: RepositoryIndex,
   file: string,
   fn: FunctionSummary,

@@ -13,3 +13,6 @@ export * from './summarize-module.js';
 export * from './repository-index.js';
 export * from './classify-context.js';
 export * from './repocod-function-name.js';
+export * from './classify-repocod-v1.js';
+export * from './classify-repocod-v4.js';
+export * from './classify-levels.js';

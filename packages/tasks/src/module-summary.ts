@@ -72,6 +72,30 @@ export interface BodyReference {
   readonly origin: ReferenceOrigin;
 }
 
+/**
+ * What a call's callee root is bound to: a reference's origin, or a `def` or `class` bound inside the
+ * function itself (a nested helper the solution defines and calls).
+ */
+export type CallOrigin = ReferenceOrigin | { readonly kind: 'nested'; readonly site: DefinitionSite };
+
+/**
+ * A call somewhere in a function's body (nested scopes included) whose callee is a name, an attribute
+ * chain on a name, or a method of an instance made on the spot (`C(...).m`): what the call-based level
+ * modes (REPOCOD's labellings) read. Calls on parameters and plain locals are not kept.
+ */
+export interface CallSite {
+  /** 1-based line where the call starts. */
+  readonly line: number;
+  /** The callee as written, whitespace collapsed; an instance's arguments shown as `(...)`: `C(...).m`. */
+  readonly callee: string;
+  /** The root as written: `f`, `self`, `helpers`, `super()`, `type(self)`, `C`. */
+  readonly rootText: string;
+  readonly attributes: readonly string[];
+  /** The root is called first and the attributes looked up on what it returns: `C(...).m(...)`. */
+  readonly onInstance: boolean;
+  readonly origin: CallOrigin;
+}
+
 export interface FunctionSummary {
   readonly qualname: string;
   /** Line of the `def` keyword (the FunctionRecord's signatureSpan.start). */
@@ -90,6 +114,8 @@ export interface FunctionSummary {
    * local: candidates for dependencies. Empty when the index was told not to keep them.
    */
   readonly references: readonly BodyReference[];
+  /** Every call of the body (nested scopes included) with a callee we can name; empty like `references`. */
+  readonly calls: readonly CallSite[];
 }
 
 export interface ClassSummary {

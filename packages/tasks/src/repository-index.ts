@@ -27,6 +27,14 @@ export interface NameResolution {
   readonly via: 'local' | 'import';
 }
 
+/**
+ * What binds a free name as seen from a function, before anything is resolved: the statement-level
+ * binding of an enclosing function or the module, or the module's star imports.
+ */
+export type FreeBinding =
+  | { readonly kind: 'binding'; readonly binding: ScopeBinding; readonly scope: 'function' | 'module' }
+  | { readonly kind: 'star'; readonly sources: readonly ImportSource[] };
+
 /** The last definition reached along an attribute chain, and how many attributes it took. */
 export interface AttributeWalk {
   readonly site: DefinitionSite;
@@ -157,6 +165,38 @@ export class RepositoryIndex {
    */
   lookupFree(file: string, fn: FunctionSummary, name: string, declaredGlobal: boolean): NameResolution | null {
     return declaredGlobal ? this.lookupInModule(file, name) : this.lookupFrom(file, fn.qualname, fn.line, name, false);
+  }
+
+  /**
+   * The binding a name free in `fn` has, unresolved: enclosing functions first (class bodies are not
+   * visible to their methods), then the module, then its star imports. A level mode that reads imports
+   * as written (relative or absolute) needs the statement, not where it leads.
+   */
+  freeBinding(file: string, fn: FunctionSummary, name: string, declaredGlobal: boolean): FreeBinding | null {
+    if (!declaredGlobal) {
+      for (const scope of this.enclosingScopes(file, fn.qualname, fn.line)) {
+        if (scope.kind === 'class') continue;
+        if (scope.summary.globals.has(name)) break;
+        const binding = scope.summary.bindings.get(name);
+        if (binding !== undefined) return { kind: 'binding', binding, scope: 'function' };
+      }
+    }
+    const summary = this.modules.get(file);
+    if (summary === undefined) return null;
+    const binding = summary.bindings.get(name);
+    if (binding !== undefined) return { kind: 'binding', binding, scope: 'module' };
+    return summary.starImports.length === 0 ? null : { kind: 'star', sources: summary.starImports };
+  }
+
+  /** `name` through `from source import *` of `file`, as Python finds it (null when not exported there). */
+  starImportedMember(file: string, source: ImportSource, name: string): Resolution | null {
+    return this.starMember(file, source, name);
+  }
+
+  /** The class whose body a method's `def` stands in, as the index holds it. */
+  enclosingClassSummary(file: string, fn: FunctionSummary): ClassSummary | null {
+    const parent = this.enclosingScopes(file, fn.qualname, fn.line)[0];
+    return parent?.kind === 'class' ? parent.summary : null;
   }
 
   /** A module-level name: definition, then import, then star imports. */

@@ -2,6 +2,8 @@ import { firstLine, lastCodeLine, namedChildrenOf } from '@repocod/python';
 import type { Node } from 'web-tree-sitter';
 import type {
   BodyReference,
+  CallOrigin,
+  CallSite,
   ClassSummary,
   DefinitionSite,
   FunctionSummary,
@@ -29,6 +31,12 @@ interface RawReference {
   readonly rootText: string;
   readonly attributes: readonly string[];
   readonly root: RawRoot;
+}
+
+/** A call as written, before its root is resolved against the scopes. */
+interface RawCall extends RawReference {
+  readonly callee: string;
+  readonly onInstance: boolean;
 }
 
 interface MutableBinding {
@@ -65,6 +73,7 @@ class Scope {
   readonly globals = new Set<string>();
   readonly nonlocals = new Set<string>();
   readonly references: RawReference[] = [];
+  readonly calls: RawCall[] = [];
   readonly children: Scope[] = [];
   /** Function and class scopes: the `def`/`class` line and the last code line. */
   line = 0;
@@ -159,6 +168,9 @@ class ScopeVisitor {
         return this.visitAttribute(node, scope);
       case 'dotted_name':
         return this.visitDottedName(node, scope);
+      case 'call':
+        this.visitCall(node, scope);
+        return this.pushChildren(node, scope);
       case 'keyword_argument':
         return this.push(node.childForFieldName('value'), scope);
       case 'string':
@@ -249,6 +261,64 @@ class ScopeVisitor {
       }
     }
     this.push(current, scope);
+  }
+
+  /**
+   * Records the call's callee for the call-based level modes; its loads are visited as any expression's.
+   * `f(...)`, `a.b.f(...)`, `self.m(...)`, `super().m(...)`, `type(self).m(...)` and `C(...).m(...)`
+   * are kept; a callee that is a subscript, a call's result called again or a literal is not.
+   */
+  private visitCall(node: Node, scope: Scope): void {
+    const callee = node.childForFieldName('function');
+    if (callee === null) return;
+    const attributes: string[] = [];
+    let current = callee;
+    while (current.type === 'attribute') {
+      const object = current.childForFieldName('object');
+      const attribute = current.childForFieldName('attribute');
+      if (object === null || attribute === null) return;
+      attributes.unshift(attribute.text);
+      current = object;
+    }
+    const line = firstLine(node);
+    const dotted = attributes.map((attribute) => `.${attribute}`).join('');
+    if (current.type === 'identifier') {
+      const root: RawRoot = { kind: 'name', name: current.text };
+      scope.calls.push({
+        line,
+        rootText: current.text,
+        attributes,
+        root,
+        callee: current.text + dotted,
+        onInstance: false,
+      });
+      return;
+    }
+    if (current.type !== 'call' || attributes.length === 0) return;
+    const inner = current.childForFieldName('function');
+    if (inner?.type !== 'identifier') return;
+    const argumentList = current.childForFieldName('arguments');
+    const args = argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
+    const rootText = current.text.replace(/\s+/g, ' ');
+    let root: RawRoot;
+    let onInstance = false;
+    if (inner.text === 'super')
+      root = { kind: 'super', classArgument: args[0] === undefined ? null : chainOf(args[0]) };
+    else if (inner.text === 'type' && args.length === 1 && args[0]?.type === 'identifier')
+      root = { kind: 'type-of', name: args[0].text };
+    else {
+      root = { kind: 'name', name: inner.text };
+      onInstance = true;
+    }
+    const text = onInstance ? `${inner.text}(...)` : rootText;
+    scope.calls.push({
+      line,
+      rootText: onInstance ? inner.text : rootText,
+      attributes,
+      root,
+      callee: text + dotted,
+      onInstance,
+    });
   }
 
   /** Outside imports a dotted name is a value pattern of a `case` (`Color.RED`): a load. */
@@ -654,6 +724,37 @@ function collectReferences(boundary: Scope): BodyReference[] {
   return found.sort((a, b) => a.line - b.line);
 }
 
+/** A call's root: as a reference's, or else a `def`/`class` the function binds itself (a nested helper). */
+function callOriginOf(call: RawCall, from: Scope, boundary: Scope): CallOrigin | null {
+  const origin = originOf(call, from, boundary);
+  if (origin !== null || call.root.kind !== 'name') return origin;
+  const found = lookupWithin(call.root.name, from, boundary);
+  return found.kind === 'bound' && found.binding.definition !== null
+    ? { kind: 'nested', site: found.binding.definition }
+    : null;
+}
+
+function collectCalls(boundary: Scope): CallSite[] {
+  const found: CallSite[] = [];
+  const visit = (scope: Scope): void => {
+    for (const call of scope.calls) {
+      const origin = callOriginOf(call, scope, boundary);
+      if (origin !== null)
+        found.push({
+          line: call.line,
+          callee: call.callee,
+          rootText: call.rootText,
+          attributes: call.attributes,
+          onInstance: call.onInstance,
+          origin,
+        });
+    }
+    for (const child of scope.children) visit(child);
+  };
+  visit(boundary);
+  return found.sort((a, b) => a.line - b.line);
+}
+
 /**
  * Summarizes one parsed module for the repository index. `keepReferences` limits which functions
  * keep their body references (all by default): a pipeline that classifies only candidates keeps the
@@ -669,16 +770,20 @@ export function summarizeModule(root: Node, file: string, keepReferences: KeepRe
     bases: scope.bases,
     members: freezeBindings(scope),
   }));
-  const functions: FunctionSummary[] = visitor.functionScopes.map((scope) => ({
-    qualname: scope.qualname,
-    line: scope.line,
-    endLine: scope.endLine,
-    receiver: scope.receiver,
-    firstParameter: scope.firstParameter,
-    bindings: freezeBindings(scope),
-    globals: new Set(scope.globals),
-    references: keepReferences(scope.qualname, scope.line) ? collectReferences(scope) : [],
-  }));
+  const functions: FunctionSummary[] = visitor.functionScopes.map((scope) => {
+    const keep = keepReferences(scope.qualname, scope.line);
+    return {
+      qualname: scope.qualname,
+      line: scope.line,
+      endLine: scope.endLine,
+      receiver: scope.receiver,
+      firstParameter: scope.firstParameter,
+      bindings: freezeBindings(scope),
+      globals: new Set(scope.globals),
+      references: keep ? collectReferences(scope) : [],
+      calls: keep ? collectCalls(scope) : [],
+    };
+  });
   return {
     file,
     bindings: freezeBindings(visitor.module),

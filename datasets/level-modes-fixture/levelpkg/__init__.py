@@ -1,0 +1,3 @@
+"""A package whose __init__ re-exports a helper, as many projects do."""
+
+from .helpers import reexported
