@@ -61,7 +61,7 @@ function countCall(index: RepositoryIndex, target: ContextTarget, fn: FunctionSu
         for (const source of bound.sources) {
           if (source.level === 0) continue;
           const member = index.starImportedMember(target.file, source, origin.name);
-          const counted = member === null ? null : relativeTarget(index, target.file, member, call);
+          const counted = member === null ? null : relativeTarget(index, member, call);
           if (counted !== null) return counted;
         }
         return null;
@@ -93,14 +93,14 @@ function throughImports(
   for (const binding of imports) {
     if (binding.level === 0 || binding.kind !== 'member') continue;
     const resolution = index.resolveImport(file, binding);
-    const counted = resolution === null ? null : relativeTarget(index, file, resolution, call);
+    const counted = resolution === null ? null : relativeTarget(index, resolution, call);
     if (counted !== null) return counted;
   }
   return null;
 }
 
 /** `f(...)` of a relatively imported function, or `C.m(...)` / `C(...).m(...)` of a relatively imported class. */
-function relativeTarget(index: RepositoryIndex, file: string, resolution: Resolution, call: CallSite): Counted | null {
+function relativeTarget(index: RepositoryIndex, resolution: Resolution, call: CallSite): Counted | null {
   if (resolution.kind !== 'definition') return null;
   const site = resolution.site;
   if (call.attributes.length === 0) {
