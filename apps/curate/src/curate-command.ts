@@ -28,7 +28,8 @@ import { repositoryOptions } from './repository-options.js';
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] \
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
-                      [--spec FILE] [--all | --margin 20%|N] [--candidates MODE] [--record [--record-out DIR]]
+                      [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE]
+                      [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
@@ -42,7 +43,9 @@ instead. Every stage keeps what it finished in the catalog: run it again to carr
 defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
---all mines every candidate; --candidates MODE chooses which (see repocod mine). Headless, --record
+--all mines every candidate; --candidates MODE chooses which (see repocod mine). --levels MODE
+chooses the context-level labelling the tasks, the Lite-first plan and the selection use (see repocod
+tasks). Headless, --record
 then writes the record of each repository it ran (see repocod record) into --record-out DIR (default
 ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit code 1 when a stage fails.`;
 

@@ -30,7 +30,8 @@ export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QU
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--executor URL] [--namespace NAME] [--candidates MODE]
-       repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--margin 20%|N] [same options but --only]
+       repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
+                    [same options but --only]
 
 Finds the relevant tests (FAIL_TO_PASS) of every candidate function: the tests that pass in all K
 baseline runs (default 3) and fail when the function's body is replaced by an assertion failure.
@@ -47,12 +48,13 @@ lines(prompt) × lines(solution), known before any test runs), in rounds, until 
 quota plus a margin of tasks (--margin, default 20% of the quota, or a number of tasks) and every
 candidate ranked above that cut or tied with its score is mined: the selection is then the one that
 mining every candidate would give. A round mines the repositories in the order given. --spec FILE
-is select's spec (its score and filter may use only the columns a task has before mining).
+is select's spec (its score and filter may use only the columns a task has before mining); a
+function competes in the quota of its level under --levels MODE (see repocod tasks).
 ${CANDIDATES_HELP}`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.flags.get('lite') === true) return liteMineCommand(args, io);
-  for (const option of ['margin', 'spec', 'repo']) {
+  for (const option of ['margin', 'spec', 'repo', 'levels']) {
     if (args.flags.has(option)) throw new RepocodError('usage', `--${option} goes with --lite\n\n${MINE_USAGE}`);
   }
   const [repository, extra] = args.positionals;

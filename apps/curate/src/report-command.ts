@@ -8,6 +8,7 @@ import {
   DEFAULT_RECORD_FOLDER,
   fidelityHtml,
   fidelitySections,
+  levelModeReport,
   openCatalog,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
@@ -18,6 +19,7 @@ import { PROJECT_ROOT } from './project-root.js';
 export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
 [--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
        repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
+       repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json FILE] [--db FILE]
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -35,16 +37,24 @@ catalog's repositories (or those given with --repo): per repository and mode the
 REPOCOD's total, and per mode how far it is from REPOCOD's totals. Which candidates have relevant
 tests comes from the catalog and the committed records (--records DIR, default
 ${DEFAULT_RECORD_FOLDER}; theirs win); where mining stopped short (Lite-first) a cell gives what is
-mined so far and an estimate.`;
+mined so far and an estimate.
+
+--level-modes measures the context-level modes (repocod tasks --levels) on the catalog's tasks that
+pass their checks: per repository the tasks per level under each mode beside REPOCOD's first labelling
+(full-v1, REPOCOD-Lite's) and its corrected one (full-v4), with the total-variation distance between
+the mixes, and per mode the mean distance over the repositories where every candidate was mined (by the
+catalog or the committed records; a Lite-first pool is listed but not averaged). --json FILE writes
+the rows and the means.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
 export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
   if (args.flags.get('candidate-modes') === true) return candidateModesCommand(args, io);
-  for (const option of ['repo', 'records']) {
+  if (args.flags.get('level-modes') === true) return levelModesCommand(args, io);
+  for (const option of ['repo', 'records', 'json']) {
     if (args.flags.has(option))
-      throw new RepocodError('usage', `--${option} goes with --candidate-modes\n\n${REPORT_USAGE}`);
+      throw new RepocodError('usage', `--${option} goes with --candidate-modes or --level-modes\n\n${REPORT_USAGE}`);
   }
   const selection = stringOption(args, 'selection');
   const release = stringOption(args, 'release');
@@ -94,6 +104,31 @@ async function candidateModesCommand(args: ParsedArgs, io: CommandIO): Promise<n
     io.out(markdown);
     const markdownFile = stringOption(args, 'markdown');
     if (markdownFile !== undefined) write(markdownFile, markdown, io);
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function levelModesCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  for (const option of ['selection', 'release', 'version', 'against', 'html', 'candidate-modes']) {
+    if (args.flags.has(option))
+      throw new RepocodError('usage', `--${option} does not go with --level-modes\n\n${REPORT_USAGE}`);
+  }
+  const repositories = listOption(args, 'repo');
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const report = await levelModeReport(catalog, {
+      repositories: repositories.length === 0 ? undefined : repositories,
+      recordsFolder: resolve(PROJECT_ROOT, stringOption(args, 'records') ?? DEFAULT_RECORD_FOLDER),
+    });
+    const markdown = `# Context-level modes against REPOCOD's labellings\n\n${report.markdown}`;
+    io.out(markdown);
+    const markdownFile = stringOption(args, 'markdown');
+    if (markdownFile !== undefined) write(markdownFile, markdown, io);
+    const jsonFile = stringOption(args, 'json');
+    if (jsonFile !== undefined)
+      write(jsonFile, `${JSON.stringify({ rows: report.rows, means: report.means }, null, 2)}\n`, io);
     return 0;
   } finally {
     await catalog.close();

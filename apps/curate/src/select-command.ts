@@ -1,18 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { RepocodError } from '@repocod/core';
+import { LEVEL_MODES, RepocodError } from '@repocod/core';
 import type { SelectSummary } from '@repocod/pipeline';
-import {
-  DEFAULT_CATALOG_PATH,
-  openCatalog,
-  parseSelectionSpec,
-  REPOCOD_LITE_SPEC,
-  selectStage,
-} from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, selectStage } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
+import { selectionSpecOption } from './spec-option.js';
 
-export const SELECT_USAGE = `usage: repocod select [--spec FILE] [--explain] [--db FILE]
+export const SELECT_USAGE = `usage: repocod select [--spec FILE] [--levels MODE] [--explain] [--db FILE]
 
 Chooses the Lite subset over every repository's checked tasks, in DuckDB: per context level, the
 tasks ranked by the spec's score (default lines(prompt) × lines(solution)), ties broken by solution
@@ -21,12 +15,14 @@ repo-level). --spec FILE is JSON: {"quotas": {...}, "score": "<SQL>", "filter": 
 whose validation failed is passed over for the next of its level, when the level has enough others
 (validate the new selection, then select again until nothing fails; curate does this itself). The
 selection is stored with its spec. --explain prints each pick's rank and score and the cut-off per
-level.`;
+level. --levels MODE chooses the labelling the quotas are over (${LEVEL_MODES.join(', ')}; or "levels"
+in the spec; default the mode the tasks were built with): the tasks are re-labelled from the catalog,
+nothing is mined or classified again.`;
 
 export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', SELECT_USAGE);
   const specFile = stringOption(args, 'spec');
-  const spec = specFile === undefined ? REPOCOD_LITE_SPEC : parseSelectionSpec(readSpec(specFile), specFile);
+  const spec = selectionSpecOption(args);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const summary = await selectStage(catalog, spec, specFile ?? 'the default spec');
@@ -37,21 +33,10 @@ export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<nu
   }
 }
 
-function readSpec(file: string): string {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new RepocodError(
-      'file-unreadable',
-      `${file}: cannot read the selection spec (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
-    );
-  }
-}
-
 export function formatSelection(summary: SelectSummary, explain: boolean): string {
   const lines = [
-    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter \
-${summary.spec.filter}`,
+    `selection ${summary.selectionId}: ${summary.picks.length} tasks; levels ${summary.spec.levels}; score \
+${summary.spec.score}; filter ${summary.spec.filter}`,
   ];
   for (const level of summary.levels) {
     const cut =

@@ -1,13 +1,14 @@
 import { RepocodError } from '@repocod/core';
-import type { StoredValidation } from '@repocod/pipeline';
-import { checksOf, DEFAULT_CATALOG_PATH, openCatalog, taskHash } from '@repocod/pipeline';
+import type { StoredTask, StoredValidation } from '@repocod/pipeline';
+import { checksOf, DEFAULT_CATALOG_PATH, explainLevel, openCatalog, taskHash } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 
 export const SHOW_USAGE = `usage: repocod show <instance_id> [--db FILE]
 
-Prints a task: its prompt, its level and the dependencies that gave it, its FAIL_TO_PASS, the checks
+Prints a task: its prompt, its level and the dependencies that gave it, its level under each context-level
+mode with the calls that decided it (line, callee, what it resolved to, the rule), its FAIL_TO_PASS, the checks
 of its patches, its validation (each check, the tests concerned, the end of the log of a failed one,
 the flaky tests, the provenance and run ids) and the pre/gold diffs of code and tests.`;
 
@@ -35,22 +36,14 @@ sql "select instance_id from tasks"` lists them'
     const validation =
       (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
       null;
-    const { dependencies, checks } = task;
+    const { checks } = task;
     const lines = [
       `${task.instanceId}`,
       `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
       `  function     ${task.file}::${task.qualname}`,
       `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
 lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
-      `  level        ${task.level}${
-        dependencies.length === 0
-          ? ' (uses no function or class of the repository)'
-          : ', \
-because it uses:'
-      }`,
-      ...dependencies.map(
-        (dep) => `    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`,
-      ),
+      ...levelLines(task),
       `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
       `  FAIL_TO_PASS (${task.failToPass.length})`,
       ...task.failToPass.map((test) => `    ${test}`),
@@ -74,6 +67,17 @@ because it uses:'
   } finally {
     await catalog.close();
   }
+}
+
+/** The task's level and why, then its label under every mode (see explainLevel). */
+function levelLines(task: StoredTask): string[] {
+  const { summary, reasons, modes } = explainLevel(task);
+  return [
+    `  level        ${task.level}${summary}`,
+    ...reasons.map((reason) => `    ${reason}`),
+    '  levels       under each mode (repocod select --levels MODE re-labels; docs/tasks.md)',
+    ...modes.flatMap(({ line, uses }) => [`    ${line}`, ...uses.map((use) => `      ${use}`)]),
+  ];
 }
 
 /** How many lines of a failed check's pytest output to show: enough for the failures' summary. */

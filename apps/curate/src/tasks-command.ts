@@ -3,6 +3,7 @@ import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
 import { candidatesOption } from './candidates-option.js';
+import { LEVELS_HELP, levelsOption } from './levels-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -14,6 +15,7 @@ import { repositoryOptions } from './repository-options.js';
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
+                     [--levels MODE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
@@ -21,7 +23,9 @@ dependencies behind it, problem statements (from --templates, a JSON file {"code
 tests, and their checks (round trip, git apply, the pre state collects). --exact takes the results of
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
 are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
---candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining.`;
+--candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining.
+Every task is labelled under each context-level mode (kept in the catalog, shown by repocod show);
+${LEVELS_HELP}`;
 
 export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;
@@ -42,6 +46,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,
         candidates,
+        levels: levelsOption(args),
         onEvent: (event) => {
           if (event.kind === 'tasks-built') {
             io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);
@@ -90,7 +95,7 @@ function readTemplates(file: string): StatementTemplates {
 export function formatTasksSummary(summary: TasksSummary): string {
   const lines = [
     `${summary.repository}: ${summary.tasks.length} tasks in ${summary.durationSeconds.toFixed(1)} s`,
-    `  levels     ${['self-contained', 'file-level', 'repo-level']
+    `  levels     ${summary.levelMode}: ${['self-contained', 'file-level', 'repo-level']
       .map(
         (level) => `${level} \
 ${summary.byLevel[level] ?? 0}`,

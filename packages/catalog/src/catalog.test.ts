@@ -77,6 +77,7 @@ describe('openCatalog', () => {
       [6, 'validations: tests passing without the body, how the gold check was answered'],
       [7, 'stage times'],
       [8, 'evaluations'],
+      [9, 'context-level modes'],
     ]);
     await again.close();
   });

@@ -344,6 +344,27 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'context-level modes',
+    sql: `
+      -- Every task's level under each level mode (core's LEVEL_MODES), with the calls that decided it
+      -- (JSON), written with the task: a selection under another mode re-labels from here, without
+      -- mining or classifying again.
+      CREATE TABLE task_levels (
+        instance_id TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        mode TEXT NOT NULL CHECK (mode IN ('repocod-v1', 'repocod-v4', 'deps')),
+        level TEXT NOT NULL CHECK (level IN ('self-contained', 'file-level', 'repo-level')),
+        calls TEXT NOT NULL,
+        PRIMARY KEY (instance_id, mode)
+      );
+      -- The mode tasks.level is under: the tasks stage's, then the last selection's (select re-labels).
+      -- Tasks built before the modes were labelled by the dependency classifier. DuckDB cannot add a
+      -- column with a constraint; the writers only ever write a mode of LEVEL_MODES.
+      ALTER TABLE tasks ADD COLUMN level_mode TEXT DEFAULT 'deps';
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

@@ -1,10 +1,13 @@
 import { INTEGER, listValue } from '@duckdb/node-api';
+import type { LevelLabel, LevelMode } from '@repocod/core';
+import { LEVEL_MODES } from '@repocod/core';
 import {
   appendTask,
   pickFromRow,
   type SelectionPick,
   type TaskLevel,
   taskFromRow,
+  taskLevelFromRow,
   TASK_SUMMARY_QUERY,
   type TaskSummary,
   taskSummaryFromRow,
@@ -69,6 +72,12 @@ export const PROSPECTIVE_TASK_COLUMNS = [
 export interface TaskStore {
   /** Replaces every task of the repository with these, in one transaction. */
   replaceTasks(repository: string, tasks: readonly TaskRow[]): Promise<void>;
+  /**
+   * Sets every task's `level` to its label under `mode` (from `task_levels`): choosing another mode
+   * re-labels from the catalog, nothing is mined or classified again. Returns the instance ids of the
+   * tasks that have no label under it (built before the modes existed), which are left as they were.
+   */
+  relabelTasks(mode: LevelMode): Promise<string[]>;
   /** Tasks ordered by instance id, of one repository or of all. */
   tasks(repository?: string): Promise<StoredTask[]>;
   task(instanceId: string): Promise<StoredTask | null>;
@@ -106,6 +115,17 @@ export interface TaskStore {
   ): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
 }
 
+function levelsByTask(rows: readonly Row[]): Map<string, Partial<Record<LevelMode, LevelLabel>>> {
+  const byTask = new Map<string, Partial<Record<LevelMode, LevelLabel>>>();
+  for (const row of rows) {
+    const { instanceId, mode, label } = taskLevelFromRow(row);
+    const levels = byTask.get(instanceId) ?? {};
+    levels[mode] = label;
+    byTask.set(instanceId, levels);
+  }
+  return byTask;
+}
+
 export function taskStore(engine: CatalogEngine): TaskStore {
   return {
     replaceTasks(repository: string, tasks: readonly TaskRow[]): Promise<void> {
@@ -116,26 +136,57 @@ export function taskStore(engine: CatalogEngine): TaskStore {
           await withAppender(connection, 'tasks', (appender) => {
             for (const task of tasks) appendTask(appender, task, builtAt);
           });
+          await connection.run('DELETE FROM task_levels WHERE repository = $1', [repository]);
+          await withAppender(connection, 'task_levels', (appender) => {
+            for (const task of tasks)
+              for (const mode of LEVEL_MODES) {
+                const label = task.levels[mode];
+                if (label === undefined) continue;
+                for (const value of [task.instanceId, repository, mode, label.level, JSON.stringify(label.calls)])
+                  appender.appendVarchar(value);
+                appender.endRow();
+              }
+          });
+        }),
+      );
+    },
+
+    relabelTasks(mode: LevelMode): Promise<string[]> {
+      return engine.exclusive(`re-labelling the tasks under ${mode}`, (connection) =>
+        inTransaction(connection, async () => {
+          await connection.run(
+            `UPDATE tasks SET level = labels.level, level_mode = labels.mode
+               FROM task_levels AS labels WHERE labels.instance_id = tasks.instance_id AND labels.mode = $1`,
+            [mode],
+          );
+          const unlabelled = await readRows(
+            connection,
+            `SELECT instance_id FROM tasks WHERE NOT EXISTS (SELECT 1 FROM task_levels AS labels
+               WHERE labels.instance_id = tasks.instance_id AND labels.mode = $1) ORDER BY instance_id`,
+            [mode],
+          );
+          return unlabelled.map((row) => text(row, 'instance_id'));
         }),
       );
     },
 
     tasks(repository?: string): Promise<StoredTask[]> {
       return engine.exclusive('reading the tasks', async (connection) => {
-        const rows =
-          repository === undefined
-            ? await readRows(connection, 'SELECT * FROM tasks ORDER BY instance_id')
-            : await readRows(connection, 'SELECT * FROM tasks WHERE repository = $1 ORDER BY instance_id', [
-                repository,
-              ]);
-        return rows.map(taskFromRow);
+        const where = repository === undefined ? '' : ' WHERE repository = $1';
+        const parameters = repository === undefined ? [] : [repository];
+        const rows = await readRows(connection, `SELECT * FROM tasks${where} ORDER BY instance_id`, parameters);
+        const labels = await readRows(connection, `SELECT * FROM task_levels${where}`, parameters);
+        const levels = levelsByTask(labels);
+        return rows.map((row) => taskFromRow(row, levels.get(text(row, 'instance_id'))));
       });
     },
 
     task(instanceId: string): Promise<StoredTask | null> {
       return engine.exclusive(`reading the task ${instanceId}`, async (connection) => {
         const [row] = await readRows(connection, 'SELECT * FROM tasks WHERE instance_id = $1', [instanceId]);
-        return row === undefined ? null : taskFromRow(row);
+        if (row === undefined) return null;
+        const labels = await readRows(connection, 'SELECT * FROM task_levels WHERE instance_id = $1', [instanceId]);
+        return taskFromRow(row, levelsByTask(labels).get(instanceId));
       });
     },
 

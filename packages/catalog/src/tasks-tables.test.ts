@@ -27,6 +27,8 @@ function task(
     solutionTokens: 5,
     complexity: 1,
     level,
+    levelMode: 'deps',
+    levels: { deps: { level, calls: [] } },
     dependencies: [{ name: 'helper', kind: 'function', qualname: 'helper', file: 'm.py', line: 3, via: 'local' }],
     failToPass: ['t.py::test_f'],
     problemCode: 'code',
@@ -50,6 +52,44 @@ function task(
 
 describe('tasks table', () => {
   const connection = useMigratedDatabase();
+
+  it("keeps each mode's label with its calls, and re-labels every task under another mode", async () => {
+    const catalog = await openCatalog(IN_MEMORY);
+    try {
+      const call = {
+        line: 7,
+        callee: 'helper',
+        file: 'other.py',
+        qualname: 'helper',
+        definitionLine: 3,
+        rule: 'relative-import' as const,
+        level: 'repo-level' as const,
+      };
+      const labelled = task('a', 'self-contained', [3, 4], {
+        levelMode: 'deps',
+        levels: {
+          deps: { level: 'self-contained', calls: [] },
+          'repocod-v1': { level: 'repo-level', calls: [call] },
+          'repocod-v4': { level: 'file-level', calls: [] },
+        },
+      });
+      const older = task('b', 'file-level', [3, 4], { levels: {} });
+      await catalog.replaceTasks('r', [labelled, older]);
+      expect((await catalog.task('a'))?.levels).toEqual(labelled.levels);
+      expect(await catalog.relabelTasks('repocod-v1')).toEqual(['b']);
+      const [a, b] = await catalog.tasks('r');
+      expect([a?.level, a?.levelMode]).toEqual(['repo-level', 'repocod-v1']);
+      // A task without a label under the mode keeps the one it had.
+      expect([b?.level, b?.levelMode]).toEqual(['file-level', 'deps']);
+      // Rebuilding a repository's tasks replaces their labels too.
+      await catalog.replaceTasks('r', [older]);
+      expect((await catalog.query('SELECT count(*) FROM task_levels')).rows).toEqual([[0]]);
+      await catalog.query(`INSERT INTO task_levels VALUES ('b', 'r', 'deps', 'file-level', '[{"line":"x"}]')`);
+      await expect(catalog.task('b')).rejects.toThrow(/task_levels\.calls of b \(deps\)\[0\]: field "line"/);
+    } finally {
+      await catalog.close();
+    }
+  });
 
   it('reads its JSON columns back as written, an older row with defaults, and names a malformed one', async () => {
     const catalog = await openCatalog(IN_MEMORY);

@@ -1,6 +1,6 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { ContextLevel, Dependency, TaskChecks } from '@repocod/core';
-import { CONTEXT_LEVELS, decodeDependencies, decodeTaskChecks } from '@repocod/core';
+import type { ContextLevel, Dependency, LevelLabel, LevelMode, TaskChecks, TaskLevels } from '@repocod/core';
+import { CONTEXT_LEVELS, decodeDependencies, decodeTaskChecks, LEVEL_MODES, parseLevelCalls } from '@repocod/core';
 import { LIST, listValue, VARCHAR } from '@duckdb/node-api';
 import { appendTrailingDefaults } from './append-defaults.js';
 import { integer, oneOf, type Row, text, textList, timestamp, timestampValueOf } from './typed-cells.js';
@@ -29,8 +29,16 @@ export interface TaskRow {
   readonly promptTokens: number;
   readonly solutionTokens: number;
   readonly complexity: number;
+  /** The level under `levelMode`: `levels[levelMode].level`. */
   readonly level: TaskLevel;
-  /** The dependencies that gave the level (stored as JSON text, read back checked). */
+  /** The mode `level` is under: the tasks stage's, then the last selection's (select re-labels). */
+  readonly levelMode: LevelMode;
+  /**
+   * The level and the calls that decided it under each mode (the `task_levels` rows). The tasks stage
+   * writes every mode; a task built before the modes existed has none.
+   */
+  readonly levels: Readonly<Partial<TaskLevels>>;
+  /** The `deps` classifier's dependencies, whatever the mode (stored as JSON text, read back checked). */
   readonly dependencies: readonly Dependency[];
   readonly failToPass: readonly string[];
   readonly problemCode: string;
@@ -73,6 +81,7 @@ export const TASK_COLUMNS = [
   'checks',
   'checks_passed',
   'built_at',
+  'level_mode',
 ] as const;
 
 const TEXT_LIST = LIST(VARCHAR);
@@ -108,11 +117,28 @@ export function appendTask(appender: DuckDBAppender, task: TaskRow, builtAt: Dat
     appender.appendVarchar(value);
   appender.appendBoolean(task.checksPassed);
   appender.appendTimestamp(timestampValueOf(builtAt));
+  appender.appendVarchar(task.levelMode);
   appendTrailingDefaults(appender, TASK_COLUMNS.length);
   appender.endRow();
 }
 
-export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
+/** A `task_levels` row: one task's label under one mode. */
+export function taskLevelFromRow(row: Row): { instanceId: string; mode: LevelMode; label: LevelLabel } {
+  const instanceId = text(row, 'instance_id');
+  return {
+    instanceId,
+    mode: oneOf(row, 'mode', LEVEL_MODES, 'level mode'),
+    label: {
+      level: oneOf(row, 'level', CONTEXT_LEVELS, 'context level'),
+      calls: parseLevelCalls(text(row, 'calls'), `task_levels.calls of ${instanceId} (${text(row, 'mode')})`),
+    },
+  };
+}
+
+export function taskFromRow(
+  row: Row,
+  levels: Readonly<Partial<TaskLevels>> = {},
+): TaskRow & { readonly builtAt: Date } {
   const where = (column: string): string => `tasks.${column} of ${text(row, 'instance_id')}`;
   return {
     instanceId: text(row, 'instance_id'),
@@ -131,6 +157,8 @@ export function taskFromRow(row: Row): TaskRow & { readonly builtAt: Date } {
     solutionTokens: integer(row, 'solution_tokens'),
     complexity: integer(row, 'cc'),
     level: oneOf(row, 'level', CONTEXT_LEVELS, 'context level'),
+    levelMode: oneOf(row, 'level_mode', LEVEL_MODES, 'level mode'),
+    levels,
     dependencies: decodeDependencies(text(row, 'dependencies'), where('dependencies')),
     failToPass: textList(row, 'fail_to_pass'),
     problemCode: text(row, 'problem_code'),
@@ -174,6 +202,7 @@ export interface TaskSummary
     | 'qualname'
     | 'baseCommit'
     | 'level'
+    | 'levelMode'
     | 'complexity'
     | 'promptLines'
     | 'solutionLines'
@@ -186,7 +215,8 @@ export interface TaskSummary
   readonly patchHashes: readonly string[];
 }
 
-export const TASK_SUMMARY_QUERY = `SELECT instance_id, repository, file, qualname, base_commit, level, cc, prompt_lines,
+export const TASK_SUMMARY_QUERY = `SELECT instance_id, repository, file, qualname, base_commit, level, level_mode, cc, \
+prompt_lines,
   solution_lines, prompt_tokens, solution_tokens, fail_to_pass, checks_passed,
   sha256(pre_code) AS pre_code_hash, sha256(pre_test) AS pre_test_hash, sha256(gold_code) AS gold_code_hash,
   sha256(gold_test) AS gold_test_hash
@@ -200,6 +230,7 @@ export function taskSummaryFromRow(row: Row): TaskSummary {
     qualname: text(row, 'qualname'),
     baseCommit: text(row, 'base_commit'),
     level: oneOf(row, 'level', CONTEXT_LEVELS, 'context level'),
+    levelMode: oneOf(row, 'level_mode', LEVEL_MODES, 'level mode'),
     complexity: integer(row, 'cc'),
     promptLines: integer(row, 'prompt_lines'),
     solutionLines: integer(row, 'solution_lines'),

@@ -5,3 +5,4 @@ export * from './bin-comparison.js';
 export * from './fidelity-markdown.js';
 export * from './fidelity-html.js';
 export * from './candidate-mode-table.js';
+export * from './level-mix-table.js';

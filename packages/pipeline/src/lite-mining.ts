@@ -8,7 +8,7 @@ import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { buildRepositoryIndex } from '@repocod/tasks';
-import { classifyFunctions } from './classify-functions.js';
+import { classifyFunctions, levelModeOf } from './classify-functions.js';
 import { runExtract } from './extract-stage.js';
 import type { LiteCandidate, LiteMargin, LiteOutcome, LitePlan } from './lite-plan.js';
 import { DEFAULT_LITE_MARGIN, liteKey, planLiteMining } from './lite-plan.js';
@@ -232,11 +232,13 @@ export async function rankCandidates(
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));
   const levels = classifyFunctions(buildRepositoryIndex(await loadPythonParser(), texts), functions);
+  // A function competes in the quota of its level under the selection's mode.
+  const levelMode = levelModeOf(prepared.entry, spec.levels);
   const ids = candidateInstanceIds(taskRepoName(prepared), functions);
   const prospective = functions.map((fn) => ({
     functionId: fn.functionId,
     instanceId: ids.get(fn.functionId) as string,
-    level: levels.get(fn.functionId)?.level ?? 'self-contained',
+    level: levels.get(fn.functionId)?.levels[levelMode].level ?? 'self-contained',
   }));
   let scored: Awaited<ReturnType<Catalog['scoreProspectiveTasks']>>;
   try {

@@ -22,6 +22,8 @@ function task(instanceId: string, overrides: Partial<StoredTask> = {}): StoredTa
     solutionTokens: 3,
     complexity: 1,
     level: 'self-contained',
+    levelMode: 'deps',
+    levels: { deps: { level: 'self-contained', calls: [] }, 'repocod-v1': { level: 'file-level', calls: [] } },
     dependencies: [],
     failToPass: ['tests/test_b.py::test_b', 'tests/test_a.py::test_a'],
     problemCode: '',
@@ -125,7 +127,8 @@ describe('buildRebuildRecord', () => {
     ]);
     const [first] = formatRecordLines(record.lines).split('\n');
     expect(Object.keys(JSON.parse(first ?? '{}') as object)).toEqual([
-      ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'prompt_lines'],
+      ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'level_mode', 'levels'],
+      'prompt_lines',
       ...['solution_lines'],
       ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
     ]);
@@ -133,7 +136,19 @@ describe('buildRebuildRecord', () => {
     expect(record.meta.validated).toEqual({ passed: 1, failed: 1 });
     expect(record.meta.validated_with).toBe('repocod-kit 0.1.0 (git 2000)');
     const byLevel = { 'self-contained': 3, 'file-level': 1, 'repo-level': 1 };
-    expect(record.meta.tasks).toEqual({ total: 5, by_level: byLevel, passing_checks: 4 });
+    const none = { 'self-contained': 0, 'file-level': 0, 'repo-level': 0 };
+    expect(record.meta.tasks).toEqual({
+      total: 5,
+      level_mode: 'deps',
+      by_level: byLevel,
+      by_level_mode: {
+        'repocod-v1': { ...none, 'file-level': 5 },
+        'repocod-v4': none,
+        deps: { ...none, 'self-contained': 5 },
+      },
+      passing_checks: 4,
+    });
+    expect(record.lines[0]?.levels).toEqual({ 'repocod-v1': 'file-level', 'repocod-v4': null, deps: 'self-contained' });
   });
 
   it('has every task null without a selection, and the same bytes whatever order the catalog gave', () => {

@@ -1,5 +1,6 @@
 import type { MiningBaselineRow, StageTime, StoredRelevantTests, StoredTask, StoredValidation } from '@repocod/catalog';
-import { CONTEXT_LEVELS } from '@repocod/core';
+import type { LevelMode } from '@repocod/core';
+import { CONTEXT_LEVELS, LEVEL_MODES } from '@repocod/core';
 import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
@@ -73,7 +74,11 @@ export interface RecordMeta {
   readonly mined: { readonly with_tests: number; readonly without_tests: number; readonly errors: number };
   readonly tasks: {
     readonly total: number;
+    /** The mode `by_level` (and each line's `level`) is under; null when the repository has no tasks. */
+    readonly level_mode: LevelMode | null;
     readonly by_level: Readonly<Record<string, number>>;
+    /** The tasks per level under every mode (a task without a label under a mode is not counted there). */
+    readonly by_level_mode: Readonly<Record<LevelMode, Readonly<Record<string, number>>>>;
     readonly passing_checks: number;
   };
   readonly validated: { readonly passed: number; readonly failed: number };
@@ -243,7 +248,20 @@ function recordMeta(
       without_tests: inputs.mined.filter((row) => row.status === 'no-tests').length,
       errors: inputs.mined.filter((row) => row.status === 'error').length,
     },
-    tasks: { total: tasks.length, by_level: byLevel, passing_checks: tasks.filter((task) => task.checksPassed).length },
+    tasks: {
+      total: tasks.length,
+      level_mode: first?.levelMode ?? null,
+      by_level: byLevel,
+      by_level_mode: Object.fromEntries(
+        LEVEL_MODES.map((mode) => [
+          mode,
+          Object.fromEntries(
+            CONTEXT_LEVELS.map((level) => [level, tasks.filter((task) => task.levels[mode]?.level === level).length]),
+          ),
+        ]),
+      ) as Record<LevelMode, Record<string, number>>,
+      passing_checks: tasks.filter((task) => task.checksPassed).length,
+    },
     validated: {
       passed: judged.filter((row) => row.status === 'passed').length,
       failed: judged.filter((row) => row.status === 'failed').length,

@@ -1,10 +1,10 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
-import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
+import { CONTEXT_LEVELS, LEVEL_MODE_SUMMARIES, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { fidelitySection, measured, TITLES } from './fidelity-report.js';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
-import { tasksOfSelection } from './selection-tasks.js';
+import { selectionLevelMode, tasksOfSelection } from './selection-tasks.js';
 import { taskFactsOf } from './task-facts.js';
 import { taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
@@ -244,7 +244,8 @@ interface ValidationFacts {
 function fidelityOfRelease(spec: string, released: readonly StoredTask[]): string {
   const quotas = (JSON.parse(spec) as { quotas?: Record<string, number> }).quotas ?? {};
   const lite = CONTEXT_LEVELS.every((level) => quotas[level] === REPOCOD_LITE_SPEC.quotas[level]);
-  const against = lite ? 'lite' : 'full-v4';
+  // REPOCOD's first labelling is what its full table of that labelling (and REPOCOD-Lite) counts.
+  const against = lite ? 'lite' : selectionLevelMode(spec) === 'repocod-v1' ? 'full-v1' : 'full-v4';
   const title = `The ${released.length} released tasks against ${TITLES[against]}`;
   return fidelitySection(title, released.map(measured), against).markdown;
 }
@@ -258,6 +259,7 @@ export function cardBody(
   fidelity: string,
 ): string {
   const tasks = released.map(({ task }) => task);
+  const mode = selectionLevelMode(spec) ?? 'deps';
   const testsOf = new Map(
     released.map(({ task, validation }) => [
       task.instanceId,
@@ -295,8 +297,9 @@ ${counts.byCheck[check]['infra-error']} |`;
     '',
     'Built with repocod-kit: candidate functions (library code, docstring over 10 lines), relevant tests',
     'found by mutation (the tests that pass at the base commit in every baseline run and fail when the',
-    'body is replaced by an assertion failure), context level by static resolution, and this selection',
-    'spec (quotas per level, score and filter as DuckDB SQL over the tasks):',
+    `body is replaced by an assertion failure), context levels labelled under \`${mode}\``,
+    `(${LEVEL_MODE_SUMMARIES[mode]}), and this selection spec (quotas per level under that labelling, score`,
+    'and filter as DuckDB SQL over the tasks):',
     '',
     '```json',
     spec,

@@ -1,5 +1,6 @@
 import type { Catalog, RankedTask } from '@repocod/catalog';
-import { contentHash, RepocodError } from '@repocod/core';
+import type { LevelMode } from '@repocod/core';
+import { contentHash, DEFAULT_LEVEL_MODE, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
 import { failedTaskIds } from './current-verdicts.js';
@@ -37,9 +38,26 @@ export interface SelectSummary {
  */
 export async function selectStage(
   catalog: Catalog,
-  spec: SelectionSpec,
+  given: SelectionSpec,
   source = 'the selection spec',
 ): Promise<SelectSummary> {
+  const spec: SelectionSpec = { ...given, levels: given.levels ?? (await labelledMode(catalog)) };
+  const mode = spec.levels as LevelMode;
+  const unlabelled = await catalog.relabelTasks(mode);
+  if (unlabelled.length > 0) {
+    const repositories = [
+      ...new Set(
+        (await catalog.taskSummaries())
+          .filter((task) => unlabelled.includes(task.instanceId))
+          .map((task) => task.repository),
+      ),
+    ];
+    throw new RepocodError(
+      'usage',
+      `${unlabelled.length} task(s) have no label under ${mode} (built before the level modes), e.g. \
+${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
+    );
+  }
   const failed = await failedTaskIds(catalog);
   let ranked: RankedTask[];
   try {
@@ -73,4 +91,19 @@ ${error instanceof Error ? error.message : String(error)}`,
     .filter((task) => !task.picked && failedSet.has(task.instanceId))
     .map((task) => task.instanceId);
   return { selectionId, spec, picks, levels, short, passedOver };
+}
+
+/**
+ * The mode a spec that names none is over: the one every task is labelled with (the tasks stage's,
+ * from `--levels` or the manifests), DEFAULT_LEVEL_MODE when there are no tasks. Tasks labelled under
+ * different modes need `--levels` to say which.
+ */
+async function labelledMode(catalog: Catalog): Promise<LevelMode> {
+  const modes = [...new Set((await catalog.taskSummaries()).map((task) => task.levelMode))].sort();
+  if (modes.length <= 1) return modes[0] ?? DEFAULT_LEVEL_MODE;
+  throw new RepocodError(
+    'usage',
+    `the tasks are labelled under different level modes (${modes.join(', ')}); choose one with --levels (or \
+"levels" in the spec)`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { Catalog, StoredTask } from '@repocod/catalog';
-import { RepocodError } from '@repocod/core';
+import type { LevelMode } from '@repocod/core';
+import { LEVEL_MODES, RepocodError } from '@repocod/core';
 
 export interface SelectionTasks {
   readonly selectionId: string;
@@ -21,8 +22,15 @@ export async function tasksOfSelection(catalog: Catalog, selectionId?: string): 
     );
   }
   const byId = new Map((await catalog.tasks()).map((task) => [task.instanceId, task]));
+  const mode = selectionLevelMode(selection.spec);
+  // Each task as the selection saw it: its level is the pick's, under the selection's mode, whatever mode
+  // the tasks were re-labelled under since.
   const tasks = selection.picks
-    .flatMap((pick) => byId.get(pick.instanceId) ?? [])
+    .flatMap((pick): StoredTask[] => {
+      const task = byId.get(pick.instanceId);
+      if (task === undefined) return [];
+      return [{ ...task, level: pick.level, levelMode: mode ?? 'deps' }];
+    })
     .sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
   if (tasks.length !== selection.picks.length) {
     throw new RepocodError(
@@ -32,4 +40,12 @@ catalog (tasks were rebuilt); run \`repocod select\` again`,
     );
   }
   return { selectionId: selection.selectionId, spec: selection.spec, tasks };
+}
+
+/** The level mode a stored selection spec names; null for a selection made before the modes (then `deps`'s). */
+export function selectionLevelMode(spec: string): LevelMode | null {
+  const levels = (JSON.parse(spec) as { levels?: unknown }).levels;
+  return typeof levels === 'string' && (LEVEL_MODES as readonly string[]).includes(levels)
+    ? (levels as LevelMode)
+    : null;
 }

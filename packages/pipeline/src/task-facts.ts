@@ -1,4 +1,6 @@
 import type { StoredTask } from '@repocod/catalog';
+import type { ContextLevel, LevelMode } from '@repocod/core';
+import { LEVEL_MODES } from '@repocod/core';
 import { repocodFunctionNames } from '@repocod/tasks';
 
 /**
@@ -13,7 +15,12 @@ export interface TaskFacts {
   readonly qualname: string;
   /** REPOCOD's `function_name` form, unique among the repository's tasks of the set (repocod-function-name.ts). */
   readonly function_name: string;
+  /** The level under `level_mode`. */
   readonly level: StoredTask['level'];
+  /** The context-level mode of `level` (a selection's, for a release or a record of a selection). */
+  readonly level_mode: LevelMode;
+  /** The level under every mode; null for a mode the task was not labelled under (built before the modes). */
+  readonly levels: Readonly<Record<LevelMode, ContextLevel | null>>;
   readonly prompt_lines: number;
   readonly solution_lines: number;
   readonly prompt_tokens: number;
@@ -39,6 +46,11 @@ function taskFacts(task: StoredTask, functionName: string): TaskFacts {
     qualname: task.qualname,
     function_name: functionName,
     level: task.level,
+    level_mode: task.levelMode,
+    levels: Object.fromEntries(LEVEL_MODES.map((mode) => [mode, task.levels[mode]?.level ?? null])) as Record<
+      LevelMode,
+      ContextLevel | null
+    >,
     prompt_lines: task.promptLines,
     solution_lines: task.solutionLines,
     prompt_tokens: task.promptTokens,

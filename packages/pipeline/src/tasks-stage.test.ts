@@ -104,4 +104,52 @@ describe('tasks of the demo', () => {
       /spec\.json: the score or the filter is not valid SQL/,
     );
   });
+
+  it('labels every task under each level mode, and select re-labels under the mode it is asked for', async () => {
+    // The demo's manifest names no mode: a curator's project is labelled with deps.
+    expect(summary.levelMode).toBe('deps');
+    for (const task of summary.tasks) {
+      expect(Object.keys(task.levels).sort()).toEqual(['deps', 'repocod-v1', 'repocod-v4']);
+      expect(task.level).toBe(task.levels.deps?.level);
+    }
+    const mix = (mode: 'repocod-v1' | 'repocod-v4' | 'deps'): Record<string, number> => {
+      const counts: Record<string, number> = {};
+      for (const task of summary.tasks) {
+        const level = task.levels[mode]?.level ?? 'none';
+        counts[level] = (counts[level] ?? 0) + 1;
+      }
+      return counts;
+    };
+    expect(mix('repocod-v1')).toEqual({ 'self-contained': 35, 'file-level': 10, 'repo-level': 7 });
+    expect(mix('deps')).toEqual({ 'self-contained': 26, 'file-level': 10, 'repo-level': 16 });
+    const quotas = { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 };
+    const deps = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas });
+    expect(deps.spec.levels).toBe('deps');
+    const v1 = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'repocod-v1' });
+    expect(v1.spec.levels).toBe('repocod-v1');
+    expect(v1.selectionId).not.toBe(deps.selectionId);
+    // The picks' levels are the v1 labels, and the catalog's tasks now carry them.
+    const stored = new Map((await catalog.tasks('demo')).map((task) => [task.instanceId, task]));
+    for (const pick of v1.picks) {
+      expect(pick.level).toBe(stored.get(pick.instanceId)?.levels['repocod-v1']?.level);
+      expect(stored.get(pick.instanceId)?.levelMode).toBe('repocod-v1');
+    }
+    const moved = summary.tasks.filter((task) => task.levels['repocod-v1']?.level !== task.levels.deps?.level);
+    expect(moved.length).toBeGreaterThan(0);
+    // A spec naming no mode now follows the tasks' labelling (v1 since the last select); a spec given back
+    // its mode gives the same selection again, from the catalog alone.
+    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas })).selectionId).toBe(v1.selectionId);
+    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'deps' })).selectionId).toBe(
+      deps.selectionId,
+    );
+  });
+
+  it('refuses to select under a mode the tasks were not labelled under, naming the repository to rebuild', async () => {
+    await catalog.query(
+      "DELETE FROM task_levels WHERE mode = 'repocod-v4' AND instance_id = 'demo-inventory.util.retry'",
+    );
+    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, levels: 'repocod-v4' })).rejects.toThrow(
+      /1 task\(s\) have no label under repocod-v4 \(built before the level modes\), e\.g\. demo-inventory\.util\.retry; run `repocod tasks demo` again/,
+    );
+  });
 });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
-import type { CandidateModeName, TaskChecks } from '@repocod/core';
+import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { candidatesUnderMode } from './candidate-selection.js';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
@@ -18,7 +18,8 @@ import {
   testFileModel,
   testPatches,
 } from '@repocod/tasks';
-import { classifyFunctions } from './classify-functions.js';
+import type { FunctionLevels } from './classify-functions.js';
+import { classifyFunctions, levelModeOf } from './classify-functions.js';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
@@ -49,6 +50,11 @@ export interface TasksStageOptions extends PrepareStageOptions {
    * candidates (sphinx, none of whose 85 ranks high enough in the eleven), and that is an answer.
    */
   readonly allowNoTasks?: boolean;
+  /**
+   * The context-level mode the tasks' `level` is under (`--levels`); default the manifest's `levels`,
+   * else `deps`. Every mode's label is stored either way, so `select --levels` can choose another.
+   */
+  readonly levels?: LevelMode;
   readonly onEvent?: (event: TasksStageEvent) => void;
 }
 
@@ -68,6 +74,8 @@ export type { TaskChecks } from '@repocod/core';
 export interface TasksSummary {
   readonly repository: string;
   readonly tasks: readonly TaskRow[];
+  /** The mode `byLevel` and the tasks' `level` are under. */
+  readonly levelMode: LevelMode;
   readonly byLevel: Readonly<Record<string, number>>;
   readonly failedChecks: readonly { readonly instanceId: string; readonly checks: TaskChecks }[];
   /** Tasks whose pre state does not collect because the tests' modules need the body (their checks pass). */
@@ -111,6 +119,7 @@ mine ${name}\` first`,
     index,
     chosen.map(({ fn }) => fn),
   );
+  const levelMode = levelModeOf(prepared.entry, options.levels);
   const resolveBase = indexedBaseResolver(index);
   // Parsed when first asked: the tests' own files, and the files their inherited tests come from.
   const parsedTests = new Map<string, TestFileModel | undefined>();
@@ -130,13 +139,13 @@ mine ${name}\` first`,
     const instanceId = ids.get(fn.functionId) as string;
     const code = codePatches(fn, texts.get(fn.file) ?? '');
     const test = testPatches(testModels, tests, resolveBase, prepared.entry.packageRoot);
-    const classification = levels.get(fn.functionId) ?? { level: 'self-contained' as const, dependencies: [] };
+    const classification = levels.get(fn.functionId) as FunctionLevels;
     const fields = {
       repository: taskRepoName(prepared),
       file: fn.file,
       qualname: fn.qualname,
       prompt: fn.slices.prompt,
-      level: classification.level,
+      level: classification.levels[levelMode].level,
       tests: tests.map((id) => `- ${id}`).join('\n'),
     };
     return { instanceId, fn, tests, code, test, classification, fields };
@@ -174,7 +183,9 @@ mine ${name}\` first`,
       promptTokens: draft.fn.metrics.promptTokens,
       solutionTokens: draft.fn.metrics.solutionTokens,
       complexity: draft.fn.metrics.cyclomatic,
-      level: draft.classification.level,
+      level: draft.classification.levels[levelMode].level,
+      levelMode,
+      levels: draft.classification.levels,
       dependencies: draft.classification.dependencies,
       failToPass: draft.tests,
       problemCode: renderTemplate(templates.code, draft.fields, 'the code problem statement template'),
@@ -193,6 +204,7 @@ mine ${name}\` first`,
   return {
     repository: name,
     tasks,
+    levelMode,
     byLevel,
     failedChecks: tasks
       .filter((task) => !task.checksPassed)

@@ -360,7 +360,7 @@ number 0)',
 
   it('the top level', () => {
     expect(problem(['repos:', '  - name: flask'])).toMatch(
-      /^1: repos is not a known field \(did you mean "repositories"\? known fields: repositories\)/,
+      /^1: repos is not a known field \(did you mean "repositories"\? known fields: levels, repositories\)/,
     );
     expect(problem(['- name: flask'])).toMatch(
       /^1: the manifest must be a mapping with a "repositories:" list \(got a list\)/,
@@ -372,6 +372,15 @@ number 0)',
       '1: the manifest is empty (expected a "repositories:" list of repositories)',
     );
     expect(problem(['other: 1'])).toMatch(/^1: other is not a known field/);
+  });
+
+  it("levels: the project's context-level mode, given to every repository", () => {
+    const manifest = load(['levels: repocod-v1', ...HEAD, '  - name: sympy', ...HEAD.slice(2).map((line) => line)]);
+    expect(manifest.repositories.map((entry) => entry.levels)).toEqual(['repocod-v1', 'repocod-v1']);
+    expect(load(HEAD).repositories[0]?.levels).toBeUndefined();
+    expect(problem(['levels: v1', ...HEAD])).toBe(
+      '1: levels must be one of repocod-v1, repocod-v4, deps (got "v1")',
+    );
   });
 
   it('names the right repository further down the file', () => {

@@ -1,4 +1,5 @@
-import { RepocodError } from '@repocod/core';
+import type { LevelMode } from '@repocod/core';
+import { LEVEL_MODES, RepocodError } from '@repocod/core';
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import type { InstallStep } from './install-step.js';
 import type { DeselectedTest, LocalManifestEntry, Manifest, ManifestEntry, RemoteManifestEntry } from './manifest.js';
@@ -15,7 +16,7 @@ export interface ManifestSource {
 /** REPOCOD used 600 s per evaluation; a manifest that says nothing gets the same. */
 export const DEFAULT_TIMEOUT_SECONDS = 600;
 
-const TOP_FIELDS = ['repositories'] as const;
+const TOP_FIELDS = ['levels', 'repositories'] as const;
 const ENTRY_FIELDS = [
   'name',
   'url',
@@ -89,6 +90,8 @@ class ManifestChecker {
       );
     }
     const fields = this.fieldsOf(root, '', TOP_FIELDS, 1);
+    const levelsField = fields.get('levels');
+    const levels = levelsField === undefined ? undefined : this.levelMode(levelsField);
     const list = this.required(fields, 'repositories', 'repositories', 1, 'the list of repositories');
     if (list.node === null || !isSeq(list.node)) {
       this.fail(
@@ -103,7 +106,7 @@ class ManifestChecker {
     const firstUse = new Map<string, { index: number; line: number }>();
     list.node.items.forEach((item, index) => {
       const field = this.item(item as Node | null, `repositories[${index}]`, list.line);
-      const entry = this.entry(field);
+      const entry = { ...this.entry(field), ...(levels === undefined ? {} : { levels }) };
       const nameLine = this.lineOf(this.child(field, 'name'), field.line);
       const earlier = firstUse.get(entry.name);
       if (earlier !== undefined) {
@@ -437,6 +440,14 @@ select the environment); remove it',
       env[key] = value.value;
     }
     return env;
+  }
+
+  /** The project's context-level mode (LEVEL_MODES): every repository of the manifest is labelled with it. */
+  private levelMode(field: Field): LevelMode {
+    const { value, line, path } = this.string(field, 'a level mode');
+    if (!(LEVEL_MODES as readonly string[]).includes(value))
+      this.fail(line, path, `must be one of ${LEVEL_MODES.join(', ')} (got ${JSON.stringify(value)})`);
+    return value as LevelMode;
   }
 
   private timeout(field: Field | undefined): number {

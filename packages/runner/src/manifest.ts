@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { LevelMode } from '@repocod/core';
 import { RepocodError } from '@repocod/core';
 import { LineCounter, parseDocument } from 'yaml';
 import type { InstallStep } from './install-step.js';
@@ -52,6 +53,11 @@ interface ManifestEntryFields {
   readonly env: Readonly<Record<string, string>>;
   /** Seconds one job may take before its process group is killed. */
   readonly timeoutSeconds: number;
+  /**
+   * The manifest's `levels`: the context-level mode its tasks are labelled with unless `--levels` says
+   * otherwise (REPOCOD's manifest: repocod-v1). Absent: DEFAULT_LEVEL_MODE.
+   */
+  readonly levels?: LevelMode;
   /**
    * How many times mining runs the whole suite at the base commit (the baseline's k), when it must
    * differ from the command's --repeat: a suite that takes hours runs once, and validation then runs

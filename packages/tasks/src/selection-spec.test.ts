@@ -9,6 +9,10 @@ describe('parseSelectionSpec', () => {
       score: 'prompt_lines * solution_lines',
       filter: 'cc >= 3',
     });
+    expect(parseSelectionSpec('{"levels": "repocod-v1"}', 'spec.json')).toEqual({
+      ...REPOCOD_LITE_SPEC,
+      levels: 'repocod-v1',
+    });
   });
 
   it('names the field that is wrong', () => {
@@ -21,5 +25,8 @@ describe('parseSelectionSpec', () => {
       /"score" must be one SQL expression/,
     );
     expect(() => parseSelectionSpec('{', 'spec.json')).toThrow(/spec\.json: not JSON/);
+    expect(() => parseSelectionSpec('{"levels": "v1"}', 'spec.json')).toThrow(
+      /spec\.json: "levels" must be one of repocod-v1, repocod-v4, deps \(got "v1"\)/,
+    );
   });
 });

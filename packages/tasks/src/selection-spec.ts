@@ -1,5 +1,5 @@
-import type { ContextLevel } from '@repocod/core';
-import { CONTEXT_LEVELS, RepocodError } from '@repocod/core';
+import type { ContextLevel, LevelMode } from '@repocod/core';
+import { CONTEXT_LEVELS, LEVEL_MODES, RepocodError } from '@repocod/core';
 
 /** Quotas are per context level. */
 export type SelectionLevel = ContextLevel;
@@ -15,6 +15,11 @@ export interface SelectionSpec {
   readonly quotas: Readonly<Record<SelectionLevel, number>>;
   readonly score: string;
   readonly filter: string;
+  /**
+   * The context-level mode the quotas are over (LEVEL_MODES). Absent in a spec file, it is resolved when
+   * the selection is made (`--levels`, else the mode the tasks were labelled with) and stored filled in.
+   */
+  readonly levels?: LevelMode;
 }
 
 /** REPOCOD-Lite: 66/67/67 by lines(prompt) × lines(canonical solution), over every repository. */
@@ -24,7 +29,7 @@ export const REPOCOD_LITE_SPEC: SelectionSpec = {
   filter: 'true',
 };
 
-const FIELDS = ['quotas', 'score', 'filter'] as const;
+const FIELDS = ['quotas', 'score', 'filter', 'levels'] as const;
 
 /**
  * Reads a spec file (JSON). Missing fields take REPOCOD-Lite's values; an unknown field, a quota
@@ -68,7 +73,18 @@ export function parseSelectionSpec(text: string, source: string): SelectionSpec 
       quotas[level as SelectionLevel] = quota;
     }
   }
-  return { quotas, score: expression(record, 'score', source), filter: expression(record, 'filter', source) };
+  const levels = record.levels;
+  if (levels !== undefined && (typeof levels !== 'string' || !(LEVEL_MODES as readonly string[]).includes(levels)))
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: "levels" must be one of ${LEVEL_MODES.join(', ')} (got ${JSON.stringify(levels)})`,
+    );
+  return {
+    quotas,
+    score: expression(record, 'score', source),
+    filter: expression(record, 'filter', source),
+    ...(levels === undefined ? {} : { levels: levels as LevelMode }),
+  };
 }
 
 function expression(record: Record<string, unknown>, field: 'score' | 'filter', source: string): string {

@@ -1,4 +1,5 @@
 import type { TaskDetail } from '@repocod/pipeline';
+import { explainLevel } from '@repocod/pipeline';
 import { checkLines } from './check-lines.js';
 import { diffLines } from './diff-lines.js';
 import { STATUS_COLOURS } from './status-colours.js';
@@ -23,20 +24,22 @@ function field(label: string, value: string | readonly Span[]): StyledLine {
 }
 
 function overview(detail: TaskDetail): StyledLine[] {
-  const { task, dependencies, checkMessages } = detail;
-  const levelLines = dependencies.map((dep) =>
-    line(`    ${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`),
-  );
+  const { task, checkMessages } = detail;
+  const { summary, reasons, modes } = explainLevel(task);
+  const levelLines = reasons.map((reason) => line(`    ${plain(reason)}`));
+  const modeLines = modes.flatMap(({ line: text, uses }) => [
+    line(`    ${plain(text)}`, { dim: true }),
+    ...uses.map((use) => line(`      ${plain(use)}`, { dim: true })),
+  ]);
   const status = detail.validation?.status ?? 'not-validated';
   return [
     line(task.instanceId, { bold: true }),
     field('repository', `${task.repo} @ ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`),
     field('function', `${task.file}::${task.qualname}`),
-    field('level', [
-      { text: task.level, bold: true },
-      { text: dependencies.length === 0 ? ' (uses no function or class of the repository)' : ', because it uses:' },
-    ]),
+    field('level', [{ text: task.level, bold: true }, { text: summary }]),
     ...levelLines,
+    field('levels', 'under each mode'),
+    ...modeLines,
     field(
       'lengths',
       `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / \

@@ -24,6 +24,7 @@ export async function buildTasks(
     workers: settings.workers,
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
+    levels: settings.spec.levels,
     allowNoTasks: true,
     onEvent: (event) => {
       if (event.kind === 'tasks-built')
@@ -39,5 +40,8 @@ export async function buildTasks(
   const passing = value.tasks.length - value.failedChecks.length;
   if (value.tasks.length === 0)
     return { value, summary: 'no tasks: mining found no function with relevant tests (Lite-first may mine none)' };
-  return { value, summary: `${value.tasks.length} tasks (${levels}); ${passing} pass their checks` };
+  return {
+    value,
+    summary: `${value.tasks.length} tasks (${value.levelMode}: ${levels}); ${passing} pass their checks`,
+  };
 }
