@@ -378,9 +378,7 @@ number 0)',
     const manifest = load(['levels: repocod-v1', ...HEAD, '  - name: sympy', ...HEAD.slice(2).map((line) => line)]);
     expect(manifest.repositories.map((entry) => entry.levels)).toEqual(['repocod-v1', 'repocod-v1']);
     expect(load(HEAD).repositories[0]?.levels).toBeUndefined();
-    expect(problem(['levels: v1', ...HEAD])).toBe(
-      '1: levels must be one of repocod-v1, repocod-v4, deps (got "v1")',
-    );
+    expect(problem(['levels: v1', ...HEAD])).toBe('1: levels must be one of repocod-v1, repocod-v4, deps (got "v1")');
   });
 
   it('names the right repository further down the file', () => {
