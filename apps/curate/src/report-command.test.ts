@@ -53,6 +53,24 @@ describe('repocod report on the demo', () => {
     expect(mixed.stderr).toMatch(/--selection does not go with --candidate-modes/);
   });
 
+  it('measures the level modes on the demo from its source, and writes them as JSON', { timeout: 60_000 }, async () => {
+    const json = join(temp.dir, 'levels.json');
+    const run = await report('--level-modes', '--db', db, '--json', json);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^# Context-level modes against REPOCOD's labellings\n/);
+    // Not a REPOCOD repository: its mix under each mode, no distance, and no average.
+    expect(run.stdout).toContain(
+      '| demo (52 tasks; all 52 candidates mined) | repocod-v1 | 35 (67%) | 10 (19%) | 7 (13%) | – | – |',
+    );
+    expect(run.stdout).toContain('|  | repocod-v4 | 26 (50%) | 11 (21%) | 15 (29%) | – | – |');
+    expect(run.stdout).toContain('|  | deps | 26 (50%) | 10 (19%) | 16 (31%) | – | – |');
+    expect(run.stdout).toContain('| repocod-v1 | – | – |');
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { rows: { repository: string; complete: boolean }[] };
+    expect(written.rows.map((row) => [row.repository, row.complete])).toEqual([['demo', true]]);
+    const mixed = await report('--level-modes', '--against', 'lite', '--db', db);
+    expect(mixed.stderr).toMatch(/--against does not go with --level-modes/);
+  });
+
   it('compares a release folder with the table --against names', { timeout: 60_000 }, async () => {
     const release = join(temp.dir, 'release');
     const io = bufferIO();

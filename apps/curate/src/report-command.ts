@@ -39,12 +39,12 @@ tests comes from the catalog and the committed records (--records DIR, default
 ${DEFAULT_RECORD_FOLDER}; theirs win); where mining stopped short (Lite-first) a cell gives what is
 mined so far and an estimate.
 
---level-modes measures the context-level modes (repocod tasks --levels) on the catalog's tasks that
-pass their checks: per repository the tasks per level under each mode beside REPOCOD's first labelling
-(full-v1, REPOCOD-Lite's) and its corrected one (full-v4), with the total-variation distance between
-the mixes, and per mode the mean distance over the repositories where every candidate was mined (by the
-catalog or the committed records; a Lite-first pool is listed but not averaged). --json FILE writes
-the rows and the means.`;
+--level-modes measures the context-level modes (repocod tasks --levels): per repository, the functions
+mining found relevant tests for (by the catalog or the committed records, --records DIR), labelled
+from the checkout under each mode, beside REPOCOD's first labelling (full-v1, REPOCOD-Lite's) and its
+corrected one (full-v4), with the total-variation distance between the mixes; per mode the mean
+distance over the repositories where every candidate was mined (a Lite-first pool is listed, not
+averaged). Nothing runs: labels need the source only. --json FILE writes the rows and the means.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 

@@ -35,8 +35,8 @@ export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<nu
 
 export function formatSelection(summary: SelectSummary, explain: boolean): string {
   const lines = [
-    `selection ${summary.selectionId}: ${summary.picks.length} tasks; levels ${summary.spec.levels}; score \
-${summary.spec.score}; filter ${summary.spec.filter}`,
+    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${summary.spec.score}; filter \
+${summary.spec.filter}; levels ${summary.spec.levels}`,
   ];
   for (const level of summary.levels) {
     const cut =

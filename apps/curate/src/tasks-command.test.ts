@@ -68,6 +68,20 @@ finished_at >= '${before}'`;
     ).toBe(0);
     expect(sql.stdout()).toContain('Implement Bin.take (repo-level).');
 
+    // Every mode's label with the calls behind it; select --levels re-labels from the catalog.
+    expect(show.stdout()).toContain('  levels       under each mode');
+    expect(show.stdout()).toMatch(/^ {4}repocod-v1 {2}(self-contained|file-level|repo-level) /m);
+    expect(show.stdout()).toMatch(/^ {4}deps {8}repo-level {6}\(current\) \d+ use\(s\) counted:$/m);
+    const v1 = bufferIO();
+    expect(await main(['select', '--spec', spec, '--levels', 'repocod-v1', '--db', db], v1)).toBe(0);
+    expect(v1.stdout()).toMatch(/^selection [0-9a-f]{16}: 9 tasks; .*; levels repocod-v1\n/);
+    const relabelled = bufferIO();
+    expect(await main(['show', 'demo-inventory.util.slugify', '--db', db], relabelled)).toBe(0);
+    expect(relabelled.stdout()).toMatch(/^ {2}level {8}(self-contained|file-level|repo-level) under repocod-v1/m);
+    const unknownMode = bufferIO();
+    expect(await main(['select', '--levels', 'v1', '--db', db], unknownMode)).toBe(2);
+    expect(unknownMode.stderr()).toMatch(/--levels: unknown level mode "v1" \(known: repocod-v1, repocod-v4, deps\)/);
+
     const missing = bufferIO();
     expect(await main(['show', 'demo-inventory.warehouse.Bin.tak', '--db', db], missing)).toBe(2);
     expect(missing.stderr()).toMatch(/no task demo-inventory\.warehouse\.Bin\.tak in the catalog/);

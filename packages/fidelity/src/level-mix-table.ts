@@ -102,10 +102,12 @@ export function levelMixMarkdown(
       total === 0 ? `${counts[level]}` : `${counts[level]} (${((100 * counts[level]) / total).toFixed(0)}%)`,
     ).join(' | ');
   };
-  const distanceCell = (ours: LevelCounts, theirs: LevelCounts | null): string => {
+  // "short" is said of our modes only: REPOCOD's two labellings share one pool.
+  const distanceCell = (ours: LevelCounts, theirs: LevelCounts | null, sayShort = true): string => {
     if (theirs === null) return '–';
     const { distance, short } = mixDistance(ours, theirs);
-    const shortText = short.length === 0 ? '' : `, short: ${short.map((level) => SHORT_NAMES[level]).join(', ')}`;
+    const shortText =
+      short.length === 0 || !sayShort ? '' : `, short: ${short.map((level) => SHORT_NAMES[level]).join(', ')}`;
     return distance === null ? '–' : `${distance.toFixed(1)}${shortText}`;
   };
   const lines: string[] = [
@@ -126,8 +128,8 @@ export function levelMixMarkdown(
       ? `all ${row.candidates} candidates mined`
       : `${row.mined} of ${row.candidates} candidates mined`;
     const name = `${row.repository} (${row.tasks} tasks; ${pool})`;
-    if (v1 !== null) lines.push(`| ${name} | REPOCOD full-v1 | ${cells(v1)} | 0.0 | ${distanceCell(v1, v4)} |`);
-    if (v4 !== null) lines.push(`| | REPOCOD full-v4 | ${cells(v4)} | ${distanceCell(v4, v1)} | 0.0 |`);
+    if (v1 !== null) lines.push(`| ${name} | REPOCOD full-v1 | ${cells(v1)} | 0.0 | ${distanceCell(v1, v4, false)} |`);
+    if (v4 !== null) lines.push(`| | REPOCOD full-v4 | ${cells(v4)} | ${distanceCell(v4, v1, false)} | 0.0 |`);
     for (const [index, mode] of LEVEL_MODES.entries()) {
       const label = v1 === null && index === 0 ? name : '';
       lines.push(
