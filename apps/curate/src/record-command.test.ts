@@ -1,4 +1,4 @@
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LiteRecord, RecordMeta } from '@repocod/pipeline';
 import { openCatalog } from '@repocod/pipeline';
@@ -9,8 +9,8 @@ import { bufferIO, makeTempDir } from './test-support.js';
 import { demoFixture } from './tui/demo-fixture.js';
 
 const LINE_KEYS = [
-  ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'prompt_lines'],
-  ...['solution_lines'],
+  ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'level_mode', 'levels'],
+  ...['prompt_lines', 'solution_lines'],
   ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
 ];
 
@@ -148,13 +148,64 @@ describe('repocod record on the demo', () => {
     expect(meta.candidates).toBe(52);
     expect(meta.mined).toEqual({ with_tests: 52, without_tests: 0, errors: 0 });
     const byLevel = { 'self-contained': 26, 'file-level': 10, 'repo-level': 16 };
-    expect(meta.tasks).toEqual({ total: 52, by_level: byLevel, passing_checks: 52 });
+    expect(meta.tasks).toEqual({
+      total: 52,
+      level_mode: 'deps',
+      by_level: byLevel,
+      by_level_mode: {
+        'repocod-v1': { 'self-contained': 35, 'file-level': 10, 'repo-level': 7 },
+        'repocod-v4': { 'self-contained': 26, 'file-level': 11, 'repo-level': 15 },
+        deps: byLevel,
+      },
+      passing_checks: 52,
+    });
     expect(meta.validated.passed + meta.validated.failed).toBe(52);
     for (const [stage, seconds] of Object.entries(meta.stage_seconds)) expect(typeof seconds, stage).toBe('number');
     expect(Object.keys(meta.stage_seconds)).toEqual(['prepare', 'extract', 'mine', 'tasks', 'validate']);
     // Every runner job of the demo in the catalog: the baseline shards, mutations, collect checks, validations.
     expect(meta.runner.jobs).toBeGreaterThan(10);
     expect(meta.runner.seconds).toBeGreaterThan(0);
+  });
+
+  it('labels an older record under every mode from the source, as the catalog labels it', {
+    timeout: 120_000,
+  }, async () => {
+    const fresh = join(temp.dir, 'fresh');
+    const old = join(temp.dir, 'old');
+    expect((await record(fresh)).code).toBe(0);
+    expect((await record(old)).code).toBe(0);
+    // A record from before the modes: no level_mode, no levels, and its levels under deps.
+    const strip = (line: string): string => {
+      const { level_mode: _mode, levels: _levels, ...rest } = JSON.parse(line) as Record<string, unknown>;
+      return JSON.stringify(rest);
+    };
+    const oldLines = readFileSync(join(old, 'demo.jsonl'), 'utf8').trimEnd().split('\n').map(strip);
+    writeFileSync(join(old, 'demo.jsonl'), `${oldLines.join('\n')}\n`);
+    const io = bufferIO();
+    const args = ['record', '--relabel', '--repo', 'demo', '--levels', 'repocod-v1', '--db', db, '--out', old];
+    expect(await main(args, io), io.stderr()).toBe(0);
+    expect(io.stdout()).toBe(
+      'demo: 52 task(s) labelled under every mode; repocod-v1: self-contained 35, file-level 10, repo-level 7\n',
+    );
+    const read = (folder: string): Record<string, unknown>[] =>
+      readFileSync(join(folder, 'demo.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const [relabelled, catalogs] = [read(old), read(fresh)];
+    for (const [index, line] of relabelled.entries()) {
+      expect(Object.keys(line)).toEqual(LINE_KEYS);
+      expect(line.levels).toEqual(catalogs[index]?.levels);
+      expect(line.level).toBe((line.levels as Record<string, string>)['repocod-v1']);
+      expect(line.level_mode).toBe('repocod-v1');
+    }
+    const meta = JSON.parse(readFileSync(join(old, 'demo.meta.json'), 'utf8')) as RecordMeta;
+    const freshMeta = JSON.parse(readFileSync(join(fresh, 'demo.meta.json'), 'utf8')) as RecordMeta;
+    expect(meta.tasks.by_level_mode).toEqual(freshMeta.tasks.by_level_mode);
+    expect(meta.tasks.by_level).toEqual(freshMeta.tasks.by_level_mode['repocod-v1']);
+    const unknown = bufferIO();
+    expect(await main(['record', '--relabel', '--repo', 'nope', '--db', db, '--out', old], unknown)).toBe(2);
+    expect(unknown.stderr()).toMatch(/nope: no record in /);
   });
 
   it('writes the selection as lite.json with --lite: spec, picks per level in rank order, verdicts', {

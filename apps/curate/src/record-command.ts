@@ -4,18 +4,22 @@ import type { Catalog, WrittenRecord } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
   DEFAULT_RECORD_FOLDER,
+  levelModeOf,
   listRepositories,
   openCatalog,
+  relabelRecord,
   writeLiteRecord,
   writeRebuildRecords,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
+import { levelsOption } from './levels-option.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] \
 [--manifest FILE]
+       repocod record --relabel --repo NAME... [--levels MODE] [--out DIR] [--db FILE]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
 <repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,
@@ -26,10 +30,16 @@ mining counts, tasks per level, validation counts, stage times, tool version; st
 manifest's commit when the tasks were built on another tree, such as a release's sdist). With --lite, also
 lite.json: the selection itself (its spec, and per level the picks in rank order with their
 repository, score and verdict, the quota and the cut-off score). The folder defaults to
-${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.`;
+${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.
+
+--relabel labels the tasks of the committed records (--out DIR) under every context-level mode from
+the repository's checkout (it must be extracted in the catalog at the record's base commit), and sets
+each line's level under --levels MODE (default: the manifest's levels): a record whose mining the
+catalog no longer holds gets the modes without mining again. Every other field stays as it was.`;
 
 export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const repositories = listOption(args, 'repo');
+  if (args.flags.get('relabel') === true) return relabelCommand(args, io, repositories);
   const lite = args.flags.get('lite') === true;
   if (args.positionals.length > 0 || (repositories.length === 0 && !lite))
     throw new RepocodError('usage', RECORD_USAGE);
@@ -44,6 +54,32 @@ export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<nu
     if (lite) {
       const { file, tasks } = await writeLiteRecord(catalog, folder, selection);
       io.out(`selection: ${tasks} task(s) → ${shownPath(file)}\n`);
+    }
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function relabelCommand(args: ParsedArgs, io: CommandIO, repositories: readonly string[]): Promise<number> {
+  if (repositories.length === 0 || args.positionals.length > 0 || args.flags.has('lite') || args.flags.has('selection'))
+    throw new RepocodError('usage', `--relabel takes --repo NAME... and no --lite or --selection\n\n${RECORD_USAGE}`);
+  const manifestLevels = new Map(
+    listRepositories({ projectRoot: PROJECT_ROOT, manifest: stringOption(args, 'manifest') }).map((entry) => [
+      entry.name,
+      entry.levels,
+    ]),
+  );
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const folder = recordFolder(stringOption(args, 'out'));
+    for (const repository of repositories) {
+      const mode = levelModeOf({ levels: manifestLevels.get(repository) }, levelsOption(args));
+      const { tasks, byLevel } = await relabelRecord(catalog, folder, repository, mode);
+      const levels = Object.entries(byLevel)
+        .map(([level, count]) => `${level} ${count}`)
+        .join(', ');
+      io.out(`${repository}: ${tasks} task(s) labelled under every mode; ${mode}: ${levels}\n`);
     }
     return 0;
   } finally {

@@ -52,3 +52,5 @@ export * from './candidate-selection.js';
 export * from './candidate-mode-report.js';
 export * from './level-explanation.js';
 export * from './level-mode-report.js';
+export * from './record-relabel.js';
+export { levelModeOf } from './classify-functions.js';
