@@ -24,7 +24,9 @@ const metas = ORDER.map((repository) => {
 
 const seconds = (value) => (value === undefined || value === null ? '–' : `${Math.round(value)}`);
 const LEVELS = ['self-contained', 'file-level', 'repo-level'];
-const levels = (tasks) => LEVELS.map((level) => tasks.by_level[level]).join(', ');
+// The levels under the record's level mode (records from before the modes: deps, the only labelling then).
+const levels = (tasks) =>
+  `${LEVELS.map((level) => tasks.by_level[level]).join(', ')}${tasks.level_mode ? `; ${tasks.level_mode}` : ''}`;
 const envCell = (env) => `${seconds(env.build_seconds)} s, ${env.packages?.length ?? '–'}`;
 const mined = (m) => m.mined.with_tests + m.mined.without_tests + m.mined.errors;
 const columns = [
@@ -39,7 +41,7 @@ ${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passin
   // Records made before the field existed have no list: '–', not 0.
   ['not passing for want of a network', (m) => m.baseline?.network_bound && `${m.baseline.network_bound.length}`],
   ['candidates / mined / with tests', (m) => m.mined && `${m.candidates} / ${mined(m)} / ${m.mined.with_tests}`],
-  ['tasks (self-contained, file, repo)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
+  ['tasks (self-contained, file, repo; level mode)', (m) => m.tasks && `${m.tasks.total} (${levels(m.tasks)})`],
   ['pass checks', (m) => m.tasks && `${m.tasks.passing_checks}`],
   ['validated: passed / failed', (m) => m.validated && `${m.validated.passed} / ${m.validated.failed}`],
   [

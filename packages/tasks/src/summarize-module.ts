@@ -240,26 +240,8 @@ class ScopeVisitor {
     }
     if (current.type === 'identifier')
       return this.reference(node, scope, { kind: 'name', name: current.text }, current.text, attributes);
-    if (current.type === 'call') {
-      const callee = current.childForFieldName('function');
-      const argumentList = current.childForFieldName('arguments');
-      const args =
-        argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
-      const rootText = current.text.replace(/\s+/g, ' ');
-      // super()'s arguments name the class and the instance: the idiom, not a use of the class.
-      if (callee?.type === 'identifier' && callee.text === 'super') {
-        const classArgument = args[0] === undefined ? null : chainOf(args[0]);
-        return this.reference(node, scope, { kind: 'super', classArgument }, rootText, attributes);
-      }
-      if (
-        callee?.type === 'identifier' &&
-        callee.text === 'type' &&
-        args.length === 1 &&
-        args[0]?.type === 'identifier'
-      ) {
-        return this.reference(node, scope, { kind: 'type-of', name: args[0].text }, rootText, attributes);
-      }
-    }
+    const receiver = current.type === 'call' ? receiverOfCall(current) : null;
+    if (receiver !== null) return this.reference(node, scope, receiver, current.text.replace(/\s+/g, ' '), attributes);
     this.push(current, scope);
   }
 
@@ -269,10 +251,10 @@ class ScopeVisitor {
    * are kept; a callee that is a subscript, a call's result called again or a literal is not.
    */
   private visitCall(node: Node, scope: Scope): void {
-    const callee = node.childForFieldName('function');
-    if (callee === null) return;
+    const called = node.childForFieldName('function');
+    if (called === null) return;
     const attributes: string[] = [];
-    let current = callee;
+    let current = called;
     while (current.type === 'attribute') {
       const object = current.childForFieldName('object');
       const attribute = current.childForFieldName('attribute');
@@ -297,28 +279,13 @@ class ScopeVisitor {
     if (current.type !== 'call' || attributes.length === 0) return;
     const inner = current.childForFieldName('function');
     if (inner?.type !== 'identifier') return;
-    const argumentList = current.childForFieldName('arguments');
-    const args = argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
-    const rootText = current.text.replace(/\s+/g, ' ');
-    let root: RawRoot;
-    let onInstance = false;
-    if (inner.text === 'super')
-      root = { kind: 'super', classArgument: args[0] === undefined ? null : chainOf(args[0]) };
-    else if (inner.text === 'type' && args.length === 1 && args[0]?.type === 'identifier')
-      root = { kind: 'type-of', name: args[0].text };
-    else {
-      root = { kind: 'name', name: inner.text };
-      onInstance = true;
-    }
-    const text = onInstance ? `${inner.text}(...)` : rootText;
-    scope.calls.push({
-      line,
-      rootText: onInstance ? inner.text : rootText,
-      attributes,
-      root,
-      callee: text + dotted,
-      onInstance,
-    });
+    // `super().m(...)`, `type(self).m(...)`; else `C(...).m(...)`, a method of an instance made on the spot.
+    const receiver = receiverOfCall(current);
+    const root: RawRoot = receiver ?? { kind: 'name', name: inner.text };
+    const onInstance = receiver === null;
+    const rootText = onInstance ? inner.text : current.text.replace(/\s+/g, ' ');
+    const callee = `${onInstance ? `${inner.text}(...)` : rootText}${dotted}`;
+    scope.calls.push({ line, rootText, attributes, root, callee, onInstance });
   }
 
   /** Outside imports a dotted name is a value pattern of a `case` (`Color.RED`): a load. */
@@ -615,6 +582,22 @@ class ScopeVisitor {
   private bindImport(scope: Scope, name: string, target: ImportBinding): void {
     scope.binding(name).imports.push(target);
   }
+}
+
+/**
+ * A call whose result an attribute is looked up on, when it stands for a receiver: `super()` or
+ * `super(C, self)` (its arguments name the class and the instance: the idiom, not a use of the class),
+ * `type(x)`. Null for any other call.
+ */
+function receiverOfCall(call: Node): RawRoot | null {
+  const callee = call.childForFieldName('function');
+  if (callee?.type !== 'identifier') return null;
+  const argumentList = call.childForFieldName('arguments');
+  const args = argumentList === null ? [] : namedChildrenOf(argumentList).filter((child) => child.type !== 'comment');
+  if (callee.text === 'super') return { kind: 'super', classArgument: args[0] === undefined ? null : chainOf(args[0]) };
+  if (callee.text === 'type' && args.length === 1 && args[0]?.type === 'identifier')
+    return { kind: 'type-of', name: args[0].text };
+  return null;
 }
 
 /** The names a parameter or target node binds (`*args` → args, `(a, b)` → a, b). */
