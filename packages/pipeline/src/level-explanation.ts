@@ -23,12 +23,13 @@ export function explainLevel(
     ? task.dependencies.length === 0
       ? ' (uses no function or class of the repository)'
       : ', because it uses:'
-    : ` under ${task.levelMode}${current.calls.length === 0 ? ' (no call in the solution counts under it)' : ', because of:'}`;
+    : ` under ${task.levelMode} (the uses that decided it are listed with the mode below)`;
+  // Under a call-based mode the uses are the mode's own list, shown once below.
   const reasons = byDependencies
     ? task.dependencies.map(
         (dep) => `${dep.name} → ${dep.kind} ${dep.qualname} (${dep.file}:${dep.line}, via ${dep.via})`,
       )
-    : current.calls.map(useLine);
+    : [];
   const modes = LEVEL_MODES.map((mode) => {
     const label = task.levels[mode];
     if (label === undefined)
