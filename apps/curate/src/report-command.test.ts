@@ -55,7 +55,7 @@ describe('repocod report on the demo', () => {
 
   it('measures the level modes on the demo from its source, and writes them as JSON', { timeout: 60_000 }, async () => {
     const json = join(temp.dir, 'levels.json');
-    const run = await report('--level-modes', '--db', db, '--json', json);
+    const run = await report('--level-modes', '--db', db, '--json-file', json);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/^# Context-level modes against REPOCOD's labellings\n/);
     // Not a REPOCOD repository: its mix under each mode, no distance, and no average.

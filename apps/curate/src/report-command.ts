@@ -19,7 +19,7 @@ import { PROJECT_ROOT } from './project-root.js';
 export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
 [--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
        repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
-       repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json FILE] [--db FILE]
+       repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json-file FILE] [--db FILE]
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -44,7 +44,7 @@ mining found relevant tests for (by the catalog or the committed records, --reco
 from the checkout under each mode, beside REPOCOD's first labelling (full-v1, REPOCOD-Lite's) and its
 corrected one (full-v4), with the total-variation distance between the mixes; per mode the mean
 distance over the repositories where every candidate was mined (a Lite-first pool is listed, not
-averaged). Nothing runs: labels need the source only. --json FILE writes the rows and the means.`;
+averaged). Nothing runs: labels need the source only. --json-file FILE writes the rows and the means.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
@@ -52,7 +52,7 @@ export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<nu
   if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
   if (args.flags.get('candidate-modes') === true) return candidateModesCommand(args, io);
   if (args.flags.get('level-modes') === true) return levelModesCommand(args, io);
-  for (const option of ['repo', 'records', 'json']) {
+  for (const option of ['repo', 'records', 'json-file']) {
     if (args.flags.has(option))
       throw new RepocodError('usage', `--${option} goes with --candidate-modes or --level-modes\n\n${REPORT_USAGE}`);
   }
@@ -126,7 +126,7 @@ async function levelModesCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
     io.out(markdown);
     const markdownFile = stringOption(args, 'markdown');
     if (markdownFile !== undefined) write(markdownFile, markdown, io);
-    const jsonFile = stringOption(args, 'json');
+    const jsonFile = stringOption(args, 'json-file');
     if (jsonFile !== undefined)
       write(jsonFile, `${JSON.stringify({ rows: report.rows, means: report.means }, null, 2)}\n`, io);
     return 0;

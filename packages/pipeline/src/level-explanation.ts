@@ -23,7 +23,7 @@ export function explainLevel(
     ? task.dependencies.length === 0
       ? ' (uses no function or class of the repository)'
       : ', because it uses:'
-    : ` under ${task.levelMode} (the uses that decided it are listed with the mode below)`;
+    : ` under ${task.levelMode} (the uses that decided it are listed with the mode)`;
   // Under a call-based mode the uses are the mode's own list, shown once below.
   const reasons = byDependencies
     ? task.dependencies.map(

@@ -149,7 +149,10 @@ describe('tasks of the demo', () => {
       "DELETE FROM task_levels WHERE mode = 'repocod-v4' AND instance_id = 'demo-inventory.util.retry'",
     );
     await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, levels: 'repocod-v4' })).rejects.toThrow(
-      /1 task\(s\) have no label under repocod-v4 \(built before the level modes\), e\.g\. demo-inventory\.util\.retry; run `repocod tasks demo` again/,
+      new RegExp(
+        String.raw`1 task\(s\) have no label under repocod-v4 \(built before the level modes\), ` +
+          String.raw`e\.g\. demo-inventory\.util\.retry; run ${'`'}repocod tasks demo${'`'} again`,
+      ),
     );
   });
 });

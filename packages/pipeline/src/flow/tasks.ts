@@ -42,6 +42,6 @@ export async function buildTasks(
     return { value, summary: 'no tasks: mining found no function with relevant tests (Lite-first may mine none)' };
   return {
     value,
-    summary: `${value.tasks.length} tasks (${value.levelMode}: ${levels}); ${passing} pass their checks`,
+    summary: `${value.tasks.length} tasks (${levels}); ${passing} pass their checks; levels by ${value.levelMode}`,
   };
 }
