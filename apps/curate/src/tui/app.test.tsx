@@ -74,7 +74,7 @@ describe('the curator TUI on the demo catalog', () => {
       expect(screen()).toMatch(/\[x\] demo/);
       // The demo row: 278 functions, 52 candidates, 52 of 52 mined with tests, 52 tasks.
       expect(screen()).toMatch(/demo\s+\S+\s+✓\s+✓\s+278\s+52\s+52\/52\s+52/);
-      expect(screen()).toMatch(/selection 6e4c956501eb1b7d: 52 task\(s\)/);
+      expect(screen()).toMatch(/selection 88dec5275c810c14: 52 task\(s\)/);
       expect(screen()).toMatch(/51 passed, 1 failed/);
       expect(screen()).toMatch(/release .*1\.0 \(51\)/);
       expect(overlong(app.lastFrame(), 80)).toEqual([]);
@@ -94,7 +94,7 @@ describe('the curator TUI on the demo catalog', () => {
       await waitFor(screen, /util\.ensure_non_negative/);
 
       await press(app.stdin, '5');
-      await waitFor(screen, /51 of the 52 task\(s\) of selection 6e4c956501eb1b7d/);
+      await waitFor(screen, /51 of the 52 task\(s\) of selection 88dec5275c810c14/);
       expect(screen()).toMatch(/version 1\.1/);
       expect(screen()).toMatch(/1\.1\/test-00000-of-00001\.parquet/);
       expect(overlong(app.lastFrame(), 80)).toEqual([]);

@@ -27,10 +27,11 @@ function overview(detail: TaskDetail): StyledLine[] {
   const { task, checkMessages } = detail;
   const { summary, reasons, modes } = explainLevel(task);
   const levelLines = reasons.map((reason) => line(`    ${plain(reason)}`));
-  const modeLines = modes.flatMap(({ line: text, uses }) => [
-    line(`    ${plain(text)}`, { dim: true }),
-    ...uses.map((use) => line(`      ${plain(use)}`, { dim: true })),
-  ]);
+  // One line for the labels under every mode (repocod-v1 written v1, to fit 80 columns); the uses behind
+  // each are `repocod show`'s.
+  const modeLine = modes
+    .map(({ mode }) => `${mode.replace('repocod-', '')} ${task.levels[mode]?.level ?? 'not labelled'}`)
+    .join(' · ');
   const status = detail.validation?.status ?? 'not-validated';
   return [
     line(task.instanceId, { bold: true }),
@@ -38,8 +39,7 @@ function overview(detail: TaskDetail): StyledLine[] {
     field('function', `${task.file}::${task.qualname}`),
     field('level', [{ text: task.level, bold: true }, { text: summary }]),
     ...levelLines,
-    field('levels', 'under each mode'),
-    ...modeLines,
+    field('levels', modeLine),
     field(
       'lengths',
       `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / \

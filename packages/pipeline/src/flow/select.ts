@@ -16,6 +16,6 @@ export const SELECT: CollectiveStage = {
     const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
     const passedOver =
       value.passedOver.length === 0 ? '' : `; ${value.passedOver.length} passed over, validation failed`;
-    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}`;
+    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; levels by ${value.spec.levels}`;
   },
 };
