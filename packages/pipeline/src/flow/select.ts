@@ -16,6 +16,7 @@ export const SELECT: CollectiveStage = {
     const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
     const passedOver =
       value.passedOver.length === 0 ? '' : `; ${value.passedOver.length} passed over, validation failed`;
-    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; levels by ${value.spec.levels}`;
+    const mode = `levels by ${value.spec.levels}`;
+    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; ${mode}`;
   },
 };
