@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FlowEvent } from '@repocod/pipeline';
@@ -148,5 +148,112 @@ ORDER BY instance_id`,
       failures: 0,
       release: { version: '1.0', rows: 51, written: false },
     });
+  });
+});
+
+/** `repocod reference` (any command but curate) on the flow's state, as a user runs it. */
+function repocod(...argv: string[]): { code: number | null; stdout: string; stderr: string } {
+  const run = spawnSync(process.execPath, [CLI, ...argv, '--db', db], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, REPOCOD_STATE: state },
+    encoding: 'utf8',
+  });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('repocod reference on the demo release the flow published', () => {
+  it('reads the release folder as a seed-form reference, every task resolved by its pre patch byte for byte', () => {
+    const added = repocod('reference', 'add', 'demo-1.0', '--from', out, '--config', '1.0');
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('reference demo-1.0: 51 row(s) of the seed form from');
+    expect(added.stdout).toContain('(config 1.0); 0 bad record(s)');
+    expect(added.stdout).toContain('  resolved 51 of 51 row(s)\n');
+    expect(added.stdout).toContain(
+      'text agreement of the resolved: exact 51; outside our candidates (docstring rule): 0',
+    );
+    const listed = repocod('reference', 'list');
+    expect(listed.stdout).toMatch(/^demo-1\.0 {2}seed, 51 row\(s\) {2}from .* config 1\.0 {2}added /m);
+  });
+
+  it("resolves REPOCOD's form made from the same tasks, and names each row edited to differ", async () => {
+    const catalog = await openCatalog(db);
+    const functions = new Map((await catalog.functions('demo')).map((fn) => [`${fn.file}::${fn.qualname}`, fn]));
+    await catalog.close();
+    const tasks = readFileSync(join(out, '1.0/tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { file: string; qualname: string; function_name: string });
+    const rows = tasks.map((task, index) => {
+      const fn = functions.get(`${task.file}::${task.qualname}`);
+      if (fn === undefined) throw new Error(`no function ${task.file}::${task.qualname} in the catalog`);
+      return {
+        repository: 'demo',
+        repo_id: index,
+        target_module_path: task.file,
+        prompt: fn.slices.prompt,
+        full_function: fn.slices.full,
+        function_name: task.function_name,
+        relevant_test_path: 'tests',
+      };
+    });
+    const [changed, renamed, moved] = rows as [(typeof rows)[0], (typeof rows)[0], (typeof rows)[0]];
+    const edited = [
+      { ...changed, full_function: `${changed.full_function}        return None\n` },
+      { ...renamed, function_name: 'renamed_function' },
+      { ...moved, target_module_path: 'inventory/gone.py' },
+      ...rows.slice(3),
+    ];
+    const file = join(state, 'repocod-form.jsonl');
+    const lines = [...edited.map((row) => JSON.stringify(row)), '{oops', JSON.stringify({ repository: 'demo' })];
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const added = repocod('reference', 'add', 'demo-repocod', '--from', file);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('51 row(s) of the repocod form');
+    expect(added.stdout).toContain(`${file}:52: not a JSON value`);
+    expect(added.stdout).toContain(`${file}:53: is of no known form`);
+    expect(added.stdout).toMatch(
+      /resolved 48 of 51 row\(s\); unresolved: file-absent 1, no-such-function 1, text-differs 1; 2 bad record\(s\)/,
+    );
+    expect(added.stdout).toContain('text agreement of the resolved: exact 48');
+    const json = join(state, 'resolution.json');
+    const shown = repocod('reference', 'show', 'demo-repocod', '--unresolved', '--json-file', json);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`#1 demo [0] ${changed.function_name} ✗ text-differs:`);
+    expect(shown.stdout).toContain('+ theirs         return None');
+    expect(shown.stdout).toContain(`#2 demo [1] renamed_function ✗ no-such-function: no function of \
+${renamed.target_module_path} is named renamed_function; ${renamed.target_module_path}::`);
+    expect(shown.stdout).toContain('has its full_function (renamed?)');
+    expect(shown.stdout).toContain('#3 demo [2] ');
+    expect(shown.stdout).toContain(
+      'file-absent: target_module_path inventory/gone.py is not a Python file at the commit',
+    );
+    expect(shown.stdout).not.toContain('#4 demo');
+    const written = JSON.parse(readFileSync(json, 'utf8')) as { rows: { status: string; function?: object }[] };
+    expect(written.rows.filter((row) => row.status === 'resolved')).toHaveLength(48);
+  });
+
+  it("resolves function names alone (the form of REPOCOD's flaky_tests.json), and refuses a source of no rows", () => {
+    const tasks = readFileSync(join(out, '1.0/tasks.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { function_name: string });
+    const names = join(state, 'names.json');
+    writeFileSync(
+      names,
+      JSON.stringify({ demo: Object.fromEntries(tasks.map((task, i) => [String(i), task.function_name])) }),
+    );
+    const added = repocod('reference', 'add', 'demo-names', '--from', names);
+    expect(added.code, added.stderr).toBe(0);
+    expect(added.stdout).toContain('51 row(s) of the names form');
+    expect(added.stdout).toContain('resolved 51 of 51 row(s)');
+    const empty = join(state, 'empty.json');
+    writeFileSync(empty, JSON.stringify({ demo: 3 }));
+    const refused = repocod('reference', 'add', 'nothing', '--from', empty);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain(`${empty}: no row of a known form (1 record(s)):`);
+    expect(refused.stderr).toContain(`${empty}: $["demo"]: is neither an object keyed by repo_id`);
+    expect(repocod('reference', 'show', 'nothing').stderr).toContain(
+      'no reference nothing in the catalog (it has demo-1.0, demo-names, demo-repocod)',
+    );
   });
 });

@@ -9,6 +9,7 @@ import { MINE_USAGE, mineCommand } from './mine-command.js';
 import type { ParsedArgs } from './parse-args.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
+import { REFERENCE_USAGE, referenceCommand } from './reference-command.js';
 import { REPORT_USAGE, reportCommand } from './report-command.js';
 import { RUN_USAGE, runCommand } from './run-command.js';
 import { SELECT_USAGE, selectCommand } from './select-command.js';
@@ -116,6 +117,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       "report                our tasks beside REPOCOD's published tables, cell by cell; a fidelity line per repository",
     usage: REPORT_USAGE,
     run: reportCommand,
+  },
+  {
+    name: 'reference',
+    overview: "reference add|show     a published task list (REPOCOD's, a release) read and resolved to our functions",
+    usage: REFERENCE_USAGE,
+    run: referenceCommand,
   },
   {
     name: 'checkpoint',

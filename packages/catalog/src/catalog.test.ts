@@ -78,6 +78,7 @@ describe('openCatalog', () => {
       [7, 'stage times'],
       [8, 'evaluations'],
       [9, 'context-level modes'],
+      [10, 'reference task lists'],
     ]);
     await again.close();
   });

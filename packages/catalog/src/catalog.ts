@@ -9,6 +9,7 @@ import { type MiningResultsStore, miningResultsStore } from './mining-results-st
 import { type TaskStore, taskStore } from './task-store.js';
 import { type ValidationStore, validationStore } from './validation-store.js';
 import { type EvaluationStore, evaluationStore } from './evaluation-store.js';
+import { type ReferenceStore, referenceStore } from './reference-store.js';
 import { type StageTimeStore, stageTimeStore } from './stage-time-store.js';
 import { type CheckpointStore, checkpointStore } from './checkpoint-store.js';
 import { errorMessage } from './duckdb-errors.js';
@@ -36,7 +37,8 @@ export interface Catalog
     ValidationStore,
     StageTimeStore,
     CheckpointStore,
-    EvaluationStore {
+    EvaluationStore,
+    ReferenceStore {
   /** The path as given to openCatalog, for messages. */
   readonly path: string;
   /** Runs SQL given by a user (`repocod sql`) and returns the last statement's result as printable values. */
@@ -179,6 +181,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     ...stageTimeStore(engine),
     ...checkpointStore(engine),
     ...evaluationStore(engine),
+    ...referenceStore(engine),
     query: (sql) => engine.query(sql),
     close: () => engine.close(),
   };

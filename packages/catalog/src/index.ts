@@ -22,6 +22,7 @@ export {
 } from './task-store.js';
 export type { ValidationFilter, ValidationStore, ValidationVerdictRow } from './validation-store.js';
 export type { EvaluationRun, EvaluationRunSummary, EvaluationStore, StoredEvaluation } from './evaluation-store.js';
+export type { ReferenceStore, ReferenceSummary, StoredReference, StoredReferenceRow } from './reference-store.js';
 export { type FileExtraction, type FileStatus, FILE_STATUSES, extractionProblem } from './file-extraction.js';
 export { type CatalogFile, FILE_COLUMNS } from './files-table.js';
 export { type CatalogFunction, FUNCTION_COLUMNS } from './functions-table.js';

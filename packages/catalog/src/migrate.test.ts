@@ -36,7 +36,7 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     expect(await tables(connection)).toEqual([
       'evaluation_runs',
       'evaluations',
@@ -44,6 +44,8 @@ describe('migrate', () => {
       'functions',
       'mining_baseline',
       'mining_coverage',
+      'reference_lists',
+      'reference_rows',
       'relevant_tests',
       'repositories',
       'runs',
@@ -56,7 +58,7 @@ describe('migrate', () => {
       'test_results',
       'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -64,19 +66,19 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
     const later: Migration[] = [
       ...MIGRATIONS,
       { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' },
     ];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NEXT]);
   });
 
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
@@ -85,7 +87,7 @@ describe('migrate', () => {
       `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], \
 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
-    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9]);
+    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10]);
     const reader = await connection.runAndReadAll(
       'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, \
 gold_baseline_key FROM validations ORDER BY instance_id',
@@ -200,6 +202,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [7, 'stage times'],
         [8, 'evaluations'],
         [9, 'context-level modes'],
+        [10, 'reference task lists'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(

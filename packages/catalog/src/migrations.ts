@@ -365,6 +365,36 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE tasks ADD COLUMN level_mode TEXT DEFAULT 'deps';
     `,
   },
+  {
+    version: 10,
+    name: 'reference task lists',
+    sql: `
+      -- A published task list taken as a reference (repocod reference add): where it came from, the
+      -- form of its rows, and a hash of the records as read, so the same source added again is known.
+      CREATE TABLE reference_lists (
+        name TEXT PRIMARY KEY,
+        source TEXT NOT NULL,
+        revision TEXT,
+        config TEXT,
+        form TEXT CHECK (form IN ('repocod', 'names', 'seed')),
+        content_hash TEXT NOT NULL,
+        added_at TIMESTAMP NOT NULL
+      );
+      -- Every record of a reference as given (fields: its JSON, under the keys a keyed form put it),
+      -- a bad one with its problem (JSON {field, message}), so nothing of the source is lost; the
+      -- reference package reads the good ones into rows again.
+      CREATE TABLE reference_rows (
+        name TEXT NOT NULL,
+        row_number INTEGER NOT NULL,
+        location TEXT NOT NULL,
+        repository TEXT,
+        repo_id TEXT,
+        fields TEXT NOT NULL,
+        problem TEXT,
+        PRIMARY KEY (name, row_number)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

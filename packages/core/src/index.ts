@@ -16,3 +16,4 @@ export * from './task-dependency.js';
 export * from './check-result.js';
 export * from './run-settings.js';
 export * from './level-mode.js';
+export * from './removed-body.js';

@@ -2,11 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { linesPatch } from '@repocod/core';
+import { linesPatch, PrePatchShapeError, removedBody } from '@repocod/core';
 import { loadPythonParser } from '@repocod/python';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CompletionSiteError, completionPatch, completionSite } from './completion-patch.js';
-import { PrePatchShapeError, removedBody } from './removed-body.js';
 
 const BASE = `import functools
 

@@ -1,8 +1,7 @@
 import type { LineReplacement } from '@repocod/core';
-import { linesPatch, replaceLines, splitLinesKeepingEnds } from '@repocod/core';
+import { linesPatch, removedBody, replaceLines, splitLinesKeepingEnds } from '@repocod/core';
 import { parsePythonText } from '@repocod/python';
 import type { Parser } from 'web-tree-sitter';
-import { removedBody } from './removed-body.js';
 
 /**
  * Where a completion goes: the task's function in the pre state (the base file with the body

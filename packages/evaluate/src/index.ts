@@ -1,6 +1,5 @@
 export * from './prediction.js';
 export * from './read-predictions.js';
-export * from './removed-body.js';
 export * from './completion-patch.js';
 export * from './match-repocod-targets.js';
 export * from './evaluation-job.js';

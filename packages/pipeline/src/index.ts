@@ -54,3 +54,6 @@ export * from './level-explanation.js';
 export * from './level-mode-report.js';
 export * from './record-relabel.js';
 export { levelModeOf } from './classify-functions.js';
+export * from './reference-source.js';
+export * from './reference-add.js';
+export * from './reference-resolution.js';

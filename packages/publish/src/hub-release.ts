@@ -49,7 +49,7 @@ export async function hubReleaseCard(source: HubReleaseSource): Promise<string |
   } catch (error) {
     throw new RepocodError(
       'hub-failed',
-      `reading the dataset card of ${sourceUrl(source, target.id)} failed: \
+      `reading the dataset card of ${hubDatasetUrl(source, target.id)} failed: \
 ${describeHubError(error, source.accessToken)}`,
     );
   }
@@ -68,7 +68,7 @@ export async function downloadHubRelease(
   source: HubReleaseSource & { readonly folder: string },
 ): Promise<DownloadedRelease | null> {
   const target = parseHubRepo(source.repo);
-  const where = sourceUrl(source, target.id);
+  const where = hubDatasetUrl(source, target.id);
   const card = await hubReleaseCard(source);
   if (card === null) return null;
   const versions = configsOfCard(card, `${where}/README.md`).map((config) => config.version);
@@ -139,7 +139,7 @@ the dataset on the Hub (or publish from the complete local release folder)`,
 }
 
 /** Streams the blob to `path` through `path.partial`, renaming only when size and sha256 are the Hub's. */
-async function writeVerified(path: string, blob: Blob, entry: ListFileEntry | undefined): Promise<number> {
+export async function writeVerified(path: string, blob: Blob, entry: ListFileEntry | undefined): Promise<number> {
   const hash = createHash('sha256');
   let bytes = 0;
   await writeThroughTemporary(path, async (temporary) => {
@@ -174,6 +174,6 @@ async function writeThroughTemporary(path: string, write: (temporary: string) =>
   }
 }
 
-function sourceUrl(source: HubReleaseSource, id: string): string {
+export function hubDatasetUrl(source: HubReleaseSource, id: string): string {
   return `${source.hubUrl ?? HUB_URL}/datasets/${id}`;
 }
