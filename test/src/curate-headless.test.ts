@@ -161,7 +161,8 @@ function repocod(...argv: string[]): { code: number | null; stdout: string; stde
   return { code: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
-describe('repocod reference on the demo release the flow published', () => {
+// Each test runs the CLI a few times (mine and tasks too), on a machine as busy as CI's.
+describe('repocod reference on the demo release the flow published', { timeout: 300_000 }, () => {
   it('reads the release folder as a seed-form reference, every task resolved by its pre patch byte for byte', () => {
     const added = repocod('reference', 'add', 'demo-1.0', '--from', out, '--config', '1.0');
     expect(added.code, added.stderr).toBe(0);
@@ -232,6 +233,40 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(written.rows.filter((row) => row.status === 'resolved')).toHaveLength(48);
   });
 
+  it('mines and makes tasks of exactly the functions of a reference, one outside our candidates among them', async () => {
+    const catalog = await openCatalog(db);
+    const functions = await catalog.functions('demo');
+    await catalog.close();
+    const candidates = functions.filter((fn) => fn.isCandidate && fn.file.startsWith('inventory/')).slice(0, 2);
+    const outside = functions.find(
+      (fn) => !fn.isCandidate && fn.file.startsWith('inventory/') && fn.slices.solution.trim() !== '' && !fn.nested,
+    );
+    if (outside === undefined || candidates.length < 2) throw new Error('the demo lacks the functions this test needs');
+    const rows = [...candidates, outside].map((fn, index) => ({
+      repository: 'demo',
+      repo_id: index,
+      target_module_path: fn.file,
+      function_name: fn.qualname,
+      full_function: fn.slices.full,
+    }));
+    const file = join(state, 'three.jsonl');
+    writeFileSync(file, `${rows.map((row) => JSON.stringify(row)).join('\n')}\n`);
+    expect(repocod('reference', 'add', 'three', '--from', file).stdout).toContain('resolved 3 of 3 row(s)');
+    const mined = repocod('mine', 'demo', '--reference', 'three', '--workers', '2');
+    expect(mined.code, mined.stderr).toBe(0);
+    expect(mined.stdout).toContain(
+      '  reference        three: 3 row(s) of the repository, 3 function(s) (1 outside our candidates), 0 unresolved',
+    );
+    expect(mined.stdout).toMatch(/candidates {7}3; 1 mined now, 2 from an earlier run/);
+    const withTests = Number(/with tests {7}(\d+)/.exec(mined.stdout)?.[1]);
+    const tasks = repocod('tasks', 'demo', '--reference', 'three');
+    expect(tasks.code, tasks.stderr).toBe(0);
+    expect(tasks.stdout).toMatch(new RegExp(`^demo: ${withTests} tasks in`, 'm'));
+    expect(repocod('mine', 'demo', '--reference', 'three', '--candidates', 'called').stderr).toContain(
+      'a reference names its functions itself',
+    );
+  });
+
   it("resolves function names alone (the form of REPOCOD's flaky_tests.json), and refuses a source of no rows", () => {
     const tasks = readFileSync(join(out, '1.0/tasks.jsonl'), 'utf8')
       .trim()
@@ -253,7 +288,7 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(refused.stderr).toContain(`${empty}: no row of a known form (1 record(s)):`);
     expect(refused.stderr).toContain(`${empty}: $["demo"]: is neither an object keyed by repo_id`);
     expect(repocod('reference', 'show', 'nothing').stderr).toContain(
-      'no reference nothing in the catalog (it has demo-1.0, demo-names, demo-repocod)',
+      'no reference nothing in the catalog (it has demo-1.0, demo-names, demo-repocod, three)',
     );
   });
 });

@@ -24,12 +24,13 @@ import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
+import { referenceLine, referenceOption } from './reference-option.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] \
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
-                    [--executor URL] [--namespace NAME] [--candidates MODE]
+                    [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
                     [same options but --only]
 
@@ -40,7 +41,9 @@ mutations per pytest process; --exact runs the whole suite per function, as REPO
 reruns every in-process answer in a fresh process and reports any difference. --only limits the run
 to functions by qualified name (or file::qualname). --tracebacks pytest formats the failures of
 mutation runs as pytest does by default (slower; native is Python's own format). Results go to the
-catalog as each function is done; a rerun resumes with the functions that have none.
+catalog as each function is done; a rerun resumes with the functions that have none. --reference NAME
+mines exactly the functions a reference's rows of the repository resolve to (repocod reference), whether
+or not our candidate filter admits them; rows that resolve to none are listed.
 
 --lite mines only what the Lite selection can pick, over all the repositories given (as arguments
 or with --repo): candidates in the selection's order per context level (the spec's score, default
@@ -53,7 +56,14 @@ function competes in the quota of its level under --levels MODE (see repocod tas
 ${CANDIDATES_HELP}`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
-  if (args.flags.get('lite') === true) return liteMineCommand(args, io);
+  if (args.flags.get('lite') === true) {
+    if (args.flags.has('reference'))
+      throw new RepocodError(
+        'usage',
+        '--reference mines every function of the reference; Lite-first (--lite) plans none',
+      );
+    return liteMineCommand(args, io);
+  }
   for (const option of ['margin', 'spec', 'repo', 'levels']) {
     if (args.flags.has(option)) throw new RepocodError('usage', `--${option} goes with --lite\n\n${MINE_USAGE}`);
   }
@@ -80,6 +90,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         candidates,
+        ...referenceOption(args, candidates),
         onEvent: progressPrinter(io, ticker),
       }),
     );
@@ -185,6 +196,7 @@ key ${summary.miningKey.slice(0, 12)}`,
         : ` (${functions.length} \
 chosen with --only)`
     }; ${functions.length - summary.resumed} mined now, ${summary.resumed} from an earlier run`,
+    ...(summary.reference === null ? [] : [referenceLine(summary.reference)]),
     `  with tests       ${withTests.length}   no tests ${noTests.length}   errors ${errors.length}`,
     `  tests/function   mean ${mean.toFixed(1)}, max ${Math.max(0, ...counts)}`,
     `  baseline         ${summary.baseline.tests.length} tests, ${summary.baseline.passing.size} passing in every run, \

@@ -5,6 +5,7 @@ import type { ReferenceResolution, ResolvedReferenceRow } from '@repocod/pipelin
 import {
   addReference,
   DEFAULT_CATALOG_PATH,
+  DEFAULT_RECORD_FOLDER,
   formatReferenceProblem,
   hubToken,
   listRepositories,
@@ -17,8 +18,6 @@ import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { repositoryOptions } from './repository-options.js';
-
-const DEFAULT_RECORDS = 'datasets/repocod/rebuilt';
 
 export const REFERENCE_USAGE = `usage: repocod reference add <name> --from SOURCE [--config NAME] [--hub-url URL] [--manifest FILE]
                          [--records DIR] [--db FILE]
@@ -39,7 +38,7 @@ extraction at the manifest's commit, by the pre patch's removed range (seed) or 
 target_module_path, confirmed by full_function or prompt (exactly, or once whitespace is normalised), and
 says why a row does not resolve (repository not in the manifest, not extracted, file absent, no such
 function, several match, text differs: a short diff). Whether mining found relevant tests for a function
-comes from the catalog and the committed records (--records, default ${DEFAULT_RECORDS}).`;
+comes from the catalog and the committed records (--records, default ${DEFAULT_RECORD_FOLDER}).`;
 
 export async function referenceCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [action, name, extra] = args.positionals;
@@ -72,7 +71,7 @@ ${reference.addedAt.toISOString()}\n`,
       return 0;
     }
     const repositories = listRepositories(repositoryOptions(args));
-    const recordsFolder = join(PROJECT_ROOT, stringOption(args, 'records') ?? DEFAULT_RECORDS);
+    const recordsFolder = join(PROJECT_ROOT, stringOption(args, 'records') ?? DEFAULT_RECORD_FOLDER);
     if (action === 'add') {
       const from = stringOption(args, 'from');
       if (from === undefined)

@@ -10,12 +10,13 @@ import { startProgressLines } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { recordStageSeconds } from './stage-seconds.js';
 import { stringOption, optionalWholeNumber } from './parse-args.js';
+import { referenceOption } from './reference-option.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
-                     [--levels MODE]
+                     [--levels MODE] [--reference NAME]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
@@ -24,6 +25,8 @@ tests, and their checks (round trip, git apply, the pre state collects). --exact
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
 are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
 --candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining.
+With --reference NAME (repocod reference) the tasks are exactly the mined functions the reference's rows resolve
+to, candidates of ours or not (mine them with repocod mine --reference NAME first).
 Every task is labelled under each context-level mode (kept in the catalog, shown by repocod show);
 ${LEVELS_HELP}`;
 
@@ -47,6 +50,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         templates,
         candidates,
         levels: levelsOption(args),
+        ...referenceOption(args, candidates),
         onEvent: (event) => {
           if (event.kind === 'tasks-built') {
             io.err(`${repository}: ${event.tasks} tasks built; checking their patches\n`);

@@ -57,3 +57,4 @@ export { levelModeOf } from './classify-functions.js';
 export * from './reference-source.js';
 export * from './reference-add.js';
 export * from './reference-resolution.js';
+export * from './reference-functions.js';

@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import type { Catalog, CatalogFunction } from '@repocod/catalog';
 import type { CandidateModeName } from '@repocod/core';
 import { contentHash, DEFAULT_REPEAT, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { functionKey } from './candidate-mode-counts.js';
 import { candidatesUnderMode } from './candidate-selection.js';
+import { type ReferenceFunctions, referenceFunctions } from './reference-functions.js';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
@@ -43,6 +45,11 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly extraction?: ExtractionConfig;
   /** Which candidates to mine (see CANDIDATE_MODES); default `docstring`, all of them. */
   readonly candidates?: CandidateModeName;
+  /**
+   * A reference's name (`repocod reference`): mine exactly the functions its rows of this repository
+   * resolve to, candidates of ours or not (the candidate mode does not apply).
+   */
+  readonly reference?: string;
   readonly onEvent?: (event: MineStageEvent) => void;
 }
 
@@ -55,8 +62,10 @@ export interface MineStageSummary extends MiningSummary {
   readonly baseCommit: string;
   readonly miningKey: string;
   readonly workers: number;
-  /** Candidates of the repository (before --only). */
+  /** Candidates of the repository (before --only): a reference's functions with --reference. */
   readonly candidates: number;
+  /** With --reference: its rows of the repository and those that resolve to no function. */
+  readonly reference: ReferenceFunctions | null;
 }
 
 /**
@@ -73,12 +82,19 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     repository: name,
     config: options.extraction,
   });
-  const candidates = await candidatesUnderMode(
-    await catalog.functions(name, { candidatesOnly: true }),
-    options.candidates,
-    prepared.checkout.path,
-    options.extraction?.testCode,
-  );
+  const reference =
+    options.reference === undefined
+      ? null
+      : await referenceFunctions(catalog, options.reference, prepared.entry, options.projectRoot);
+  const candidates =
+    reference === null
+      ? await candidatesUnderMode(
+          await catalog.functions(name, { candidatesOnly: true }),
+          options.candidates,
+          prepared.checkout.path,
+          options.extraction?.testCode,
+        )
+      : (await catalog.functions(name)).filter((fn) => reference.keys.has(functionKey(fn)));
   const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
   const chosenIds = new Set(chosen.map((fn) => fn.functionId));
@@ -110,6 +126,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     miningKey,
     workers: executor.parallelism,
     candidates: candidates.length,
+    reference,
   };
 }
 

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
+import { functionKey } from './candidate-mode-counts.js';
 import { candidatesUnderMode } from './candidate-selection.js';
+import { referenceFunctions } from './reference-functions.js';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
@@ -55,6 +57,11 @@ export interface TasksStageOptions extends PrepareStageOptions {
    * else `deps`. Every mode's label is stored either way, so `select --levels` can choose another.
    */
   readonly levels?: LevelMode;
+  /**
+   * A reference's name (`repocod reference`): the tasks are exactly the mined functions its rows of
+   * this repository resolve to, candidates of ours or not (the candidate mode does not apply).
+   */
+  readonly reference?: string;
   readonly onEvent?: (event: TasksStageEvent) => void;
 }
 
@@ -105,8 +112,14 @@ mine ${name}\` first`,
   }
   const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));
   const root = prepared.checkout.path;
+  const reference =
+    options.reference === undefined
+      ? null
+      : await referenceFunctions(catalog, options.reference, prepared.entry, options.projectRoot);
   const inMode = new Set(
-    (await candidatesUnderMode([...functions.values()], options.candidates, root)).map((fn) => fn.functionId),
+    reference === null
+      ? (await candidatesUnderMode([...functions.values()], options.candidates, root)).map((fn) => fn.functionId)
+      : [...functions.values()].filter((fn) => reference.keys.has(functionKey(fn))).map((fn) => fn.functionId),
   );
   const chosen = mined.flatMap((row) => {
     const fn = functions.get(row.functionId);
