@@ -233,7 +233,7 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(written.rows.filter((row) => row.status === 'resolved')).toHaveLength(48);
   });
 
-  it('mines and makes tasks of exactly the functions of a reference, one outside our candidates among them', async () => {
+  it('mines and makes tasks of exactly the functions of a reference, one outside our candidates', async () => {
     const catalog = await openCatalog(db);
     const functions = await catalog.functions('demo');
     await catalog.close();

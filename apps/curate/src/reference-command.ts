@@ -19,8 +19,8 @@ import { stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const REFERENCE_USAGE = `usage: repocod reference add <name> --from SOURCE [--config NAME] [--hub-url URL] [--manifest FILE]
-                         [--records DIR] [--db FILE]
+export const REFERENCE_USAGE = `usage: repocod reference add <name> --from SOURCE [--config NAME] [--hub-url URL]
+                         [--manifest FILE] [--records DIR] [--db FILE]
        repocod reference show <name> [--unresolved] [--json-file FILE] [--manifest FILE] [--records DIR] [--db FILE]
        repocod reference list [--db FILE]
        repocod reference remove <name> [--db FILE]
@@ -102,9 +102,10 @@ ${reference.addedAt.toISOString()}\n`,
       for (const problem of added.problems) io.out(`  ${formatReferenceProblem(problem)}\n`);
       if (added.replaced !== null)
         io.out(
-          `  replaced the reference of that name (from ${added.replaced.source}, added ${added.replaced.addedAt.toISOString()}${
-            added.replaced.contentHash === added.reference.contentHash ? ', the same rows' : ', other rows'
-          })\n`,
+          `  replaced the reference of that name (from ${added.replaced.source}, added \
+${added.replaced.addedAt.toISOString()}${
+  added.replaced.contentHash === added.reference.contentHash ? ', the same rows' : ', other rows'
+})\n`,
         );
       const resolution = await resolveReference(catalog, reference, { repositories, recordsFolder });
       io.out(`${summaryLines(resolution).join('\n')}\n  every row: repocod reference show ${reference}\n`);
@@ -158,18 +159,16 @@ function rowLines(resolved: ResolvedReferenceRow): string[] {
   const head = `#${row.index} ${resolved.repository ?? row.repository}${id} ${named}`;
   const notes = resolution.notes.map((note) => `    note: ${note}`);
   if (resolution.status === 'resolved') {
-    const how = `${resolution.by}${resolution.textField === null ? '' : `, ${resolution.textField} ${resolution.text}`}`;
+    const text = resolution.textField === null ? '' : `, ${resolution.textField} ${resolution.text}`;
+    const how = `${resolution.by}${text}`;
     const outside = resolution.outsideCandidates ? ', outside our candidates' : '';
     return [`${head} → ${resolution.function.file}::${resolution.function.qualname} (${how}${outside})`, ...notes];
   }
   const matches = resolution.matches.slice(0, 8).map((fn) => `${fn.file}::${fn.qualname}`);
+  const more = resolution.matches.length > 8 ? `, … (${resolution.matches.length})` : '';
   return [
     `${head} ✗ ${resolution.reason}: ${resolution.message}`,
-    ...(matches.length > 0
-      ? [
-          `    matches: ${matches.join(', ')}${resolution.matches.length > 8 ? `, … (${resolution.matches.length})` : ''}`,
-        ]
-      : []),
+    ...(matches.length > 0 ? [`    matches: ${matches.join(', ')}${more}`] : []),
     ...(resolution.difference === null ? [] : resolution.difference.split('\n').map((line) => `    ${line}`)),
     ...notes,
   ];

@@ -86,7 +86,8 @@ export async function storedReferenceRows(
     const known = (await store.references()).map((summary) => summary.name);
     throw new RepocodError(
       'usage',
-      `no reference ${name} in the catalog (${known.length > 0 ? `it has ${known.join(', ')}` : 'it has none'}); add one \
+      `no reference ${name} in the catalog (${known.length > 0 ? `it has ${known.join(', ')}` : 'it has none'}); \
+add one \
 with repocod reference add ${name} --from SOURCE`,
     );
   }

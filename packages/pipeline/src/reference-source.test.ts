@@ -67,7 +67,7 @@ describe('readReferenceSource', () => {
     expect(folder.records).toHaveLength(2);
   });
 
-  it('names what it cannot read: a missing path, a file of no known kind, bad JSON, a config a folder lacks', async () => {
+  it('names what it cannot read: a missing path, a file of no kind it reads, bad JSON, a config it lacks', async () => {
     expect((await failure(() => readReferenceSource(join(dir, 'absent.json'), local))).message).toBe(
       `--from ${join(dir, 'absent.json')}: no such file or folder`,
     );

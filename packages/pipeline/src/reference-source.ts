@@ -132,7 +132,8 @@ function parquetFilesOfFolder(folder: string, config: string | null): string[] {
     const configs = readdirSync(folder).filter((name) => parquet(join(folder, name)).length > 0);
     throw new RepocodError(
       'path-not-found',
-      `${join(folder, config)}: no Parquet file for --config ${config}; configs in ${folder}: ${configs.sort().join(', ') || 'none'}`,
+      `${join(folder, config)}: no Parquet file for --config ${config}; configs in ${folder}: \
+${configs.sort().join(', ') || 'none'}`,
     );
   }
   for (const directory of [join(folder, 'data'), folder]) {

@@ -106,7 +106,7 @@ describe('downloadHubDataset', () => {
     expect(pinned.files).toEqual([`1.0/${PARQUET_NAME}`]);
   });
 
-  it('names an unknown config with the ones there are, a missing dataset, and a revision that is not there', async () => {
+  it('names an unknown config with the ones there are, a missing dataset, a revision not there', async () => {
     seedLikeDataset('lt-asset/REPOCOD_Lite_Unified');
     const unknown = await failure(() =>
       downloadHubDataset({ repo: 'lt-asset/REPOCOD_Lite_Unified', hubUrl: hub.url, folder: folder(), config: '2.0' }),

@@ -8,7 +8,10 @@ export interface ReadReferenceRows {
   readonly problems: readonly ReferenceProblem[];
 }
 
-/** A record's form from its shape: a string is a name; `instance_id`/`pre_patches` the seed's; `function_name` REPOCOD's. */
+/**
+ * A record's form from its shape: a string is a name; `instance_id` or `pre_patches` makes a seed row;
+ * `function_name` a REPOCOD row.
+ */
 export function formOfRecord(record: ReferenceRecord): ReferenceForm | null {
   if (typeof record.value === 'string') return 'names';
   if (record.value === null || typeof record.value !== 'object' || Array.isArray(record.value)) return null;

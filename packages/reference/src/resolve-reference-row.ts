@@ -101,7 +101,9 @@ export function resolveReferenceRow(row: ReferenceRow, context: ResolutionContex
     const known = context.knownRepositories ?? [];
     return unresolved(
       'unknown-repository',
-      `repository ${JSON.stringify(row.repository)} is not in the manifest${known.length > 0 ? ` (it has ${known.join(', ')})` : ''}`,
+      `repository ${JSON.stringify(row.repository)} is not in the manifest${
+        known.length > 0 ? ` (it has ${known.join(', ')})` : ''
+      }`,
       notes,
     );
   }
