@@ -262,6 +262,14 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     const tasks = repocod('tasks', 'demo', '--reference', 'three');
     expect(tasks.code, tasks.stderr).toBe(0);
     expect(tasks.stdout).toMatch(new RegExp(`^demo: ${withTests} tasks in`, 'm'));
+    const kept = repocod('select', '--reference', 'three', '--keep-all');
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain(`reference three: 3 row(s), 3 resolve, ${withTests} with a task in the catalog`);
+    expect(kept.stdout).toMatch(
+      new RegExp(`^selection [0-9a-f]{16}: ${withTests} tasks; .*; reference three, all kept$`, 'm'),
+    );
+    const lite = repocod('select', '--reference', 'three');
+    expect(lite.stdout).toMatch(/note: file-level has \d+ tasks, fewer than its quota of 67: all of them were taken/);
     expect(repocod('mine', 'demo', '--reference', 'three', '--candidates', 'called').stderr).toContain(
       'a reference names its functions itself',
     );

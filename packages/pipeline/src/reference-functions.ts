@@ -51,3 +51,44 @@ export async function referenceFunctions(
     unresolved: ofRepository.filter((row) => row.resolution.status === 'unresolved'),
   };
 }
+
+/** A reference's tasks in the catalog: the pool of `select --reference` (see referenceTaskIds). */
+export interface ReferenceTasks {
+  readonly reference: string;
+  readonly rows: number;
+  readonly resolved: number;
+  /** Instance ids of the catalog's tasks of the functions the rows resolve to, sorted. */
+  readonly instanceIds: readonly string[];
+  /** Resolved rows whose function has no task in the catalog (not mined yet, no relevant tests, …). */
+  readonly withoutTask: readonly ResolvedReferenceRow[];
+}
+
+/**
+ * The catalog's tasks of a reference: for every row that resolves, the task of its function (by
+ * repository, file and qualname). A resolved row without a task is returned for the caller to name:
+ * `mine` and `tasks --reference` make them, and a function mining found no relevant tests for has none.
+ */
+export async function referenceTaskIds(
+  catalog: Catalog,
+  reference: string,
+  options: { readonly repositories: readonly ManifestEntry[]; readonly projectRoot: string },
+): Promise<ReferenceTasks> {
+  const resolution = await resolveReference(catalog, reference, {
+    repositories: options.repositories,
+    recordsFolder: join(options.projectRoot, DEFAULT_RECORD_FOLDER),
+  });
+  const tasks = new Map(
+    (await catalog.taskSummaries()).map((task) => [`${task.repository}\n${functionKey(task)}`, task.instanceId]),
+  );
+  const instanceIds = new Set<string>();
+  const withoutTask: ResolvedReferenceRow[] = [];
+  let resolved = 0;
+  for (const row of resolution.rows) {
+    if (row.resolution.status !== 'resolved') continue;
+    resolved++;
+    const instanceId = tasks.get(`${row.repository}\n${functionKey(row.resolution.function)}`);
+    if (instanceId === undefined) withoutTask.push(row);
+    else instanceIds.add(instanceId);
+  }
+  return { reference, rows: resolution.rows.length, resolved, instanceIds: [...instanceIds].sort(), withoutTask };
+}

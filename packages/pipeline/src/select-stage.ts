@@ -40,9 +40,10 @@ export async function selectStage(
   catalog: Catalog,
   given: SelectionSpec,
   source = 'the selection spec',
+  options: { readonly referenceTasks?: readonly string[] } = {},
 ): Promise<SelectSummary> {
-  const spec: SelectionSpec = { ...given, levels: given.levels ?? (await labelledMode(catalog)) };
-  const mode = spec.levels as LevelMode;
+  const labelled: SelectionSpec = { ...given, levels: given.levels ?? (await labelledMode(catalog)) };
+  const mode = labelled.levels as LevelMode;
   const unlabelled = await catalog.relabelTasks(mode);
   if (unlabelled.length > 0) {
     const repositories = [
@@ -58,10 +59,13 @@ export async function selectStage(
 ${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
     );
   }
-  const failed = await failedTaskIds(catalog);
+  const pool = referencePool(labelled, options.referenceTasks);
+  const spec: SelectionSpec =
+    labelled.keepAll === true ? { ...labelled, quotas: await poolCounts(catalog, pool.filter) } : labelled;
+  const failed = labelled.keepAll === true ? [] : await failedTaskIds(catalog);
   let ranked: RankedTask[];
   try {
-    ranked = await catalog.rankTasks(spec, failed);
+    ranked = await catalog.rankTasks({ ...spec, filter: pool.filter }, failed);
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
@@ -91,6 +95,30 @@ ${error instanceof Error ? error.message : String(error)}`,
     .filter((task) => !task.picked && failedSet.has(task.instanceId))
     .map((task) => task.instanceId);
   return { selectionId, spec, picks, levels, short, passedOver };
+}
+
+/**
+ * The filter of a spec over a reference's tasks: its own, and the task being one of the reference's
+ * (instance ids the caller resolved, see referenceTaskIds). A spec without a reference keeps its filter.
+ */
+function referencePool(spec: SelectionSpec, tasks: readonly string[] | undefined): { readonly filter: string } {
+  if (spec.reference === undefined) return { filter: spec.filter };
+  if (tasks === undefined)
+    throw new RepocodError('usage', `the spec names reference ${spec.reference}: its tasks must be resolved first`);
+  const ids = tasks.length === 0 ? 'NULL' : tasks.map((id) => `'${id.replaceAll("'", "''")}'`).join(', ');
+  return { filter: `(${spec.filter}) AND instance_id IN (${ids})` };
+}
+
+/** Every task the filter keeps, per level: the quotas of a selection that keeps all of them. */
+async function poolCounts(catalog: Catalog, filter: string): Promise<SelectionSpec['quotas']> {
+  const everything = { 'self-contained': 1e9, 'file-level': 1e9, 'repo-level': 1e9 };
+  const ranked = await catalog.rankTasks({ score: '0', filter, quotas: everything }, []);
+  const count = (level: SelectionLevel): number => ranked.filter((task) => task.level === level).length;
+  return {
+    'self-contained': count('self-contained'),
+    'file-level': count('file-level'),
+    'repo-level': count('repo-level'),
+  };
 }
 
 /**

@@ -29,4 +29,16 @@ describe('parseSelectionSpec', () => {
       /spec\.json: "levels" must be one of repocod-v1, repocod-v4, deps \(got "v1"\)/,
     );
   });
+
+  it('reads a reference pool and keep-all, and refuses keep-all without a reference', () => {
+    expect(parseSelectionSpec('{"reference": "repocod-lite-1.0", "keepAll": true}', 'spec.json')).toEqual({
+      ...REPOCOD_LITE_SPEC,
+      reference: 'repocod-lite-1.0',
+      keepAll: true,
+    });
+    expect(() => parseSelectionSpec('{"keepAll": true}', 'spec.json')).toThrow(
+      /spec\.json: "keepAll" keeps every task of a reference; name one in "reference"/,
+    );
+    expect(() => parseSelectionSpec('{"reference": 3}', 'spec.json')).toThrow(/"reference" must be a reference's name/);
+  });
 });

@@ -20,6 +20,16 @@ export interface SelectionSpec {
    * the selection is made (`--levels`, else the mode the tasks were labelled with) and stored filled in.
    */
   readonly levels?: LevelMode;
+  /**
+   * A reference's name (`repocod reference`): the pool is the tasks of the functions its rows resolve
+   * to, not every task. Absent for a selection over every task, so the ids of those do not change.
+   */
+  readonly reference?: string;
+  /**
+   * Keep every task of the pool, failed validations included (rebuilding a published list means its
+   * every task, each with its verdict): the quotas stored are then the pool's counts per level.
+   */
+  readonly keepAll?: boolean;
 }
 
 /** REPOCOD-Lite: 66/67/67 by lines(prompt) × lines(canonical solution), over every repository. */
@@ -29,7 +39,7 @@ export const REPOCOD_LITE_SPEC: SelectionSpec = {
   filter: 'true',
 };
 
-const FIELDS = ['quotas', 'score', 'filter', 'levels'] as const;
+const FIELDS = ['quotas', 'score', 'filter', 'levels', 'reference', 'keepAll'] as const;
 
 /**
  * Reads a spec file (JSON). Missing fields take REPOCOD-Lite's values; an unknown field, a quota
@@ -79,11 +89,26 @@ export function parseSelectionSpec(text: string, source: string): SelectionSpec 
       'config-invalid',
       `${source}: "levels" must be one of ${LEVEL_MODES.join(', ')} (got ${JSON.stringify(levels)})`,
     );
+  const { reference, keepAll } = record;
+  if (reference !== undefined && (typeof reference !== 'string' || reference.trim() === ''))
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: "reference" must be a reference's name (repocod reference list)`,
+    );
+  if (keepAll !== undefined && typeof keepAll !== 'boolean')
+    throw new RepocodError('config-invalid', `${source}: "keepAll" must be true or false`);
+  if (keepAll === true && reference === undefined)
+    throw new RepocodError(
+      'config-invalid',
+      `${source}: "keepAll" keeps every task of a reference; name one in "reference"`,
+    );
   return {
     quotas,
     score: expression(record, 'score', source),
     filter: expression(record, 'filter', source),
     ...(levels === undefined ? {} : { levels: levels as LevelMode }),
+    ...(reference === undefined ? {} : { reference }),
+    ...(keepAll === true ? { keepAll } : {}),
   };
 }
 
