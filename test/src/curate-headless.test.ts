@@ -172,6 +172,17 @@ describe('repocod reference on the demo release the flow published', { timeout: 
     expect(added.stdout).toContain(
       'text agreement of the resolved: exact 51; outside our candidates (docstring rule): 0',
     );
+    const audit = repocod('report', '--reference', 'demo-1.0', '--json-file', join(state, 'audit.json'));
+    expect(audit.code, audit.stderr).toBe(0);
+    const headline = new RegExp(
+      'demo-1\\.0 rebuilt from source: 51 of 51 resolved, 51 with a task, (\\d+) with identical FAIL_TO_PASS, ' +
+        '(\\d+) differ, 51 valid here, 0 not valid here',
+    );
+    const line = headline.exec(audit.stdout);
+    expect(line, audit.stdout.slice(0, 400)).not.toBeNull();
+    expect(Number(line?.[1]) + Number(line?.[2])).toBe(51);
+    const written = JSON.parse(readFileSync(join(state, 'audit.json'), 'utf8')) as { entries: unknown[] };
+    expect(written.entries).toHaveLength(51);
     const listed = repocod('reference', 'list');
     expect(listed.stdout).toMatch(/^demo-1\.0 {2}seed, 51 row\(s\) {2}from .* config 1\.0 {2}added /m);
   });

@@ -3,23 +3,28 @@ import { dirname, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { ReferenceName, ReportSubject } from '@repocod/pipeline';
 import {
+  auditMarkdown,
   candidateModeReport,
   DEFAULT_CATALOG_PATH,
   DEFAULT_RECORD_FOLDER,
   fidelityHtml,
   fidelitySections,
   levelModeReport,
+  listRepositories,
   openCatalog,
+  referenceAuditReport,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
 [--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
        repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
        repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json-file FILE] [--db FILE]
+       repocod report --reference NAME [--flaky NAME] [--manifest FILE] [--markdown FILE] [--json-file FILE] [--db FILE]
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -44,7 +49,14 @@ mining found relevant tests for (by the catalog or the committed records, --reco
 from the checkout under each mode, beside REPOCOD's first labelling (full-v1, REPOCOD-Lite's) and its
 corrected one (full-v4), with the total-variation distance between the mixes; per mode the mean
 distance over the repositories where every candidate was mined (a Lite-first pool is listed, not
-averaged). Nothing runs: labels need the source only. --json-file FILE writes the rows and the means.`;
+averaged). Nothing runs: labels need the source only. --json-file FILE writes the rows and the means.
+
+--reference NAME audits a reference rebuilt from source (repocod reference; docs/reference.md): per row,
+whether it resolved (why not), our task of its function (or why there is none), FAIL_TO_PASS ours against
+the reference's where it gives one, its text against ours, our latest verdict, and whether --flaky NAME
+(another reference, such as REPOCOD's flaky_tests.json) lists it; then a headline ("N of M resolved, A
+with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)"). --json-file FILE writes
+every entry.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
@@ -52,6 +64,8 @@ export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<nu
   if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
   if (args.flags.get('candidate-modes') === true) return candidateModesCommand(args, io);
   if (args.flags.get('level-modes') === true) return levelModesCommand(args, io);
+  if (args.flags.has('reference')) return referenceAuditCommand(args, io);
+  if (args.flags.has('flaky')) throw new RepocodError('usage', `--flaky goes with --reference\n\n${REPORT_USAGE}`);
   for (const option of ['repo', 'records', 'json-file']) {
     if (args.flags.has(option))
       throw new RepocodError('usage', `--${option} goes with --candidate-modes or --level-modes\n\n${REPORT_USAGE}`);
@@ -129,6 +143,32 @@ async function levelModesCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
     const jsonFile = stringOption(args, 'json-file');
     if (jsonFile !== undefined)
       write(jsonFile, `${JSON.stringify({ rows: report.rows, means: report.means }, null, 2)}\n`, io);
+    return 0;
+  } finally {
+    await catalog.close();
+  }
+}
+
+async function referenceAuditCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  for (const option of ['selection', 'release', 'version', 'against', 'html', 'repo', 'records']) {
+    if (args.flags.has(option))
+      throw new RepocodError('usage', `--${option} does not go with --reference\n\n${REPORT_USAGE}`);
+  }
+  const reference = stringOption(args, 'reference') as string;
+  const flaky = stringOption(args, 'flaky');
+  const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
+  try {
+    const audit = await referenceAuditReport(catalog, reference, {
+      repositories: listRepositories(repositoryOptions(args)),
+      projectRoot: PROJECT_ROOT,
+      ...(flaky === undefined ? {} : { flaky }),
+    });
+    const markdown = auditMarkdown(audit);
+    io.out(markdown);
+    const markdownFile = stringOption(args, 'markdown');
+    if (markdownFile !== undefined) write(markdownFile, markdown, io);
+    const jsonFile = stringOption(args, 'json-file');
+    if (jsonFile !== undefined) write(jsonFile, `${JSON.stringify(audit, null, 2)}\n`, io);
     return 0;
   } finally {
     await catalog.close();

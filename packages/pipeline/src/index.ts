@@ -58,3 +58,5 @@ export * from './reference-source.js';
 export * from './reference-add.js';
 export * from './reference-resolution.js';
 export * from './reference-functions.js';
+export * from './reference-audit-report.js';
+export { auditMarkdown, type ReferenceAudit } from '@repocod/reference';

@@ -4,3 +4,4 @@ export * from './read-reference-rows.js';
 export * from './repository-names.js';
 export * from './text-difference.js';
 export * from './resolve-reference-row.js';
+export * from './reference-audit.js';

@@ -1,0 +1,81 @@
+import { join } from 'node:path';
+import type { Catalog, StoredValidation } from '@repocod/catalog';
+import type { AuditedTask, AuditedVerdict, AuditInput, ReferenceAudit } from '@repocod/reference';
+import { auditReference } from '@repocod/reference';
+import type { ManifestEntry } from '@repocod/runner';
+import { taskHash } from '@repocod/validate';
+import { functionKey } from './candidate-mode-counts.js';
+import { DEFAULT_RECORD_FOLDER } from './rebuild-record-files.js';
+import { resolveReference } from './reference-resolution.js';
+
+/**
+ * `repocod report --reference NAME`: every row of the reference resolved, with the catalog's task of its
+ * function (levels under each mode, lengths, complexity, FAIL_TO_PASS), that task's latest validation of
+ * its current content, and whether another reference (`flaky`, REPOCOD's flaky_tests.json) names the same
+ * function; audited by the reference package.
+ */
+export async function referenceAuditReport(
+  catalog: Catalog,
+  reference: string,
+  options: {
+    readonly repositories: readonly ManifestEntry[];
+    readonly projectRoot: string;
+    readonly flaky?: string;
+  },
+): Promise<ReferenceAudit> {
+  const settings = {
+    repositories: options.repositories,
+    recordsFolder: join(options.projectRoot, DEFAULT_RECORD_FOLDER),
+  };
+  const resolution = await resolveReference(catalog, reference, settings);
+  const flaky =
+    options.flaky === undefined
+      ? null
+      : new Set(
+          (await resolveReference(catalog, options.flaky, settings)).rows.flatMap((row) =>
+            row.resolution.status === 'resolved' ? [`${row.repository}\n${functionKey(row.resolution.function)}`] : [],
+          ),
+        );
+  const summaries = new Map(
+    (await catalog.taskSummaries()).map((task) => [`${task.repository}\n${functionKey(task)}`, task.instanceId]),
+  );
+  const inputs: AuditInput[] = [];
+  for (const { row, repository, resolution: result } of resolution.rows) {
+    const key = result.status === 'resolved' ? `${repository}\n${functionKey(result.function)}` : null;
+    const instanceId = key === null ? undefined : summaries.get(key);
+    const stored = instanceId === undefined ? null : await catalog.task(instanceId);
+    let task: AuditedTask | null = null;
+    let verdict: AuditedVerdict | null = null;
+    if (stored !== null) {
+      task = {
+        instanceId: stored.instanceId,
+        failToPass: stored.failToPass,
+        levels: Object.fromEntries(Object.entries(stored.levels).map(([mode, label]) => [mode, label?.level ?? ''])),
+        promptTokens: stored.promptTokens,
+        solutionTokens: stored.solutionTokens,
+        complexity: stored.complexity,
+        checksPassed: stored.checksPassed,
+      };
+      const hash = taskHash(stored);
+      const latest = (await catalog.validations({ instanceIds: [stored.instanceId] }))
+        .filter((validation) => validation.taskHash === hash)
+        .sort((a, b) => b.validatedAt.getTime() - a.validatedAt.getTime())[0];
+      verdict = latest === undefined ? null : verdictOf(latest);
+    }
+    inputs.push({
+      row,
+      repository,
+      resolution: result,
+      task,
+      verdict,
+      listedFlaky: flaky === null || key === null ? (flaky === null ? null : false) : flaky.has(key),
+    });
+  }
+  return auditReference(reference, inputs);
+}
+
+function verdictOf(validation: StoredValidation): AuditedVerdict {
+  if (validation.status === 'passed') return { status: 'passed', reason: null };
+  const check = validation.checks.find((candidate) => candidate.status !== 'passed');
+  return { status: validation.status, reason: check === undefined ? null : `${check.check} (${check.detail})` };
+}

@@ -1,0 +1,105 @@
+import { describe, expect, it } from 'vitest';
+import { type AuditInput, auditMarkdown, auditReference } from './reference-audit.js';
+import type { ReferenceRow } from './reference-row.js';
+import type { RowResolution } from './resolve-reference-row.js';
+
+function row(index: number, failToPass: string[] | null): ReferenceRow {
+  return {
+    index,
+    where: `lite.jsonl:${index}`,
+    form: failToPass === null ? 'names' : 'seed',
+    repository: 'acme/demo',
+    repoId: null,
+    functionName: `f${index}`,
+    file: null,
+    prompt: null,
+    fullFunction: null,
+    instanceId: null,
+    baseCommit: null,
+    preCode: null,
+    goldCode: null,
+    failToPass,
+    relevantTests: null,
+  };
+}
+
+const resolved = (qualname: string): RowResolution => ({
+  status: 'resolved',
+  function: { file: 'pkg/m.py', qualname },
+  by: 'pre-patch',
+  text: 'exact',
+  textField: 'pre_patches.code',
+  outsideCandidates: false,
+  nameMatches: 1,
+  notes: [],
+});
+
+const task = (instanceId: string, failToPass: string[]) => ({
+  instanceId,
+  failToPass,
+  levels: { 'repocod-v1': 'file-level' },
+  promptTokens: 10,
+  solutionTokens: 20,
+  complexity: 3,
+  checksPassed: true,
+});
+
+describe('auditReference', () => {
+  it('compares FAIL_TO_PASS, counts verdicts and the flaky list, and says it in one headline', () => {
+    const inputs: AuditInput[] = [
+      {
+        row: row(1, ['t::a', 't::b']),
+        repository: 'demo',
+        resolution: resolved('f1'),
+        task: task('d-f1', ['t::b', 't::a']),
+        verdict: { status: 'passed', reason: null },
+        listedFlaky: false,
+      },
+      {
+        row: row(2, ['t::a']),
+        repository: 'demo',
+        resolution: resolved('f2'),
+        task: task('d-f2', ['t::a', 't::c']),
+        verdict: { status: 'failed', reason: 'fails-without-body (no test fails)' },
+        listedFlaky: true,
+      },
+      {
+        row: row(3, ['t::a']),
+        repository: 'demo',
+        resolution: resolved('f3'),
+        task: null,
+        verdict: null,
+        listedFlaky: true,
+      },
+      {
+        row: row(4, null),
+        repository: null,
+        resolution: {
+          status: 'unresolved',
+          reason: 'unknown-repository',
+          message: 'x',
+          matches: [],
+          difference: null,
+          notes: [],
+        },
+        task: null,
+        verdict: null,
+        listedFlaky: false,
+      },
+    ];
+    const audit = auditReference('lite', inputs);
+    expect(audit.headline).toBe(
+      'lite rebuilt from source: 3 of 4 resolved (unknown-repository 1), 2 with a task, 1 with identical FAIL_TO_PASS, ' +
+        '1 differ, 1 valid here, 1 not valid here (fails-without-body 1)',
+    );
+    expect(audit.entries[1]?.failToPass).toEqual({ ours: 2, theirs: 1, same: false, added: ['t::c'], lacking: [] });
+    expect(audit.entries[2]?.noTask).toContain('no relevant tests');
+    expect(audit.summary).toMatchObject({ listedFlaky: 2, listedFlakyValid: 0, listedFlakyNotValid: 1 });
+    const markdown = auditMarkdown(audit);
+    expect(markdown).toContain("REPOCOD's flaky list names 2 of them: 0 valid here, 1 not valid here.");
+    expect(markdown).toContain(
+      '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | failed: fails-without-body (no test fails) | listed |',
+    );
+    expect(markdown).toContain('| 4 | acme/demo | `f4` | unknown-repository |');
+  });
+});

@@ -1,0 +1,228 @@
+import type { ReferenceRow } from './reference-row.js';
+import type { FunctionKey, RowResolution } from './resolve-reference-row.js';
+
+/** Our task of a resolved row, as the audit compares it. */
+export interface AuditedTask {
+  readonly instanceId: string;
+  readonly failToPass: readonly string[];
+  /** The level under each mode (repocod-v1, repocod-v4, deps) that labelled it. */
+  readonly levels: Readonly<Record<string, string>>;
+  readonly promptTokens: number;
+  readonly solutionTokens: number;
+  readonly complexity: number;
+  readonly checksPassed: boolean;
+}
+
+/** Our latest validation of the task (of its current content). */
+export interface AuditedVerdict {
+  readonly status: string;
+  /** The first check that did not pass, with its detail; null for a task that passed. */
+  readonly reason: string | null;
+}
+
+export interface AuditInput {
+  readonly row: ReferenceRow;
+  /** The manifest's name of the row's repository (null: not in the manifest). */
+  readonly repository: string | null;
+  readonly resolution: RowResolution;
+  readonly task: AuditedTask | null;
+  readonly verdict: AuditedVerdict | null;
+  /** Whether another reference (REPOCOD's flaky list) names the same function; null without one. */
+  readonly listedFlaky: boolean | null;
+}
+
+/** FAIL_TO_PASS ours against the reference's, where it gives one (the seed form). */
+export interface FailToPassComparison {
+  readonly ours: number;
+  readonly theirs: number | null;
+  readonly same: boolean | null;
+  /** Ours and not theirs, theirs and not ours (sorted). */
+  readonly added: readonly string[];
+  readonly lacking: readonly string[];
+}
+
+export interface AuditEntry {
+  readonly index: number;
+  readonly repository: string;
+  /** The row's name: function_name, else instance_id. */
+  readonly name: string;
+  readonly function: FunctionKey | null;
+  /** `resolved`, else the unresolved reason. */
+  readonly resolution: string;
+  readonly instanceId: string | null;
+  /** Why a resolved row has no task: no relevant tests found, or not mined (with --reference). */
+  readonly noTask: string | null;
+  readonly failToPass: FailToPassComparison | null;
+  /** The reference's text against ours (full_function, prompt, or the pre patch's removed lines). */
+  readonly text: string;
+  /** `passed`, `failed: <check>`, `not validated`, or null without a task. */
+  readonly verdict: string | null;
+  readonly listedFlaky: boolean | null;
+  readonly task: AuditedTask | null;
+}
+
+export interface AuditSummary {
+  readonly rows: number;
+  readonly resolved: number;
+  readonly withTask: number;
+  readonly valid: number;
+  readonly notValid: number;
+  readonly notValidated: number;
+  /** Among tasks whose reference gives FAIL_TO_PASS: identical, and differing. */
+  readonly sameFailToPass: number;
+  readonly differentFailToPass: number;
+  readonly unresolvedBy: Readonly<Record<string, number>>;
+  readonly notValidBy: Readonly<Record<string, number>>;
+  /** Rows the flaky list names, and of them valid here and not. */
+  readonly listedFlaky: number;
+  readonly listedFlakyValid: number;
+  readonly listedFlakyNotValid: number;
+}
+
+export interface ReferenceAudit {
+  readonly reference: string;
+  readonly entries: readonly AuditEntry[];
+  readonly summary: AuditSummary;
+  /** The line a reader can trust first. */
+  readonly headline: string;
+}
+
+/**
+ * The audit of a reference rebuilt from source: per row, whether it resolved (why not), our task and
+ * why a resolved row has none, FAIL_TO_PASS ours against the reference's, the text agreement, our
+ * verdict and whether the flaky list names it; then the totals and a headline.
+ */
+export function auditReference(reference: string, inputs: readonly AuditInput[]): ReferenceAudit {
+  const entries = inputs.map(auditEntry);
+  const count = (keep: (entry: AuditEntry) => boolean): number => entries.filter(keep).length;
+  const tally = (values: readonly string[]): Record<string, number> => {
+    const counts: Record<string, number> = {};
+    for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+    return counts;
+  };
+  const withTask = entries.filter((entry) => entry.instanceId !== null);
+  const failedReason = (entry: AuditEntry): string =>
+    (entry.verdict ?? '').replace(/^failed: /, '').split(' ')[0] ?? '';
+  const summary: AuditSummary = {
+    rows: entries.length,
+    resolved: count((entry) => entry.resolution === 'resolved'),
+    withTask: withTask.length,
+    valid: count((entry) => entry.verdict === 'passed'),
+    notValid: count((entry) => entry.verdict?.startsWith('failed') === true),
+    notValidated: count((entry) => entry.verdict === 'not validated'),
+    sameFailToPass: count((entry) => entry.failToPass?.same === true),
+    differentFailToPass: count((entry) => entry.failToPass?.same === false),
+    unresolvedBy: tally(entries.filter((entry) => entry.resolution !== 'resolved').map((entry) => entry.resolution)),
+    notValidBy: tally(entries.filter((entry) => entry.verdict?.startsWith('failed') === true).map(failedReason)),
+    listedFlaky: count((entry) => entry.listedFlaky === true),
+    listedFlakyValid: count((entry) => entry.listedFlaky === true && entry.verdict === 'passed'),
+    listedFlakyNotValid: count((entry) => entry.listedFlaky === true && entry.verdict?.startsWith('failed') === true),
+  };
+  return { reference, entries, summary, headline: headline(reference, summary) };
+}
+
+function auditEntry(input: AuditInput): AuditEntry {
+  const { row, resolution, task, verdict } = input;
+  const resolved = resolution.status === 'resolved';
+  const theirs = row.failToPass;
+  const failToPass =
+    task === null
+      ? null
+      : {
+          ours: task.failToPass.length,
+          theirs: theirs === null ? null : theirs.length,
+          same: theirs === null ? null : sameSet(task.failToPass, theirs),
+          added: theirs === null ? [] : difference(task.failToPass, theirs),
+          lacking: theirs === null ? [] : difference(theirs, task.failToPass),
+        };
+  return {
+    index: row.index,
+    repository: input.repository ?? row.repository,
+    name: row.functionName ?? row.instanceId ?? '?',
+    function: resolution.status === 'resolved' ? resolution.function : null,
+    resolution: resolved ? 'resolved' : resolution.reason,
+    instanceId: task?.instanceId ?? null,
+    noTask: resolved && task === null ? 'no task: not mined, or mining found no relevant tests' : null,
+    failToPass,
+    text: resolution.status === 'resolved' ? resolution.text : 'unresolved',
+    verdict:
+      task === null
+        ? null
+        : verdict === null
+          ? 'not validated'
+          : verdict.status === 'passed'
+            ? 'passed'
+            : `failed: ${verdict.reason ?? verdict.status}`,
+    listedFlaky: input.listedFlaky,
+    task,
+  };
+}
+
+function headline(reference: string, summary: AuditSummary): string {
+  const reasons = (counts: Readonly<Record<string, number>>): string =>
+    Object.entries(counts)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([reason, n]) => `${reason} ${n}`)
+      .join(', ');
+  const compared = summary.sameFailToPass + summary.differentFailToPass;
+  const parts = [
+    `${summary.resolved} of ${summary.rows} resolved${
+      summary.rows > summary.resolved ? ` (${reasons(summary.unresolvedBy)})` : ''
+    }`,
+    `${summary.withTask} with a task`,
+    compared > 0
+      ? `${summary.sameFailToPass} with identical FAIL_TO_PASS, ${summary.differentFailToPass} differ`
+      : 'FAIL_TO_PASS not in the reference',
+    `${summary.valid} valid here`,
+    `${summary.notValid} not valid here${summary.notValid > 0 ? ` (${reasons(summary.notValidBy)})` : ''}`,
+    ...(summary.notValidated > 0 ? [`${summary.notValidated} not validated`] : []),
+  ];
+  return `${reference} rebuilt from source: ${parts.join(', ')}`;
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((item) => right.has(item));
+}
+
+function difference(a: readonly string[], b: readonly string[]): string[] {
+  const other = new Set(b);
+  return [...new Set(a)].filter((item) => !other.has(item)).sort();
+}
+
+/** The audit as Markdown: the headline, the totals, then a row per task. */
+export function auditMarkdown(audit: ReferenceAudit): string {
+  const { summary } = audit;
+  const lines = [
+    `# Audit of ${audit.reference}`,
+    '',
+    `**${audit.headline}.**`,
+    '',
+    ...(summary.listedFlaky > 0
+      ? [
+          `REPOCOD's flaky list names ${summary.listedFlaky} of them: ${summary.listedFlakyValid} valid here, \
+${summary.listedFlakyNotValid} not valid here.`,
+          '',
+        ]
+      : []),
+    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | verdict | flaky list |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...audit.entries.map((entry) => {
+      const fn = entry.function === null ? entry.resolution : `${entry.function.file}::${entry.function.qualname}`;
+      const tests =
+        entry.failToPass === null
+          ? '–'
+          : `${entry.failToPass.ours} / ${entry.failToPass.theirs ?? '–'}${
+              entry.failToPass.same === false
+                ? ` (ours adds ${entry.failToPass.added.length}, lacks ${entry.failToPass.lacking.length})`
+                : ''
+            }`;
+      const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
+      return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${entry.instanceId === null ? (entry.noTask ?? '–') : 'yes'} \
+| ${tests} | ${entry.text} | ${entry.verdict ?? '–'} | ${flaky} |`;
+    }),
+    '',
+  ];
+  return lines.join('\n');
+}
