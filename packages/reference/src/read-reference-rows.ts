@@ -80,7 +80,7 @@ const ROW_READERS: Record<ReferenceForm, RowReader> = {
       );
     if (name === '') return problem(record, 'function_name', 'is empty', index);
     return {
-      ...emptyRow(record, index, 'names', record.repository),
+      ...blankReferenceRow(index, record.where, 'names', record.repository),
       repoId: record.repoId ?? null,
       functionName: name,
     };
@@ -93,7 +93,7 @@ const ROW_READERS: Record<ReferenceForm, RowReader> = {
         fields.problem ?? problem(record, 'repository', 'is missing (and the row is not keyed by repository)', index)
       );
     const row: ReferenceRow = {
-      ...emptyRow(record, index, 'repocod', repository),
+      ...blankReferenceRow(index, record.where, 'repocod', repository),
       repoId: fields.id('repo_id') ?? record.repoId ?? null,
       functionName: fields.required('function_name'),
       file: fields.text('target_module_path'),
@@ -107,7 +107,7 @@ const ROW_READERS: Record<ReferenceForm, RowReader> = {
     const fields = new Fields(record, index);
     const repository = fields.required('repo');
     const row: ReferenceRow = {
-      ...emptyRow(record, index, 'seed', repository ?? ''),
+      ...blankReferenceRow(index, record.where, 'seed', repository ?? ''),
       instanceId: fields.required('instance_id'),
       baseCommit: fields.text('base_commit'),
       preCode: fields.required('pre_patches', 'code'),
@@ -118,10 +118,11 @@ const ROW_READERS: Record<ReferenceForm, RowReader> = {
   },
 };
 
-function emptyRow(record: ReferenceRecord, index: number, form: ReferenceForm, repository: string): ReferenceRow {
+/** A row of a form with every field its form may leave out null: what a reader fills in. */
+export function blankReferenceRow(index: number, where: string, form: ReferenceForm, repository: string): ReferenceRow {
   return {
     index,
-    where: record.where,
+    where,
     form,
     repository,
     repoId: null,

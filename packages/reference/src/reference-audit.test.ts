@@ -1,25 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { type AuditInput, auditMarkdown, auditReference } from './reference-audit.js';
+import { blankReferenceRow } from './read-reference-rows.js';
 import type { ReferenceRow } from './reference-row.js';
 import type { RowResolution } from './resolve-reference-row.js';
 
 function row(index: number, failToPass: string[] | null): ReferenceRow {
+  const form = failToPass === null ? 'names' : 'seed';
   return {
-    index,
-    where: `lite.jsonl:${index}`,
-    form: failToPass === null ? 'names' : 'seed',
-    repository: 'acme/demo',
-    repoId: null,
+    ...blankReferenceRow(index, `lite.jsonl:${index}`, form, 'acme/demo'),
     functionName: `f${index}`,
-    file: null,
-    prompt: null,
-    fullFunction: null,
-    instanceId: null,
-    baseCommit: null,
-    preCode: null,
-    goldCode: null,
     failToPass,
-    relevantTests: null,
   };
 }
 

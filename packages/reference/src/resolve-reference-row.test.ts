@@ -1,5 +1,6 @@
 import { linesPatch } from '@repocod/core';
 import { describe, expect, it } from 'vitest';
+import { blankReferenceRow } from './read-reference-rows.js';
 import type { ReferenceRow } from './reference-row.js';
 import { type ResolvableFunction, resolveReferenceRow } from './resolve-reference-row.js';
 
@@ -45,24 +46,7 @@ const FUNCTIONS: ResolvableFunction[] = [
 ];
 
 function row(fields: Partial<ReferenceRow>): ReferenceRow {
-  return {
-    index: 1,
-    where: 'ref.jsonl:1',
-    form: 'repocod',
-    repository: 'demo',
-    repoId: null,
-    functionName: null,
-    file: null,
-    prompt: null,
-    fullFunction: null,
-    instanceId: null,
-    baseCommit: null,
-    preCode: null,
-    goldCode: null,
-    failToPass: null,
-    relevantTests: null,
-    ...fields,
-  };
+  return { ...blankReferenceRow(1, 'ref.jsonl:1', 'repocod', 'demo'), ...fields };
 }
 const CONTEXT = {
   repository: 'demo',
