@@ -79,8 +79,8 @@ describe('auditReference', () => {
     ];
     const audit = auditReference('lite', inputs);
     expect(audit.headline).toBe(
-      'lite rebuilt from source: 3 of 4 resolved (unknown-repository 1), 2 with a task, 1 with identical FAIL_TO_PASS, ' +
-        '1 differ, 1 valid here, 1 not valid here (fails-without-body 1)',
+      'lite rebuilt from source: 3 of 4 resolved (unknown-repository 1), 2 with a task, ' +
+        '1 with identical FAIL_TO_PASS, 1 differ, 1 valid here, 1 not valid here (fails-without-body 1)',
     );
     expect(audit.entries[1]?.failToPass).toEqual({ ours: 2, theirs: 1, same: false, added: ['t::c'], lacking: [] });
     expect(audit.entries[2]?.noTask).toContain('no relevant tests');
@@ -88,7 +88,8 @@ describe('auditReference', () => {
     const markdown = auditMarkdown(audit);
     expect(markdown).toContain("REPOCOD's flaky list names 2 of them: 0 valid here, 1 not valid here.");
     expect(markdown).toContain(
-      '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | failed: fails-without-body (no test fails) | listed |',
+      '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | ' +
+        'failed: fails-without-body (no test fails) | listed |',
     );
     expect(markdown).toContain('| 4 | acme/demo | `f4` | unknown-repository |');
   });

@@ -219,8 +219,9 @@ ${summary.listedFlakyNotValid} not valid here.`,
                 : ''
             }`;
       const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
-      return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${entry.instanceId === null ? (entry.noTask ?? '–') : 'yes'} \
-| ${tests} | ${entry.text} | ${entry.verdict ?? '–'} | ${flaky} |`;
+      const task = entry.instanceId === null ? (entry.noTask ?? '–') : 'yes';
+      return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${task} | ${tests} | ${entry.text} \
+| ${entry.verdict ?? '–'} | ${flaky} |`;
     }),
     '',
   ];
