@@ -68,7 +68,7 @@ export async function referenceAuditReport(
       resolution: result,
       task,
       verdict,
-      listedFlaky: flaky === null || key === null ? (flaky === null ? null : false) : flaky.has(key),
+      listedFlaky: flaky === null ? null : key !== null && flaky.has(key),
     });
   }
   return auditReference(reference, inputs);
