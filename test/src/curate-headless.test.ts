@@ -183,6 +183,30 @@ describe('repocod reference on the demo release the flow published', { timeout: 
     expect(Number(line?.[1]) + Number(line?.[2])).toBe(51);
     const written = JSON.parse(readFileSync(join(state, 'audit.json'), 'utf8')) as { entries: unknown[] };
     expect(written.entries).toHaveLength(51);
+  });
+
+  it('audits a reference whose FAIL_TO_PASS was edited: the test ours lacks, and why', async () => {
+    const catalog = await openCatalog(db);
+    const parquet = join(out, '1.0/test-00000-of-00001.parquet').replaceAll("'", "''");
+    const rows = (await catalog.query(`SELECT to_json(t)::VARCHAR FROM read_parquet('${parquet}') t`)).rows.map(
+      (row) => JSON.parse(String(row[0])) as { instance_id: string; evaluation: { FAIL_TO_PASS: string[] } },
+    );
+    await catalog.close();
+    const [first, ...rest] = rows;
+    if (first === undefined) throw new Error('the release has no rows');
+    const edited = {
+      ...first,
+      evaluation: { FAIL_TO_PASS: [...first.evaluation.FAIL_TO_PASS, 'tests/test_gone.py::test_x'] },
+    };
+    const file = join(state, 'edited.jsonl');
+    writeFileSync(file, `${[edited, ...rest].map((row) => JSON.stringify(row)).join('\n')}\n`);
+    expect(repocod('reference', 'add', 'demo-edited', '--from', file).code).toBe(0);
+    const audit = repocod('report', '--reference', 'demo-edited');
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stdout).toMatch(/51 of 51 resolved, 51 with a task, \d+ with identical FAIL_TO_PASS, [1-9]\d* differ/);
+    expect(audit.stdout).toMatch(
+      /\| 1 \| demo \| .* \| yes \| \d+ \/ \d+ \(ours adds 0, lacks 1: not-collected 1\) \|/,
+    );
     const listed = repocod('reference', 'list');
     expect(listed.stdout).toMatch(/^demo-1\.0 {2}seed, 51 row\(s\) {2}from .* config 1\.0 {2}added /m);
   });
@@ -307,7 +331,7 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(refused.stderr).toContain(`${empty}: no row of a known form (1 record(s)):`);
     expect(refused.stderr).toContain(`${empty}: $["demo"]: is neither an object keyed by repo_id`);
     expect(repocod('reference', 'show', 'nothing').stderr).toContain(
-      'no reference nothing in the catalog (it has demo-1.0, demo-names, demo-repocod, three)',
+      'no reference nothing in the catalog (it has demo-1.0, demo-edited, demo-names, demo-repocod, three)',
     );
   });
 });

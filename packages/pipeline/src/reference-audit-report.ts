@@ -1,7 +1,15 @@
 import { join } from 'node:path';
 import type { Catalog, StoredValidation } from '@repocod/catalog';
-import type { AuditedTask, AuditedVerdict, AuditInput, ReferenceAudit } from '@repocod/reference';
-import { auditReference } from '@repocod/reference';
+import { networkBound } from '@repocod/mining';
+import type {
+  AuditedTask,
+  AuditedVerdict,
+  AuditInput,
+  BaselineVerdict,
+  MissingTestReason,
+  ReferenceAudit,
+} from '@repocod/reference';
+import { auditReference, missingTestReason } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import { functionKey } from './candidate-mode-counts.js';
@@ -39,6 +47,7 @@ export async function referenceAuditReport(
   const summaries = new Map(
     (await catalog.taskSummaries()).map((task) => [`${task.repository}\n${functionKey(task)}`, task.instanceId]),
   );
+  const baselines = new BaselineVerdicts(catalog);
   const inputs: AuditInput[] = [];
   for (const { row, repository, resolution: result } of resolution.rows) {
     const key = result.status === 'resolved' ? `${repository}\n${functionKey(result.function)}` : null;
@@ -46,6 +55,7 @@ export async function referenceAuditReport(
     const stored = instanceId === undefined ? null : await catalog.task(instanceId);
     let task: AuditedTask | null = null;
     let verdict: AuditedVerdict | null = null;
+    let lackingReasons: Record<string, MissingTestReason> | undefined;
     if (stored !== null) {
       task = {
         instanceId: stored.instanceId,
@@ -61,6 +71,12 @@ export async function referenceAuditReport(
         .filter((validation) => validation.taskHash === hash)
         .sort((a, b) => b.validatedAt.getTime() - a.validatedAt.getTime())[0];
       verdict = latest === undefined ? null : verdictOf(latest);
+      const ours = new Set(stored.failToPass);
+      const lacking = (row.failToPass ?? []).filter((test) => !ours.has(test));
+      if (lacking.length > 0) {
+        const baseline = await baselines.of(stored.repository, stored.functionId);
+        lackingReasons = Object.fromEntries(lacking.map((test) => [test, missingTestReason(baseline.get(test))]));
+      }
     }
     inputs.push({
       row,
@@ -69,6 +85,7 @@ export async function referenceAuditReport(
       task,
       verdict,
       listedFlaky: flaky === null ? null : key !== null && flaky.has(key),
+      ...(lackingReasons === undefined ? {} : { lackingReasons }),
     });
   }
   return auditReference(reference, inputs);
@@ -78,4 +95,36 @@ function verdictOf(validation: StoredValidation): AuditedVerdict {
   if (validation.status === 'passed') return { status: 'passed', reason: null };
   const check = validation.checks.find((candidate) => candidate.status !== 'passed');
   return { status: validation.status, reason: check === undefined ? null : `${check.check} (${check.detail})` };
+}
+
+/**
+ * Our baseline of a task's repository under the mining key its relevant tests were found with, per test:
+ * what tells why a test of the reference's FAIL_TO_PASS is not in ours. Read once per repository and key.
+ */
+class BaselineVerdicts {
+  private readonly byKey = new Map<string, Map<string, BaselineVerdict>>();
+  private readonly miningKeys = new Map<string, Map<string, string>>();
+
+  constructor(private readonly catalog: Catalog) {}
+
+  async of(repository: string, functionId: string): Promise<Map<string, BaselineVerdict>> {
+    let keys = this.miningKeys.get(repository);
+    if (keys === undefined) {
+      keys = new Map((await this.catalog.relevantTests(repository)).map((row) => [row.functionId, row.miningKey]));
+      this.miningKeys.set(repository, keys);
+    }
+    const miningKey = keys.get(functionId);
+    if (miningKey === undefined) return new Map();
+    const key = `${repository}\n${miningKey}`;
+    let verdicts = this.byKey.get(key);
+    if (verdicts === undefined) {
+      const rows = (await this.catalog.miningBaseline(repository, miningKey)) ?? [];
+      const offline = new Set(networkBound(rows).map((test) => test.nodeId));
+      verdicts = new Map(
+        rows.map((test) => [test.nodeId, { status: test.status, networkBound: offline.has(test.nodeId) }]),
+      );
+      this.byKey.set(key, verdicts);
+    }
+    return verdicts;
+  }
 }

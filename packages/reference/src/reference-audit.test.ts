@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AuditInput, auditMarkdown, auditReference } from './reference-audit.js';
+import { type AuditInput, auditMarkdown, auditReference, missingTestReason } from './reference-audit.js';
 import { blankReferenceRow } from './read-reference-rows.js';
 import type { ReferenceRow } from './reference-row.js';
 import type { RowResolution } from './resolve-reference-row.js';
@@ -32,6 +32,32 @@ const task = (instanceId: string, failToPass: string[]) => ({
   solutionTokens: 20,
   complexity: 3,
   checksPassed: true,
+});
+
+describe('missingTestReason', () => {
+  it('tells why a test of theirs is not ours from our baseline', () => {
+    expect(missingTestReason(undefined)).toBe('not-collected');
+    expect(missingTestReason({ status: 'flaky', networkBound: false })).toBe('flaky');
+    expect(missingTestReason({ status: 'not-passing', networkBound: true })).toBe('network-bound');
+    expect(missingTestReason({ status: 'not-passing', networkBound: false })).toBe('fails-at-baseline');
+    expect(missingTestReason({ status: 'passing', networkBound: false })).toBe('not-failed-by-mutation');
+  });
+
+  it('counts the lacking tests by reason in the entry and the Markdown', () => {
+    const audit = auditReference('lite', [
+      {
+        row: row(1, ['t::a', 't::b', 't::gone']),
+        repository: 'demo',
+        resolution: resolved('f1'),
+        task: task('d-f1', ['t::a']),
+        verdict: { status: 'passed', reason: null },
+        listedFlaky: null,
+        lackingReasons: { 't::b': 'network-bound', 't::gone': 'not-collected' },
+      },
+    ]);
+    expect(audit.entries[0]?.failToPass?.lackingWhy).toEqual({ 'network-bound': 1, 'not-collected': 1 });
+    expect(auditMarkdown(audit)).toContain('1 / 3 (ours adds 0, lacks 2: network-bound 1, not-collected 1)');
+  });
 });
 
 describe('auditReference', () => {
@@ -82,7 +108,14 @@ describe('auditReference', () => {
       'lite rebuilt from source: 3 of 4 resolved (unknown-repository 1), 2 with a task, ' +
         '1 with identical FAIL_TO_PASS, 1 differ, 1 valid here, 1 not valid here (fails-without-body 1)',
     );
-    expect(audit.entries[1]?.failToPass).toEqual({ ours: 2, theirs: 1, same: false, added: ['t::c'], lacking: [] });
+    expect(audit.entries[1]?.failToPass).toEqual({
+      ours: 2,
+      theirs: 1,
+      same: false,
+      added: ['t::c'],
+      lacking: [],
+      lackingWhy: {},
+    });
     expect(audit.entries[2]?.noTask).toContain('no relevant tests');
     expect(audit.summary).toMatchObject({ listedFlaky: 2, listedFlakyValid: 0, listedFlakyNotValid: 1 });
     const markdown = auditMarkdown(audit);

@@ -29,6 +29,35 @@ export interface AuditInput {
   readonly verdict: AuditedVerdict | null;
   /** Whether another reference (REPOCOD's flaky list) names the same function; null without one. */
   readonly listedFlaky: boolean | null;
+  /** Why a test of the reference's FAIL_TO_PASS is not in ours, by test id (see missingTestReason). */
+  readonly lackingReasons?: Readonly<Record<string, MissingTestReason>>;
+}
+
+/**
+ * Why a test of the reference's FAIL_TO_PASS is not in ours, from our baseline at the base commit:
+ * it was not collected here; it varied over our k runs; it failed for want of a network; it failed at
+ * the base commit; or it passed there but our mutation (the body raising) did not make it fail.
+ */
+export const MISSING_TEST_REASONS = [
+  'not-collected',
+  'flaky',
+  'network-bound',
+  'fails-at-baseline',
+  'not-failed-by-mutation',
+] as const;
+export type MissingTestReason = (typeof MISSING_TEST_REASONS)[number];
+
+/** What our baseline says of one test: its status, and whether its failure is the network's. */
+export interface BaselineVerdict {
+  readonly status: 'passing' | 'flaky' | 'not-passing';
+  readonly networkBound: boolean;
+}
+
+export function missingTestReason(baseline: BaselineVerdict | undefined): MissingTestReason {
+  if (baseline === undefined) return 'not-collected';
+  if (baseline.status === 'flaky') return 'flaky';
+  if (baseline.status === 'not-passing') return baseline.networkBound ? 'network-bound' : 'fails-at-baseline';
+  return 'not-failed-by-mutation';
 }
 
 /** FAIL_TO_PASS ours against the reference's, where it gives one (the seed form). */
@@ -39,6 +68,8 @@ export interface FailToPassComparison {
   /** Ours and not theirs, theirs and not ours (sorted). */
   readonly added: readonly string[];
   readonly lacking: readonly string[];
+  /** The lacking tests counted by why they are not ours (when the baseline was read). */
+  readonly lackingWhy: Readonly<Partial<Record<MissingTestReason, number>>>;
 }
 
 export interface AuditEntry {
@@ -134,6 +165,7 @@ function auditEntry(input: AuditInput): AuditEntry {
           same: theirs === null ? null : sameSet(task.failToPass, theirs),
           added: theirs === null ? [] : difference(task.failToPass, theirs),
           lacking: theirs === null ? [] : difference(theirs, task.failToPass),
+          lackingWhy: theirs === null ? {} : lackingWhy(difference(theirs, task.failToPass), input.lackingReasons),
         };
   return {
     index: row.index,
@@ -180,6 +212,19 @@ function headline(reference: string, summary: AuditSummary): string {
   return `${reference} rebuilt from source: ${parts.join(', ')}`;
 }
 
+function lackingWhy(
+  lacking: readonly string[],
+  reasons: Readonly<Record<string, MissingTestReason>> | undefined,
+): Partial<Record<MissingTestReason, number>> {
+  if (reasons === undefined) return {};
+  const counts: Partial<Record<MissingTestReason, number>> = {};
+  for (const test of lacking) {
+    const reason = reasons[test];
+    if (reason !== undefined) counts[reason] = (counts[reason] ?? 0) + 1;
+  }
+  return counts;
+}
+
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
   const left = new Set(a);
   const right = new Set(b);
@@ -189,6 +234,11 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 function difference(a: readonly string[], b: readonly string[]): string[] {
   const other = new Set(b);
   return [...new Set(a)].filter((item) => !other.has(item)).sort();
+}
+
+function why(counts: Readonly<Partial<Record<MissingTestReason, number>>>): string {
+  const parts = Object.entries(counts).map(([reason, n]) => `${reason} ${n}`);
+  return parts.length === 0 ? '' : `: ${parts.join(', ')}`;
 }
 
 /** The audit as Markdown: the headline, the totals, then a row per task. */
@@ -215,7 +265,9 @@ ${summary.listedFlakyNotValid} not valid here.`,
           ? '–'
           : `${entry.failToPass.ours} / ${entry.failToPass.theirs ?? '–'}${
               entry.failToPass.same === false
-                ? ` (ours adds ${entry.failToPass.added.length}, lacks ${entry.failToPass.lacking.length})`
+                ? ` (ours adds ${entry.failToPass.added.length}, lacks ${entry.failToPass.lacking.length}${why(
+                    entry.failToPass.lackingWhy,
+                  )})`
                 : ''
             }`;
       const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
