@@ -110,8 +110,11 @@ with repocod reference add ${name} --from SOURCE`,
   const read = readReferenceRows(records);
   // Indexes are the source's positions, not those among the good rows.
   const numbers = stored.filter((row) => row.problem === null).map((row) => row.rowNumber);
-  const rows = read.rows.map((row) => ({ ...row, index: numbers[row.index - 1] ?? row.index }));
-  return { reference, rows, problems: [...problems, ...read.problems].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) };
+  const original = (index: number | null): number | null => (index === null ? null : (numbers[index - 1] ?? index));
+  const rows = read.rows.map((row) => ({ ...row, index: original(row.index) ?? row.index }));
+  // A row read when it was added may not read now (a reader changed since): named at its own position.
+  const again = read.problems.map((problem) => ({ ...problem, index: original(problem.index) }));
+  return { reference, rows, problems: [...problems, ...again].sort((a, b) => (a.index ?? 0) - (b.index ?? 0)) };
 }
 
 export function formatReferenceProblem(problem: ReferenceProblem): string {
