@@ -181,8 +181,17 @@ describe('repocod reference on the demo release the flow published', { timeout: 
     const line = headline.exec(audit.stdout);
     expect(line, audit.stdout.slice(0, 400)).not.toBeNull();
     expect(Number(line?.[1]) + Number(line?.[2])).toBe(51);
-    const written = JSON.parse(readFileSync(join(state, 'audit.json'), 'utf8')) as { entries: unknown[] };
+    const written = JSON.parse(readFileSync(join(state, 'audit.json'), 'utf8')) as {
+      entries: { instanceId: string; gold: string }[];
+    };
     expect(written.entries).toHaveLength(51);
+    expect(written.entries[0]?.gold).toBe('not evaluated');
+    const two = written.entries.slice(0, 2).flatMap((entry) => ['--instances', entry.instanceId]);
+    const evaluated = repocod('evaluate', '--gold', '--release', out, '--out', join(state, 'evaluations'), ...two);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    const again = repocod('report', '--reference', 'demo-1.0');
+    expect(again.stdout).toContain('2 of 2 evaluated resolved by their gold patch within the limit');
+    expect(again.stdout).toMatch(/\| 1 \| demo \| .* \| passed \| resolved \(\d+ s\) \| – \|/);
   });
 
   it('audits a reference whose FAIL_TO_PASS was edited: the test ours lacks, and why', async () => {

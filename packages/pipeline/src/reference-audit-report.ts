@@ -6,6 +6,7 @@ import type {
   AuditedVerdict,
   AuditInput,
   BaselineVerdict,
+  GoldEvaluation,
   MissingTestReason,
   ReferenceAudit,
 } from '@repocod/reference';
@@ -13,6 +14,7 @@ import { auditReference, missingTestReason } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import { functionKey } from './candidate-mode-counts.js';
+import { GOLD_MODEL } from './evaluate-stage.js';
 import { DEFAULT_RECORD_FOLDER } from './rebuild-record-files.js';
 import { resolveReference } from './reference-resolution.js';
 
@@ -48,6 +50,7 @@ export async function referenceAuditReport(
     (await catalog.taskSummaries()).map((task) => [`${task.repository}\n${functionKey(task)}`, task.instanceId]),
   );
   const baselines = new BaselineVerdicts(catalog);
+  const gold = await latestGoldEvaluations(catalog);
   const inputs: AuditInput[] = [];
   for (const { row, repository, resolution: result } of resolution.rows) {
     const key = result.status === 'resolved' ? `${repository}\n${functionKey(result.function)}` : null;
@@ -86,9 +89,30 @@ export async function referenceAuditReport(
       verdict,
       listedFlaky: flaky === null ? null : key !== null && flaky.has(key),
       ...(lackingReasons === undefined ? {} : { lackingReasons }),
+      gold: task === null ? null : (gold.get(task.instanceId) ?? null),
     });
   }
   return auditReference(reference, inputs);
+}
+
+/**
+ * Each task's latest `repocod evaluate --gold` outcome, over every evaluation run of the catalog: the
+ * whole FAIL_TO_PASS run at once within the limit, which validation does not do (its check 2 stops at
+ * the first failure, and mining's sharded baseline answers check 3).
+ */
+async function latestGoldEvaluations(catalog: Catalog): Promise<Map<string, GoldEvaluation>> {
+  const latest = new Map<string, { readonly at: number; readonly gold: GoldEvaluation }>();
+  for (const run of await catalog.evaluationRuns()) {
+    for (const evaluation of await catalog.evaluations(run.runId)) {
+      if (evaluation.model !== GOLD_MODEL) continue;
+      const at = evaluation.evaluatedAt.getTime();
+      const known = latest.get(evaluation.instanceId);
+      if (known !== undefined && known.at >= at) continue;
+      const gold = { outcome: evaluation.outcome, detail: evaluation.detail, seconds: evaluation.seconds };
+      latest.set(evaluation.instanceId, { at, gold });
+    }
+  }
+  return new Map([...latest].map(([instanceId, { gold }]) => [instanceId, gold]));
 }
 
 function verdictOf(validation: StoredValidation): AuditedVerdict {

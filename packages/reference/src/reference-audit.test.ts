@@ -78,6 +78,7 @@ describe('auditReference', () => {
         task: task('d-f2', ['t::a', 't::c']),
         verdict: { status: 'failed', reason: 'fails-without-body (no test fails)' },
         listedFlaky: true,
+        gold: { outcome: 'timeout', detail: 'ran past 600 s', seconds: 600 },
       },
       {
         row: row(3, ['t::a']),
@@ -106,7 +107,8 @@ describe('auditReference', () => {
     const audit = auditReference('lite', inputs);
     expect(audit.headline).toBe(
       'lite rebuilt from source: 3 of 4 resolved (unknown-repository 1), 2 with a task, ' +
-        '1 with identical FAIL_TO_PASS, 1 differ, 1 valid here, 1 not valid here (fails-without-body 1)',
+        '1 with identical FAIL_TO_PASS, 1 differ, 1 valid here, 1 not valid here (fails-without-body 1), ' +
+        '0 of 1 evaluated resolved by their gold patch within the limit',
     );
     expect(audit.entries[1]?.failToPass).toEqual({
       ours: 2,
@@ -122,7 +124,7 @@ describe('auditReference', () => {
     expect(markdown).toContain("REPOCOD's flaky list names 2 of them: 0 valid here, 1 not valid here.");
     expect(markdown).toContain(
       '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | ' +
-        'failed: fails-without-body (no test fails) | listed |',
+        'failed: fails-without-body (no test fails) | timeout: ran past 600 s (600 s) | listed |',
     );
     expect(markdown).toContain('| 4 | acme/demo | `f4` | unknown-repository |');
   });

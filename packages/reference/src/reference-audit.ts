@@ -31,6 +31,16 @@ export interface AuditInput {
   readonly listedFlaky: boolean | null;
   /** Why a test of the reference's FAIL_TO_PASS is not in ours, by test id (see missingTestReason). */
   readonly lackingReasons?: Readonly<Record<string, MissingTestReason>>;
+  /** The task's latest `repocod evaluate --gold` outcome, within the limit; null when never evaluated. */
+  readonly gold?: GoldEvaluation | null;
+}
+
+/** An evaluation of the gold patch: the whole FAIL_TO_PASS run at once within the limit, as a model's would be. */
+export interface GoldEvaluation {
+  /** evaluate's outcome: resolved, unresolved, timeout, error, patch-failed. */
+  readonly outcome: string;
+  readonly detail: string;
+  readonly seconds: number;
 }
 
 /**
@@ -88,6 +98,8 @@ export interface AuditEntry {
   readonly text: string;
   /** `passed`, `failed: <check>`, `not validated`, or null without a task. */
   readonly verdict: string | null;
+  /** `evaluate --gold`'s outcome with its seconds, `not evaluated`, or null without a task. */
+  readonly gold: string | null;
   readonly listedFlaky: boolean | null;
   readonly task: AuditedTask | null;
 }
@@ -108,6 +120,9 @@ export interface AuditSummary {
   readonly listedFlaky: number;
   readonly listedFlakyValid: number;
   readonly listedFlakyNotValid: number;
+  /** Tasks `evaluate --gold` ran, and those its gold patch resolved within the limit. */
+  readonly goldEvaluated: number;
+  readonly goldResolved: number;
 }
 
 export interface ReferenceAudit {
@@ -148,6 +163,8 @@ export function auditReference(reference: string, inputs: readonly AuditInput[])
     listedFlaky: count((entry) => entry.listedFlaky === true),
     listedFlakyValid: count((entry) => entry.listedFlaky === true && entry.verdict === 'passed'),
     listedFlakyNotValid: count((entry) => entry.listedFlaky === true && entry.verdict?.startsWith('failed') === true),
+    goldEvaluated: count((entry) => entry.gold !== null && entry.gold !== 'not evaluated'),
+    goldResolved: count((entry) => entry.gold?.startsWith('resolved') === true),
   };
   return { reference, entries, summary, headline: headline(reference, summary) };
 }
@@ -186,6 +203,13 @@ function auditEntry(input: AuditInput): AuditEntry {
             ? 'passed'
             : `failed: ${verdict.reason ?? verdict.status}`,
     listedFlaky: input.listedFlaky,
+    gold:
+      task === null
+        ? null
+        : input.gold === undefined || input.gold === null
+          ? 'not evaluated'
+          : `${input.gold.outcome}${input.gold.outcome === 'resolved' ? '' : `: ${input.gold.detail}`} \
+(${Math.round(input.gold.seconds)} s)`,
     task,
   };
 }
@@ -208,6 +232,9 @@ function headline(reference: string, summary: AuditSummary): string {
     `${summary.valid} valid here`,
     `${summary.notValid} not valid here${summary.notValid > 0 ? ` (${reasons(summary.notValidBy)})` : ''}`,
     ...(summary.notValidated > 0 ? [`${summary.notValidated} not validated`] : []),
+    ...(summary.goldEvaluated > 0
+      ? [`${summary.goldResolved} of ${summary.goldEvaluated} evaluated resolved by their gold patch within the limit`]
+      : []),
   ];
   return `${reference} rebuilt from source: ${parts.join(', ')}`;
 }
@@ -256,8 +283,8 @@ ${summary.listedFlakyNotValid} not valid here.`,
           '',
         ]
       : []),
-    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | verdict | flaky list |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | verdict | gold | flaky list |',
+    '|---|---|---|---|---|---|---|---|---|---|',
     ...audit.entries.map((entry) => {
       const fn = entry.function === null ? entry.resolution : `${entry.function.file}::${entry.function.qualname}`;
       const tests =
@@ -273,7 +300,7 @@ ${summary.listedFlakyNotValid} not valid here.`,
       const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
       const task = entry.instanceId === null ? (entry.noTask ?? '–') : 'yes';
       return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${task} | ${tests} | ${entry.text} \
-| ${entry.verdict ?? '–'} | ${flaky} |`;
+| ${entry.verdict ?? '–'} | ${entry.gold ?? '–'} | ${flaky} |`;
     }),
     '',
   ];
