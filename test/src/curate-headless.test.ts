@@ -189,7 +189,10 @@ describe('repocod reference on the demo release the flow published', { timeout: 
     const two = written.entries.slice(0, 2).flatMap((entry) => ['--instances', entry.instanceId]);
     const evaluated = repocod('evaluate', '--gold', '--release', out, '--out', join(state, 'evaluations'), ...two);
     expect(evaluated.code, evaluated.stderr).toBe(0);
-    const again = repocod('report', '--reference', 'demo-1.0');
+    const again = repocod('report', '--reference', 'demo-1.0', '--html', join(state, 'audit.html'));
+    expect(readFileSync(join(state, 'audit.html'), 'utf8')).toContain(
+      'demo-1.0 rebuilt from source: 51 of 51 resolved',
+    );
     expect(again.stdout).toContain('2 of 2 evaluated resolved by their gold patch within the limit');
     expect(again.stdout).toMatch(/\| 1 \| demo \| .* \| passed \| resolved \(\d+ s\) \| – \|/);
   });

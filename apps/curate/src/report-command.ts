@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { ReferenceName, ReportSubject } from '@repocod/pipeline';
 import {
+  auditHtml,
   auditMarkdown,
   candidateModeReport,
   DEFAULT_CATALOG_PATH,
@@ -24,7 +25,8 @@ export const REPORT_USAGE = `usage: repocod report [--selection ID | --release D
 [--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
        repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
        repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json-file FILE] [--db FILE]
-       repocod report --reference NAME [--flaky NAME] [--manifest FILE] [--markdown FILE] [--json-file FILE] [--db FILE]
+       repocod report --reference NAME [--flaky NAME] [--manifest FILE] [--markdown FILE] [--html FILE]
+                      [--json-file FILE] [--db FILE]
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -55,8 +57,8 @@ averaged). Nothing runs: labels need the source only. --json-file FILE writes th
 whether it resolved (why not), our task of its function (or why there is none), FAIL_TO_PASS ours against
 the reference's where it gives one, its text against ours, our latest verdict, and whether --flaky NAME
 (another reference, such as REPOCOD's flaky_tests.json) lists it; then a headline ("N of M resolved, A
-with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)"). --json-file FILE writes
-every entry.`;
+with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)"). --html FILE writes it as one
+self-contained page, --json-file FILE every entry.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
@@ -150,7 +152,7 @@ async function levelModesCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
 }
 
 async function referenceAuditCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
-  for (const option of ['selection', 'release', 'version', 'against', 'html', 'repo', 'records']) {
+  for (const option of ['selection', 'release', 'version', 'against', 'repo', 'records']) {
     if (args.flags.has(option))
       throw new RepocodError('usage', `--${option} does not go with --reference\n\n${REPORT_USAGE}`);
   }
@@ -167,6 +169,8 @@ async function referenceAuditCommand(args: ParsedArgs, io: CommandIO): Promise<n
     io.out(markdown);
     const markdownFile = stringOption(args, 'markdown');
     if (markdownFile !== undefined) write(markdownFile, markdown, io);
+    const htmlFile = stringOption(args, 'html');
+    if (htmlFile !== undefined) write(htmlFile, auditHtml(audit), io);
     const jsonFile = stringOption(args, 'json-file');
     if (jsonFile !== undefined) write(jsonFile, `${JSON.stringify(audit, null, 2)}\n`, io);
     return 0;

@@ -59,4 +59,4 @@ export * from './reference-add.js';
 export * from './reference-resolution.js';
 export * from './reference-functions.js';
 export * from './reference-audit-report.js';
-export { auditMarkdown, type ReferenceAudit } from '@repocod/reference';
+export { auditHtml, auditMarkdown, type ReferenceAudit } from '@repocod/reference';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AuditInput, auditMarkdown, auditReference, missingTestReason } from './reference-audit.js';
+import { type AuditInput, auditHtml, auditMarkdown, auditReference, missingTestReason } from './reference-audit.js';
 import { blankReferenceRow } from './read-reference-rows.js';
 import type { ReferenceRow } from './reference-row.js';
 import type { RowResolution } from './resolve-reference-row.js';
@@ -127,5 +127,11 @@ describe('auditReference', () => {
         'failed: fails-without-body (no test fails) | timeout: ran past 600 s (600 s) | listed |',
     );
     expect(markdown).toContain('| 4 | acme/demo | `f4` | unknown-repository |');
+    const html = auditHtml({ ...audit, reference: 'lite <1.0>' });
+    expect(html).toContain('<title>Audit of lite &#60;1.0&#62;</title>');
+    expect(html).toContain(`<p><strong>${audit.headline}.</strong></p>`);
+    expect(html.match(/<tr[ >]/g)).toHaveLength(5);
+    expect(html).toContain('<td>timeout: ran past 600 s (600 s)</td>');
+    expect(html).not.toContain('<script');
   });
 });

@@ -306,3 +306,57 @@ ${summary.listedFlakyNotValid} not valid here.`,
   ];
   return lines.join('\n');
 }
+
+/** The audit as one self-contained HTML page (inline styles, no script): the headline, then a row per task. */
+export function auditHtml(audit: ReferenceAudit): string {
+  const cells = (entry: AuditEntry): string[] => [
+    String(entry.index),
+    entry.repository,
+    entry.name,
+    entry.function === null ? entry.resolution : `${entry.function.file}::${entry.function.qualname}`,
+    entry.instanceId ?? entry.noTask ?? '–',
+    entry.failToPass === null
+      ? '–'
+      : `${entry.failToPass.ours} / ${entry.failToPass.theirs ?? '–'}${
+          entry.failToPass.same === false
+            ? ` (adds ${entry.failToPass.added.length}, lacks ${entry.failToPass.lacking.length}${why(
+                entry.failToPass.lackingWhy,
+              )})`
+            : ''
+        }`,
+    entry.text,
+    entry.verdict ?? '–',
+    entry.gold ?? '–',
+    entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '',
+  ];
+  const bad = (entry: AuditEntry): boolean =>
+    entry.resolution !== 'resolved' || entry.verdict?.startsWith('failed') === true || entry.instanceId === null;
+  const head = ['#', 'repository', 'name', 'resolved to', 'task', 'FAIL_TO_PASS ours / theirs', 'text', 'verdict']
+    .concat(['gold', 'flaky list'])
+    .map((name) => `<th>${escapeHtml(name)}</th>`)
+    .join('');
+  const rows = audit.entries
+    .map(
+      (entry) =>
+        `<tr${bad(entry) ? ' style="background:#fdecea"' : ''}>${cells(entry)
+          .map((cell) => `<td>${escapeHtml(cell)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Audit of ${escapeHtml(audit.reference)}</title>
+<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse;font-size:13px}
+td,th{border:1px solid #ccc;padding:3px 6px;text-align:left;vertical-align:top}th{background:#f3f3f3}</style>
+</head><body>
+<h1>Audit of ${escapeHtml(audit.reference)}</h1>
+<p><strong>${escapeHtml(audit.headline)}.</strong></p>
+<table><thead><tr>${head}</tr></thead><tbody>
+${rows}
+</tbody></table>
+</body></html>
+`;
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
