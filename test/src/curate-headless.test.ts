@@ -278,6 +278,13 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(shown.stdout).not.toContain('#4 demo');
     const written = JSON.parse(readFileSync(json, 'utf8')) as { rows: { status: string; function?: object }[] };
     expect(written.rows.filter((row) => row.status === 'resolved')).toHaveLength(48);
+    // Each full_function measured as our extraction measures a function: the same #NL, #GT and complexity.
+    const audit = repocod('report', '--reference', 'demo-repocod');
+    expect(audit.code, audit.stderr).toBe(0);
+    expect(audit.stdout).toContain("0 task(s) measure otherwise on the reference's own text");
+    expect(audit.stdout).toMatch(
+      /\| 4 \| demo \| .* \| – \| \d+ \/ \d+ \/ \d+ \(same\) \| deps [a-z-]+, repocod-v1 [a-z-]+, repocod-v4 [a-z-]+ \|/,
+    );
   });
 
   it('mines and makes tasks of exactly the functions of a reference, one outside our candidates', async () => {
@@ -345,5 +352,80 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     expect(repocod('reference', 'show', 'nothing').stderr).toContain(
       'no reference nothing in the catalog (it has demo-1.0, demo-edited, demo-names, demo-repocod, three)',
     );
+  });
+
+  it('rebuilds its own release through curate --reference: the same tasks, patches and verdicts, byte for byte', {
+    timeout: 600_000,
+  }, async () => {
+    const refused = repocod('curate', '--yes', '--reference', 'demo-1.0', '--all', '--out', out);
+    expect(refused.stderr).toContain("--all and --reference demo-1.0: a reference's functions are all mined");
+    // No --repo: the repositories the reference's rows name. Mining and validation answer from the catalog.
+    const rebuilt = repocod(
+      'curate',
+      '--yes',
+      '--reference',
+      'demo-1.0',
+      '--keep-all',
+      '--version',
+      '1.1',
+      '--out',
+      out,
+    );
+    expect(rebuilt.code, rebuilt.stdout + rebuilt.stderr).toBe(0);
+    expect(rebuilt.stdout).toMatch(/\[select\]: selection [0-9a-f]{16}: 51 tasks .*; reference demo-1\.0, all kept/);
+    expect(rebuilt.stdout).toContain('version 1.1: 51 task(s) in');
+    const card = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(card).toContain('## Rebuilt from a reference');
+    expect(card).toMatch(
+      /the reference `demo-1\.0` \(`[^`]+`, config `1\.0`, no revision given, seed form, content sha256/,
+    );
+    expect(card).toContain('Released: 51 of the 51 rows; left out: 0; released with a difference from their row: 0.');
+    const fates = readFileSync(join(out, '1.1/reference.jsonl'), 'utf8').trim().split('\n');
+    expect(fates).toHaveLength(51);
+    expect(fates.map((line) => JSON.parse(line) as { released: boolean; changes: string[] })).toEqual(
+      fates.map(() => expect.objectContaining({ released: true, changes: [] })),
+    );
+    // Every column but the version, row for row: the rebuild is the release it was made from.
+    const catalog = await openCatalog(db);
+    const rows = async (version: string): Promise<string[]> => {
+      const parquet = join(out, `${version}/test-00000-of-00001.parquet`).replaceAll("'", "''");
+      const result = await catalog.query(
+        `SELECT to_json(t)::VARCHAR FROM (SELECT * EXCLUDE (version) FROM read_parquet('${parquet}')) t \
+ORDER BY instance_id`,
+      );
+      return result.rows.map((row) => String(row[0]));
+    };
+    const [first, second] = [await rows('1.0'), await rows('1.1')];
+    await catalog.close();
+    expect(second).toHaveLength(51);
+    expect(second).toEqual(first);
+    // The verdicts too: the rebuilt tasks hash as before, so their validations (checks, run ids) are the same.
+    // 1.0's selection also held a task that failed validation; the release it made (the reference) did not.
+    const validation = (version: string): string[] =>
+      readFileSync(join(out, `${version}/validation.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .filter((line) => (JSON.parse(line) as { released: boolean }).released)
+        .sort();
+    expect(validation('1.1')).toHaveLength(51);
+    expect(validation('1.1')).toEqual(validation('1.0'));
+    const selection = /\[select\]: selection ([0-9a-f]{16})/.exec(rebuilt.stdout)?.[1] ?? '';
+    const other = repocod(
+      'publish',
+      '--version',
+      '9.9',
+      '--reference',
+      'three',
+      '--selection',
+      selection,
+      '--out',
+      out,
+    );
+    expect(other.code).not.toBe(0);
+    expect(other.stderr).toContain(
+      `selection ${selection} is over reference demo-1.0, not three; run \`repocod select`,
+    );
+    const none = repocod('validate', '--reference', 'demo-names');
+    expect(none.stderr).toContain('no selection over reference demo-names in the catalog; run `repocod select');
   });
 });

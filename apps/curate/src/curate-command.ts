@@ -6,8 +6,10 @@ import {
   DEFAULT_RECORD_FOLDER,
   DEFAULT_RELEASE_FOLDER,
   hubToken,
+  listRepositories,
   openCatalog,
   parseHubRepo,
+  referenceRepositories,
 } from '@repocod/pipeline';
 import type { CurateSettings } from './curate-session.js';
 import { CurateSession } from './curate-session.js';
@@ -20,6 +22,7 @@ import { progressInterval } from './progress-line.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
+import { referenceSpec } from './reference-option.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { candidatesOption } from './candidates-option.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
@@ -29,7 +32,7 @@ export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE]
-                      [--record [--record-out DIR]]
+                      [--reference NAME [--keep-all]] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
@@ -45,7 +48,11 @@ Mining is Lite-first (see repocod mine --lite): only the candidates the selectio
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
 --all mines every candidate; --candidates MODE chooses which (see repocod mine). --levels MODE
 chooses the context-level labelling the tasks, the Lite-first plan and the selection use (see repocod
-tasks). Headless, --record
+tasks). --reference NAME rebuilds a reference (repocod reference): mine and tasks take exactly the
+functions its rows resolve to (every one mined: Lite-first does not apply, nor --candidates), select
+pools their tasks (--keep-all keeps every one, else the spec's quotas apply), and the release says
+what became of each row (see repocod publish); without --repo it runs the repositories its rows name.
+Headless, --record
 then writes the record of each repository it ran (see repocod record) into --record-out DIR (default
 ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit code 1 when a stage fails.`;
 
@@ -71,14 +78,38 @@ async function curate(
   try {
     const session = new CurateSession(catalog, settings);
     choice.onNotice = (line) => session.notice(line);
-    const repositories = requested.length > 0 ? requested : ['demo'];
+    const repositories =
+      requested.length > 0 ? requested : await referenceRepositoriesOrDemo(session, io, settings.spec?.reference);
     if (headless) return await runHeadless(session, repositories, args.flags.get('json') === true, io, records);
     // Loaded only for the TUI: the headless mode (CI, scripts) never pays for React.
     const { runTui } = await import('./tui/run-tui.js');
-    return await runTui(session, requested);
+    return await runTui(
+      session,
+      requested.length > 0 || settings.spec?.reference === undefined ? requested : repositories,
+    );
   } finally {
     await catalog.close();
   }
+}
+
+/** Without --repo: the repositories a reference's rows name (those the manifest lacks are said), else the demo. */
+async function referenceRepositoriesOrDemo(
+  session: CurateSession,
+  io: CommandIO,
+  reference: string | undefined,
+): Promise<readonly string[]> {
+  if (reference === undefined) return ['demo'];
+  const { known, unknown } = await referenceRepositories(
+    session.catalog,
+    reference,
+    listRepositories(session.settings),
+  );
+  if (unknown.length > 0)
+    io.err(`reference ${reference} names repositories the manifest does not have: ${unknown.join(', ')}; their rows \
+are left unresolved\n`);
+  if (known.length === 0)
+    throw new RepocodError('usage', `reference ${reference} names no repository of the manifest; give --repo NAME`);
+  return known;
 }
 
 /** Where --record writes the records after the flow; null without --record. Checked before the flow runs. */
@@ -111,6 +142,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
   const out = stringOption(args, 'out');
   if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined)
     throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
+  const candidates = candidatesOption(args);
   return {
     ...repositoryOptions(args),
     catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
@@ -121,10 +153,10 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     out: out === undefined ? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER) : isAbsolute(out) ? out : resolve(out),
     keep: listOption(args, 'keep'),
     push,
-    spec: selectionSpecOption(args),
+    spec: referenceSpec(args, selectionSpecOption(args), candidates),
     mineAll: args.flags.get('all') === true,
     margin: marginOption(args),
-    candidates: candidatesOption(args),
+    candidates,
   };
 }
 

@@ -8,14 +8,17 @@ import {
   openCatalog,
   parseHubRepo,
   publishStage,
+  selectionOverReference,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { repositoryOptions } from './repository-options.js';
 
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
 [--db FILE]
+                       [--reference NAME] [--manifest FILE] [--source NAME=PATH]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
@@ -25,7 +28,12 @@ task's checks), V/tasks.jsonl (its level, lengths and complexity), data/test-000
 (the default config, this version) and README.md, a dataset card whose header lists every version and
 whose body gives the statistics and the validation summary.
 Tasks that failed validation are left out unless kept with --keep; a task not validated stops the
-release. Earlier versions are kept as they are (a version is never rewritten); the difference from
+release. A selection over a reference (repocod select --reference NAME) is released as a rebuild of it:
+the card names the reference, its source and revision, carries its audit's headline (repocod report
+--reference) and lists every row left out and every released task that differs from its row, each with
+why; V/reference.jsonl has every row's fate. --reference NAME releases the newest selection over
+that reference (or --selection ID, which must be over it). Earlier versions are kept as they are (a
+version is never rewritten); the difference from
 the previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME
 in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPOINT for another
 endpoint); into an empty folder the release already on the Hub is downloaded first. Without
@@ -53,14 +61,20 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
         };
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
+    const reference = stringOption(args, 'reference');
+    const given = stringOption(args, 'selection');
     const summary = await publishStage(catalog, {
       version,
       out: stringOption(args, 'out') ?? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER),
-      selectionId: stringOption(args, 'selection'),
+      selectionId:
+        reference === undefined || version === undefined
+          ? given
+          : await selectionOverReference(catalog, reference, given),
       keep: listOption(args, 'keep'),
       push,
       dryRun: args.flags.get('dry-run') === true,
       stateRoot: stateRoot(),
+      reference: { ...repositoryOptions(args), name: reference },
     });
     io.out(formatPublish(summary));
     return 0;
@@ -101,6 +115,13 @@ flaky test(s) removed`,
       lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
     if (content.leftOut.length > 10) lines.push(`    … and ${content.leftOut.length - 10} more`);
     for (const task of content.kept) lines.push(`    kept ${task.instanceId} (${task.check}: ${task.detail})`);
+    if (content.reference !== null)
+      lines.push(
+        `  reference  ${content.reference.name}: ${content.reference.rows - content.reference.leftOut} of its \
+${content.reference.rows} row(s) released, ${content.reference.leftOut} left out, ${content.reference.changed} \
+differ from their row (the card and ${summary.version}/reference.jsonl say why)`,
+        `             ${content.reference.headline}`,
+      );
   } else {
     lines.push(`release ${summary.folder}: ${summary.dryRun ? 'would be pushed' : 'pushed'} as it is`);
   }

@@ -1,6 +1,6 @@
 import type { CandidateModeName } from '@repocod/core';
 import { RepocodError } from '@repocod/core';
-import type { ReferenceFunctions } from '@repocod/pipeline';
+import type { ReferenceFunctions, SelectionSpec } from '@repocod/pipeline';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 
@@ -18,6 +18,31 @@ export function referenceOption(
 them`,
     );
   return { reference };
+}
+
+/**
+ * `curate --reference NAME [--keep-all]`: the flow's spec over the reference. Lite-first's options and a
+ * candidate mode are refused with it: a reference names its functions, and every one is mined.
+ */
+export function referenceSpec(
+  args: ParsedArgs,
+  spec: SelectionSpec,
+  candidates: CandidateModeName | undefined,
+): SelectionSpec {
+  const keepAll = args.flags.get('keep-all') === true;
+  const { reference } = referenceOption(args, candidates);
+  if (reference === undefined) {
+    if (keepAll) throw new RepocodError('usage', '--keep-all goes with --reference NAME');
+    return spec;
+  }
+  const lite =
+    args.flags.get('all') === true ? '--all' : stringOption(args, 'margin') !== undefined ? '--margin' : null;
+  if (lite !== null)
+    throw new RepocodError(
+      'usage',
+      `${lite} and --reference ${reference}: a reference's functions are all mined (Lite-first does not apply)`,
+    );
+  return { ...spec, reference, ...(keepAll ? { keepAll } : {}) };
 }
 
 /** `  reference  repocod-flaky: 24 rows of datasets, 24 functions (0 outside our candidates), 0 unresolved`. */

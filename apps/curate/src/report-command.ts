@@ -55,10 +55,12 @@ averaged). Nothing runs: labels need the source only. --json-file FILE writes th
 
 --reference NAME audits a reference rebuilt from source (repocod reference; docs/reference.md): per row,
 whether it resolved (why not), our task of its function (or why there is none), FAIL_TO_PASS ours against
-the reference's where it gives one, its text against ours, our latest verdict, and whether --flaky NAME
-(another reference, such as REPOCOD's flaky_tests.json) lists it; then a headline ("N of M resolved, A
-with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)"). --html FILE writes it as one
-self-contained page, --json-file FILE every entry.`;
+the reference's where it gives one, its text against ours, its gold patch and test removals against ours
+(byte for byte, where it gives them), #NL / #GT / cyclomatic complexity ours and measured the same way on
+its full_function, our level under each level mode, our latest verdict, the latest evaluate --gold, and
+whether --flaky NAME (another reference, such as REPOCOD's flaky_tests.json) lists it; then a headline
+("N of M resolved, A with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)").
+--html FILE writes it as one self-contained page, --json-file FILE every entry.`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 

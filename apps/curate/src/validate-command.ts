@@ -1,5 +1,13 @@
 import type { ProgressTicker, ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
-import { checksOf, countValidations, DEFAULT_CATALOG_PATH, openCatalog, validateStage } from '@repocod/pipeline';
+import type { Catalog } from '@repocod/pipeline';
+import {
+  checksOf,
+  countValidations,
+  DEFAULT_CATALOG_PATH,
+  openCatalog,
+  selectionOverReference,
+  validateStage,
+} from '@repocod/pipeline';
 import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
@@ -9,12 +17,14 @@ import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const VALIDATE_USAGE = `usage: repocod validate [--selection ID] [--repo NAME]... [--repeat K] [--retry-failed] \
-[--narrow]
+export const VALIDATE_USAGE = `usage: repocod validate [--selection ID | --reference NAME] [--repo NAME]... \
+[--repeat K]
+                        [--retry-failed] [--narrow]
                         [--gold-runs] [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE]
                         [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
 
-Checks every task of a selection (default: the latest) with the shared runner, REPOCOD's way:
+Checks every task of a selection (default: the latest; --reference NAME: the newest made over that
+reference, see repocod select) with the shared runner, REPOCOD's way:
 (1) the starting state (base + pre patches) collects; (2) with the tests restored, at least one
 FAIL_TO_PASS test fails without the body (an empty body does not solve the task; the run stops at
 the first failure, and the tests seen passing before it are recorded); (3) with the gold patches,
@@ -35,11 +45,12 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
   const ticker = startProgressLines(io, '  ');
   try {
     const started = performance.now();
+    const selectionId = await selectionOption(catalog, args);
     const summary = await withExecutor(args, io, ({ executor }) =>
       validateStage(catalog, {
         executor,
         ...repositoryOptions(args),
-        selectionId: stringOption(args, 'selection'),
+        selectionId,
         repositories: listOption(args, 'repo'),
         repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
         timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
@@ -60,6 +71,13 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
     ticker.stop();
     await catalog.close();
   }
+}
+
+/** --selection ID, or with --reference NAME the newest selection over it (ID, if given, must be over it). */
+async function selectionOption(catalog: Catalog, args: ParsedArgs): Promise<string | undefined> {
+  const reference = stringOption(args, 'reference');
+  const given = stringOption(args, 'selection');
+  return reference === undefined ? given : selectionOverReference(catalog, reference, given);
 }
 
 function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: ValidateStageEvent) => void {

@@ -113,6 +113,8 @@ export interface TaskStore {
   selection(
     selectionId?: string,
   ): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
+  /** Every stored selection's id and spec, the newest first (without their picks). */
+  selections(): Promise<{ selectionId: string; spec: string; createdAt: Date }[]>;
 }
 
 function levelsByTask(rows: readonly Row[]): Map<string, Partial<Record<LevelMode, LevelLabel>>> {
@@ -320,6 +322,16 @@ solution_tokens FROM tasks`,
           picks: picks.map(pickFromRow),
         };
       });
+    },
+
+    selections() {
+      return engine.exclusive('reading the selections', async (connection) =>
+        (await readRows(connection, 'SELECT * FROM selections ORDER BY created_at DESC, selection_id')).map((row) => ({
+          selectionId: text(row, 'selection_id'),
+          spec: text(row, 'spec'),
+          createdAt: timestamp(row, 'created_at'),
+        })),
+      );
     },
   };
 }

@@ -178,6 +178,11 @@ describe('ranking and selections', () => {
       );
       const stored = await catalog.selection();
       expect(stored?.picks.map((pick) => pick.instanceId)).toEqual(['d', 'b', 'c']);
+      await catalog.saveSelection('s2', '{"reference":"lite"}', []);
+      expect((await catalog.selections()).map(({ selectionId, spec }) => [selectionId, spec])).toEqual([
+        ['s2', '{"reference":"lite"}'],
+        ['s1', '{"quotas":{}}'],
+      ]);
       expect((await catalog.task('b'))?.failToPass).toEqual(['t.py::test_f']);
       await expect(
         catalog.rankTasks({

@@ -36,6 +36,11 @@ export interface FlowOptions {
   readonly executor?: ExecutorFactory;
   /** Baseline runs when mining, and runs with the gold patches when validating (default 3). */
   readonly repeat?: number;
+  /**
+   * The selection spec (default REPOCOD-Lite's). A spec over a reference (`reference`, `keepAll`: see
+   * repocod reference) makes the flow a rebuild of it: mine and tasks take exactly the functions its rows
+   * resolve to, every one mined, select pools their tasks, and the release says what became of each row.
+   */
   readonly spec?: SelectionSpec;
   /**
    * Mine every candidate of every repository. By default the flow mines Lite-first (see lite-mining.ts):
@@ -95,11 +100,13 @@ export function flowStages(settings: Pick<FlowSettings, 'mineAll'>): readonly St
 
 /** The flow's settings with their defaults, resolved here once. */
 export function flowSettings(options: FlowOptions): FlowSettings {
+  const spec = options.spec ?? REPOCOD_LITE_SPEC;
   return {
     workers: resolveWorkers(options.workers),
     repeat: resolveRepeat(options.repeat),
-    spec: options.spec ?? REPOCOD_LITE_SPEC,
-    mineAll: options.mineAll === true,
+    spec,
+    // A reference names its functions: every one is mined, so Lite-first planning does not apply.
+    mineAll: options.mineAll === true || spec.reference !== undefined,
     margin: options.margin,
     narrow: options.narrow,
     version: options.version ?? '1.0',

@@ -59,4 +59,6 @@ export * from './reference-add.js';
 export * from './reference-resolution.js';
 export * from './reference-functions.js';
 export * from './reference-audit-report.js';
+export * from './reference-of-release.js';
+export * from './reference-selection.js';
 export { auditHtml, auditMarkdown, type ReferenceAudit } from '@repocod/reference';

@@ -13,6 +13,7 @@ import {
   pushRelease,
   releaseFiles,
 } from '@repocod/publish';
+import type { ReleaseReferenceOptions } from './reference-of-release.js';
 import type { ReleaseContent } from './release-content.js';
 import { releaseContent } from './release-content.js';
 
@@ -39,6 +40,11 @@ export interface PublishOptions {
   readonly dryRun?: boolean;
   /** The runner's state folder (`.repocod`): the release then lists its environments' packages. */
   readonly stateRoot?: string;
+  /**
+   * Where a selection over a reference (`select --reference`) finds it resolved, and `name` the one the
+   * curator means (`--reference NAME`): the version then says what became of each of its rows.
+   */
+  readonly reference?: ReleaseReferenceOptions;
 }
 
 export interface PublishSummary {
@@ -85,6 +91,7 @@ export async function publishStage(catalog: Catalog, options: PublishOptions): P
       selectionId: options.selectionId,
       keep: options.keep,
       envsRoot,
+      reference: options.reference,
     });
     plan = planRelease(out, version, content.rows, content.body, content.extras);
     if (!dryRun) applyReleasePlan(plan);

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import type { Catalog, StoredValidation } from '@repocod/catalog';
+import { analysePythonFile } from '@repocod/metrics';
 import { networkBound } from '@repocod/mining';
+import { loadPythonParser } from '@repocod/python';
 import type {
   AuditedTask,
   AuditedVerdict,
@@ -9,6 +11,8 @@ import type {
   GoldEvaluation,
   MissingTestReason,
   ReferenceAudit,
+  ReferenceRow,
+  TextMeasures,
 } from '@repocod/reference';
 import { auditReference, missingTestReason } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
@@ -68,6 +72,8 @@ export async function referenceAuditReport(
         solutionTokens: stored.solutionTokens,
         complexity: stored.complexity,
         checksPassed: stored.checksPassed,
+        goldCode: stored.goldCode,
+        preTest: stored.preTest,
       };
       const hash = taskHash(stored);
       const latest = (await catalog.validations({ instanceIds: [stored.instanceId] }))
@@ -90,9 +96,34 @@ export async function referenceAuditReport(
       listedFlaky: flaky === null ? null : key !== null && flaky.has(key),
       ...(lackingReasons === undefined ? {} : { lackingReasons }),
       gold: task === null ? null : (gold.get(task.instanceId) ?? null),
+      theirs: task === null ? null : await measuresOfRow(row),
     });
   }
   return auditReference(reference, inputs);
+}
+
+/**
+ * A REPOCOD-form row's `full_function` measured as our extraction measures a function (its prompt's and
+ * solution's cl100k tokens, radon's cyclomatic complexity): REPOCOD's #NL, #GT and complexity of the
+ * task, to set beside ours. Its text is a tree-sitter node's, whose first line has no indentation and
+ * whose body keeps the file's: Python parses it as it is. Null for a row without one, or one that does
+ * not parse to a single function.
+ */
+async function measuresOfRow(row: ReferenceRow): Promise<TextMeasures | null> {
+  if (row.fullFunction === null) return null;
+  const analysis = analysePythonFile(
+    await loadPythonParser(),
+    new TextEncoder().encode(`${row.fullFunction}\n`),
+    'full_function.py',
+  );
+  const outer = analysis.functions.filter((fn) => !fn.nested && fn.className === null);
+  const [fn] = outer;
+  if (outer.length !== 1 || fn === undefined) return null;
+  return {
+    promptTokens: fn.metrics.promptTokens,
+    solutionTokens: fn.metrics.solutionTokens,
+    complexity: fn.metrics.cyclomatic,
+  };
 }
 
 /**

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
+import { manifestNameOf } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
 import { functionKey } from './candidate-mode-counts.js';
+import { storedReferenceRows } from './reference-add.js';
 import { DEFAULT_RECORD_FOLDER } from './rebuild-record-files.js';
 import type { ResolvedReferenceRow } from './reference-resolution.js';
 import { resolveReference } from './reference-resolution.js';
@@ -91,4 +93,28 @@ export async function referenceTaskIds(
     else instanceIds.add(instanceId);
   }
   return { reference, rows: resolution.rows.length, resolved, instanceIds: [...instanceIds].sort(), withoutTask };
+}
+
+/**
+ * The manifest's repositories a reference's rows name, in the manifest's order (what `curate --reference`
+ * runs without --repo), and the names none of them matches (their rows are listed as unresolved).
+ */
+export async function referenceRepositories(
+  catalog: Catalog,
+  reference: string,
+  repositories: readonly ManifestEntry[],
+): Promise<{ readonly known: readonly string[]; readonly unknown: readonly string[] }> {
+  const { rows } = await storedReferenceRows(catalog, reference);
+  const manifest = repositories.map((entry) => ({ name: entry.name, url: entry.url }));
+  const named = new Set<string>();
+  const unknown = new Set<string>();
+  for (const row of rows) {
+    const name = manifestNameOf(row.repository, manifest);
+    if (name === null) unknown.add(row.repository);
+    else named.add(name);
+  }
+  return {
+    known: repositories.map((entry) => entry.name).filter((name) => named.has(name)),
+    unknown: [...unknown].sort(),
+  };
 }

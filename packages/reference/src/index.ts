@@ -5,3 +5,4 @@ export * from './repository-names.js';
 export * from './text-difference.js';
 export * from './resolve-reference-row.js';
 export * from './reference-audit.js';
+export * from './reference-release.js';

@@ -112,6 +112,7 @@ const ROW_READERS: Record<ReferenceForm, RowReader> = {
       baseCommit: fields.text('base_commit'),
       preCode: fields.required('pre_patches', 'code'),
       goldCode: fields.text('gold_patches', 'code'),
+      preTest: fields.text('pre_patches', 'test'),
       failToPass: fields.list('evaluation', 'FAIL_TO_PASS'),
     };
     return fields.problem ?? row;
@@ -134,6 +135,7 @@ export function blankReferenceRow(index: number, where: string, form: ReferenceF
     baseCommit: null,
     preCode: null,
     goldCode: null,
+    preTest: null,
     failToPass: null,
     relevantTests: null,
   };

@@ -32,6 +32,8 @@ const task = (instanceId: string, failToPass: string[]) => ({
   solutionTokens: 20,
   complexity: 3,
   checksPassed: true,
+  goldCode: `gold of ${instanceId}`,
+  preTest: `removals of ${instanceId}`,
 });
 
 describe('missingTestReason', () => {
@@ -123,8 +125,9 @@ describe('auditReference', () => {
     const markdown = auditMarkdown(audit);
     expect(markdown).toContain("REPOCOD's flaky list names 2 of them: 0 valid here, 1 not valid here.");
     expect(markdown).toContain(
-      '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | ' +
-        'failed: fails-without-body (no test fails) | timeout: ran past 600 s (600 s) | listed |',
+      '| 2 | demo | `f2` | pkg/m.py::f2 | yes | 2 / 1 (ours adds 1, lacks 0) | exact | – | 10 / 20 / 3 | ' +
+        'repocod-v1 file-level | failed: fails-without-body (no test fails) | ' +
+        'timeout: ran past 600 s (600 s) | listed |',
     );
     expect(markdown).toContain('| 4 | acme/demo | `f4` | unknown-repository |');
     const html = auditHtml({ ...audit, reference: 'lite <1.0>' });
@@ -133,5 +136,39 @@ describe('auditReference', () => {
     expect(html.match(/<tr[ >]/g)).toHaveLength(5);
     expect(html).toContain('<td>timeout: ran past 600 s (600 s)</td>');
     expect(html).not.toContain('<script');
+  });
+});
+
+describe('patches and measures against the reference', () => {
+  it('compares the gold patch and the test removals byte for byte, and #NL / #GT / cyclo measured on its text', () => {
+    const audit = auditReference('lite', [
+      {
+        row: { ...row(1, ['t::a']), goldCode: 'gold of d-f1', preTest: 'removals of d-f1' },
+        repository: 'demo',
+        resolution: resolved('f1'),
+        task: task('d-f1', ['t::a']),
+        verdict: { status: 'passed', reason: null },
+        listedFlaky: null,
+        theirs: { promptTokens: 10, solutionTokens: 20, complexity: 3 },
+      },
+      {
+        row: { ...row(2, ['t::a']), goldCode: 'another body', preTest: 'removals of d-f2' },
+        repository: 'demo',
+        resolution: resolved('f2'),
+        task: task('d-f2', ['t::a']),
+        verdict: { status: 'passed', reason: null },
+        listedFlaky: null,
+        theirs: { promptTokens: 12, solutionTokens: 20, complexity: 4 },
+      },
+    ]);
+    expect(audit.entries.map((entry) => [entry.goldPatch, entry.testRemovals])).toEqual([
+      ['same', 'same'],
+      ['differs', 'same'],
+    ]);
+    expect(audit.summary).toMatchObject({ samePatches: 1, differentPatches: 1, differentMeasures: 1 });
+    const markdown = auditMarkdown(audit);
+    expect(markdown).toContain("Gold patch and test removals: 1 the same bytes as the reference's, 1 differ.");
+    expect(markdown).toContain('| same / same | 10 / 20 / 3 (same) |');
+    expect(markdown).toContain('| differs / same | 10 / 20 / 3 (theirs 12 / 20 / 4) |');
   });
 });

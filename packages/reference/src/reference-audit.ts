@@ -11,6 +11,19 @@ export interface AuditedTask {
   readonly solutionTokens: number;
   readonly complexity: number;
   readonly checksPassed: boolean;
+  /** Its patches: the body restored (`gold_patches.code`) and the relevant tests removed (`pre_patches.test`). */
+  readonly goldCode: string;
+  readonly preTest: string;
+}
+
+/**
+ * REPOCOD's per-task figures, measured as ours are (docs/definitions.md): #NL the prompt's cl100k tokens,
+ * #GT the solution's, and radon's cyclomatic complexity.
+ */
+export interface TextMeasures {
+  readonly promptTokens: number;
+  readonly solutionTokens: number;
+  readonly complexity: number;
 }
 
 /** Our latest validation of the task (of its current content). */
@@ -33,6 +46,8 @@ export interface AuditInput {
   readonly lackingReasons?: Readonly<Record<string, MissingTestReason>>;
   /** The task's latest `repocod evaluate --gold` outcome, within the limit; null when never evaluated. */
   readonly gold?: GoldEvaluation | null;
+  /** The reference's own text (full_function) measured as ours is; null or absent where it gives none. */
+  readonly theirs?: TextMeasures | null;
 }
 
 /** An evaluation of the gold patch: the whole FAIL_TO_PASS run at once within the limit, as a model's would be. */
@@ -84,18 +99,32 @@ export interface FailToPassComparison {
 
 export interface AuditEntry {
   readonly index: number;
+  /** Where the row was read (`file:line`, `file: row N`, `file: $["sphinx"]["6"]`). */
+  readonly where: string;
   readonly repository: string;
   /** The row's name: function_name, else instance_id. */
   readonly name: string;
   readonly function: FunctionKey | null;
   /** `resolved`, else the unresolved reason. */
   readonly resolution: string;
+  /** Why the row did not resolve, in the resolver's words; null for a resolved row. */
+  readonly detail: string | null;
+  /** The resolver's notes: a path matched by suffix, a choice among several of one name, another base commit. */
+  readonly notes: readonly string[];
+  /** The function fails our candidate filter (kept: the reference names it). */
+  readonly outsideCandidates: boolean;
   readonly instanceId: string | null;
   /** Why a resolved row has no task: no relevant tests found, or not mined (with --reference). */
   readonly noTask: string | null;
   readonly failToPass: FailToPassComparison | null;
   /** The reference's text against ours (full_function, prompt, or the pre patch's removed lines). */
   readonly text: string;
+  /** The reference's `gold_patches.code` against our task's, byte for byte; null where it gives none. */
+  readonly goldPatch: Agreement | null;
+  /** Its `pre_patches.test` (the tests removed from the starting state) against ours; null where it gives none. */
+  readonly testRemovals: Agreement | null;
+  /** #NL, #GT and complexity: ours, and the reference's text measured the same way (null where it has none). */
+  readonly measures: { readonly ours: TextMeasures; readonly theirs: TextMeasures | null } | null;
   /** `passed`, `failed: <check>`, `not validated`, or null without a task. */
   readonly verdict: string | null;
   /** `evaluate --gold`'s outcome with its seconds, `not evaluated`, or null without a task. */
@@ -103,6 +132,8 @@ export interface AuditEntry {
   readonly listedFlaky: boolean | null;
   readonly task: AuditedTask | null;
 }
+
+export type Agreement = 'same' | 'differs';
 
 export interface AuditSummary {
   readonly rows: number;
@@ -123,6 +154,11 @@ export interface AuditSummary {
   /** Tasks `evaluate --gold` ran, and those its gold patch resolved within the limit. */
   readonly goldEvaluated: number;
   readonly goldResolved: number;
+  /** Tasks whose gold patch (and test removals) the reference gives: the same bytes as ours, and not. */
+  readonly samePatches: number;
+  readonly differentPatches: number;
+  /** Tasks whose #NL, #GT or complexity measured on the reference's text is not ours. */
+  readonly differentMeasures: number;
 }
 
 export interface ReferenceAudit {
@@ -165,6 +201,9 @@ export function auditReference(reference: string, inputs: readonly AuditInput[])
     listedFlakyNotValid: count((entry) => entry.listedFlaky === true && entry.verdict?.startsWith('failed') === true),
     goldEvaluated: count((entry) => entry.gold !== null && entry.gold !== 'not evaluated'),
     goldResolved: count((entry) => entry.gold?.startsWith('resolved') === true),
+    samePatches: count((entry) => entry.goldPatch === 'same' && entry.testRemovals !== 'differs'),
+    differentPatches: count((entry) => entry.goldPatch === 'differs' || entry.testRemovals === 'differs'),
+    differentMeasures: count((entry) => measuresDiffer(entry)),
   };
   return { reference, entries, summary, headline: headline(reference, summary) };
 }
@@ -186,14 +225,31 @@ function auditEntry(input: AuditInput): AuditEntry {
         };
   return {
     index: row.index,
+    where: row.where,
     repository: input.repository ?? row.repository,
     name: row.functionName ?? row.instanceId ?? '?',
     function: resolution.status === 'resolved' ? resolution.function : null,
     resolution: resolved ? 'resolved' : resolution.reason,
+    detail: resolution.status === 'resolved' ? null : resolution.message,
+    notes: resolution.notes,
+    outsideCandidates: resolution.status === 'resolved' && resolution.outsideCandidates,
     instanceId: task?.instanceId ?? null,
     noTask: resolved && task === null ? 'no task: not mined, or mining found no relevant tests' : null,
     failToPass,
     text: resolution.status === 'resolved' ? resolution.text : 'unresolved',
+    goldPatch: task === null || row.goldCode === null ? null : agreement(row.goldCode, task.goldCode),
+    testRemovals: task === null || row.preTest === null ? null : agreement(row.preTest, task.preTest),
+    measures:
+      task === null
+        ? null
+        : {
+            ours: {
+              promptTokens: task.promptTokens,
+              solutionTokens: task.solutionTokens,
+              complexity: task.complexity,
+            },
+            theirs: input.theirs ?? null,
+          },
     verdict:
       task === null
         ? null
@@ -212,6 +268,45 @@ function auditEntry(input: AuditInput): AuditEntry {
 (${Math.round(input.gold.seconds)} s)`,
     task,
   };
+}
+
+function agreement(theirs: string, ours: string): Agreement {
+  return theirs === ours ? 'same' : 'differs';
+}
+
+/** Whether the reference's text measures otherwise than ours (a row without a text of its own does not). */
+export function measuresDiffer(entry: AuditEntry): boolean {
+  const theirs = entry.measures?.theirs;
+  if (theirs === null || theirs === undefined || entry.measures === null) return false;
+  const { ours } = entry.measures;
+  return (
+    theirs.promptTokens !== ours.promptTokens ||
+    theirs.solutionTokens !== ours.solutionTokens ||
+    theirs.complexity !== ours.complexity
+  );
+}
+
+/** `#NL / #GT / cyclo` ours, with the reference's where it measures otherwise: `120 / 80 / 5 (theirs 118 / 80 / 5)`. */
+export function measuresCell(entry: AuditEntry): string {
+  if (entry.measures === null) return '–';
+  const figures = (measures: TextMeasures): string =>
+    `${measures.promptTokens} / ${measures.solutionTokens} / ${measures.complexity}`;
+  const { ours, theirs } = entry.measures;
+  if (theirs === null) return figures(ours);
+  return measuresDiffer(entry) ? `${figures(ours)} (theirs ${figures(theirs)})` : `${figures(ours)} (same)`;
+}
+
+/** `same` / `differs` of the gold patch and the test removals: `same / same`, `differs / –`. */
+export function patchesCell(entry: AuditEntry): string {
+  if (entry.goldPatch === null && entry.testRemovals === null) return '–';
+  return `${entry.goldPatch ?? '–'} / ${entry.testRemovals ?? '–'}`;
+}
+
+/** Our level under each mode that labelled the task: `repocod-v1 file-level, deps repository-level`. */
+export function levelsCell(entry: AuditEntry): string {
+  if (entry.task === null) return '–';
+  const levels = Object.entries(entry.task.levels).sort(([a], [b]) => (a < b ? -1 : 1));
+  return levels.length === 0 ? '–' : levels.map(([mode, level]) => `${mode} ${level}`).join(', ');
 }
 
 function headline(reference: string, summary: AuditSummary): string {
@@ -283,8 +378,19 @@ ${summary.listedFlakyNotValid} not valid here.`,
           '',
         ]
       : []),
-    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | verdict | gold | flaky list |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    ...(summary.samePatches + summary.differentPatches > 0
+      ? [
+          `Gold patch and test removals: ${summary.samePatches} the same bytes as the reference's, \
+${summary.differentPatches} differ.`,
+          '',
+        ]
+      : []),
+    `#NL / #GT / cyclo are the prompt's and the solution's cl100k tokens and radon's cyclomatic complexity; \
+${summary.differentMeasures} task(s) measure otherwise on the reference's own text.`,
+    '',
+    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | gold patch / test removals \
+| #NL / #GT / cyclo | levels | verdict | gold | flaky list |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...audit.entries.map((entry) => {
       const fn = entry.function === null ? entry.resolution : `${entry.function.file}::${entry.function.qualname}`;
       const tests =
@@ -300,7 +406,8 @@ ${summary.listedFlakyNotValid} not valid here.`,
       const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
       const task = entry.instanceId === null ? (entry.noTask ?? '–') : 'yes';
       return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${task} | ${tests} | ${entry.text} \
-| ${entry.verdict ?? '–'} | ${entry.gold ?? '–'} | ${flaky} |`;
+| ${patchesCell(entry)} | ${measuresCell(entry)} | ${levelsCell(entry)} | ${entry.verdict ?? '–'} \
+| ${entry.gold ?? '–'} | ${flaky} |`;
     }),
     '',
   ];
@@ -325,14 +432,17 @@ export function auditHtml(audit: ReferenceAudit): string {
             : ''
         }`,
     entry.text,
+    patchesCell(entry),
+    measuresCell(entry),
+    levelsCell(entry),
     entry.verdict ?? '–',
     entry.gold ?? '–',
     entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '',
   ];
   const bad = (entry: AuditEntry): boolean =>
     entry.resolution !== 'resolved' || entry.verdict?.startsWith('failed') === true || entry.instanceId === null;
-  const head = ['#', 'repository', 'name', 'resolved to', 'task', 'FAIL_TO_PASS ours / theirs', 'text', 'verdict']
-    .concat(['gold', 'flaky list'])
+  const head = ['#', 'repository', 'name', 'resolved to', 'task', 'FAIL_TO_PASS ours / theirs', 'text']
+    .concat(['gold patch / test removals', '#NL / #GT / cyclo', 'levels', 'verdict', 'gold', 'flaky list'])
     .map((name) => `<th>${escapeHtml(name)}</th>`)
     .join('');
   const rows = audit.entries

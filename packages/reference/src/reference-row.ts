@@ -32,6 +32,8 @@ export interface ReferenceRow {
   readonly baseCommit: string | null;
   readonly preCode: string | null;
   readonly goldCode: string | null;
+  /** The seed's `pre_patches.test`: the relevant tests it removes from the starting state. */
+  readonly preTest: string | null;
   readonly failToPass: readonly string[] | null;
   /** REPOCOD's `relevant_test_path`: the test files (or ids) it lists, as given. */
   readonly relevantTests: readonly string[] | null;

@@ -2,7 +2,7 @@ import { mineStage } from '../mine-stage.js';
 import { mineProgress } from './mine-progress.js';
 import type { RepositoryStage } from './stage-contract.js';
 
-/** Every candidate's relevant tests (`--all`), one repository at a time. */
+/** Every candidate's relevant tests (`--all`), or every function of a reference's, one repository at a time. */
 export const MINE_ALL: RepositoryStage = {
   stage: 'mine',
   scope: 'repository',
@@ -14,6 +14,7 @@ export const MINE_ALL: RepositoryStage = {
       workers: settings.workers,
       repeat: settings.repeat,
       mode: 'fast',
+      reference: settings.spec.reference,
       onEvent: mineProgress(progress, (targets) => (total = targets)),
     });
     state.miningKeys.set(repository, value.miningKey);

@@ -28,6 +28,7 @@ export const PUBLISH: CollectiveStage = {
       keep: settings.keep,
       push,
       stateRoot: common.stateRoot,
+      reference: { projectRoot: common.projectRoot, manifest: common.manifest, sources: common.sources },
     });
     progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
     const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;

@@ -25,6 +25,7 @@ export async function buildTasks(
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
     levels: settings.spec.levels,
+    reference: settings.spec.reference,
     allowNoTasks: true,
     onEvent: (event) => {
       if (event.kind === 'tasks-built')
