@@ -20,8 +20,10 @@ export const MINE_ALL: RepositoryStage = {
     state.miningKeys.set(repository, value.miningKey);
     const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
     const minedNow = value.functions.length - value.resumed;
+    const what =
+      settings.spec.reference === undefined ? 'candidates' : `function(s) of reference ${settings.spec.reference}`;
     return (
-      `${total} candidates: ${withTests} with relevant tests ` +
+      `${total} ${what}: ${withTests} with relevant tests ` +
       `(${minedNow} mined now, ${value.resumed} from the catalog)`
     );
   },

@@ -39,8 +39,16 @@ export async function buildTasks(
   });
   const levels = CONTEXT_LEVELS.map((level) => `${level} ${value.byLevel[level] ?? 0}`).join(', ');
   const passing = value.tasks.length - value.failedChecks.length;
+  const { reference } = settings.spec;
   if (value.tasks.length === 0)
-    return { value, summary: 'no tasks: mining found no function with relevant tests (Lite-first may mine none)' };
+    return {
+      value,
+      summary:
+        reference === undefined
+          ? 'no tasks: mining found no function with relevant tests (Lite-first may mine none)'
+          : `no tasks: no function of reference ${reference} here has relevant tests (\`repocod reference show \
+${reference} --unresolved\` lists the rows that resolve to none)`,
+    };
   return {
     value,
     summary: `${value.tasks.length} tasks (${levels}); ${passing} pass their checks; levels by ${value.levelMode}`,
