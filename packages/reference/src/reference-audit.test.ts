@@ -139,6 +139,24 @@ describe('auditReference', () => {
   });
 });
 
+describe('a verdict that judged nothing', () => {
+  it('is not judged, neither valid nor not, and the headline says so', () => {
+    const audit = auditReference('lite', [
+      {
+        row: row(1, null),
+        repository: 'demo',
+        resolution: resolved('f1'),
+        task: task('d-f1', ['t::a']),
+        verdict: { status: 'infra-error', reason: 'passes-with-gold (the run ended with timeout)' },
+        listedFlaky: null,
+      },
+    ]);
+    expect(audit.entries[0]?.verdict).toBe('not judged: passes-with-gold (the run ended with timeout)');
+    expect(audit.summary).toMatchObject({ valid: 0, notValid: 0, notJudged: 1 });
+    expect(audit.headline).toContain('0 not valid here, 1 not judged (an infrastructure error: timeout or crash)');
+  });
+});
+
 describe('patches and measures against the reference', () => {
   it('compares the gold patch and the test removals byte for byte, and #NL / #GT / cyclo measured on its text', () => {
     const audit = auditReference('lite', [

@@ -125,7 +125,10 @@ export interface AuditEntry {
   readonly testRemovals: Agreement | null;
   /** #NL, #GT and complexity: ours, and the reference's text measured the same way (null where it has none). */
   readonly measures: { readonly ours: TextMeasures; readonly theirs: TextMeasures | null } | null;
-  /** `passed`, `failed: <check>`, `not validated`, or null without a task. */
+  /**
+   * `passed`, `failed: <check>`, `not judged: <check>` (a timeout, a crash), `not validated`, or null
+   * without a task.
+   */
   readonly verdict: string | null;
   /** `evaluate --gold`'s outcome with its seconds, `not evaluated`, or null without a task. */
   readonly gold: string | null;
@@ -142,6 +145,8 @@ export interface AuditSummary {
   readonly valid: number;
   readonly notValid: number;
   readonly notValidated: number;
+  /** Tasks whose latest validation ended in an infrastructure error (a timeout, a crash): judged neither way. */
+  readonly notJudged: number;
   /** Among tasks whose reference gives FAIL_TO_PASS: identical, and differing. */
   readonly sameFailToPass: number;
   readonly differentFailToPass: number;
@@ -192,6 +197,7 @@ export function auditReference(reference: string, inputs: readonly AuditInput[])
     valid: count((entry) => entry.verdict === 'passed'),
     notValid: count((entry) => entry.verdict?.startsWith('failed') === true),
     notValidated: count((entry) => entry.verdict === 'not validated'),
+    notJudged: count((entry) => entry.verdict?.startsWith('not judged') === true),
     sameFailToPass: count((entry) => entry.failToPass?.same === true),
     differentFailToPass: count((entry) => entry.failToPass?.same === false),
     unresolvedBy: tally(entries.filter((entry) => entry.resolution !== 'resolved').map((entry) => entry.resolution)),
@@ -257,7 +263,8 @@ function auditEntry(input: AuditInput): AuditEntry {
           ? 'not validated'
           : verdict.status === 'passed'
             ? 'passed'
-            : `failed: ${verdict.reason ?? verdict.status}`,
+            : // An infrastructure error (a timeout, a crash) judged nothing: the task is neither valid nor not.
+              `${verdict.status === 'infra-error' ? 'not judged' : 'failed'}: ${verdict.reason ?? verdict.status}`,
     listedFlaky: input.listedFlaky,
     gold:
       task === null
@@ -326,6 +333,7 @@ function headline(reference: string, summary: AuditSummary): string {
       : 'FAIL_TO_PASS not in the reference',
     `${summary.valid} valid here`,
     `${summary.notValid} not valid here${summary.notValid > 0 ? ` (${reasons(summary.notValidBy)})` : ''}`,
+    ...(summary.notJudged > 0 ? [`${summary.notJudged} not judged (an infrastructure error: timeout or crash)`] : []),
     ...(summary.notValidated > 0 ? [`${summary.notValidated} not validated`] : []),
     ...(summary.goldEvaluated > 0
       ? [`${summary.goldResolved} of ${summary.goldEvaluated} evaluated resolved by their gold patch within the limit`]
@@ -440,7 +448,9 @@ export function auditHtml(audit: ReferenceAudit): string {
     entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '',
   ];
   const bad = (entry: AuditEntry): boolean =>
-    entry.resolution !== 'resolved' || entry.verdict?.startsWith('failed') === true || entry.instanceId === null;
+    entry.resolution !== 'resolved' ||
+    (entry.verdict !== null && entry.verdict !== 'passed') ||
+    entry.instanceId === null;
   const head = ['#', 'repository', 'name', 'resolved to', 'task', 'FAIL_TO_PASS ours / theirs', 'text']
     .concat(['gold patch / test removals', '#NL / #GT / cyclo', 'levels', 'verdict', 'gold', 'flaky list'])
     .map((name) => `<th>${escapeHtml(name)}</th>`)

@@ -57,6 +57,7 @@ function leftOutReason(entry: AuditEntry): string {
   if (entry.instanceId === null) return entry.noTask ?? 'no task';
   if (entry.verdict?.startsWith('failed') === true)
     return `failed validation: ${entry.verdict.slice('failed: '.length)}`;
+  if (entry.verdict?.startsWith('not judged') === true) return `not judged by validation: ${entry.verdict.slice(12)}`;
   if (entry.verdict === 'not validated') return 'not validated';
   return "not picked by the selection's quotas";
 }
