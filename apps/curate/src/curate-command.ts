@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { FlowEvent, HubTarget } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
@@ -147,7 +147,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     ...repositoryOptions(args),
     catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
     workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
-    repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
+    repeat: optionalWholeNumber(args, 'repeat'),
     narrow: args.flags.get('narrow') === true,
     version: stringOption(args, 'version') ?? null,
     out: out === undefined ? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER) : isAbsolute(out) ? out : resolve(out),

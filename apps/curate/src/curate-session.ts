@@ -38,7 +38,8 @@ export interface CurateSettings {
   readonly manifest?: string;
   readonly sources: readonly string[];
   readonly workers: number;
-  readonly repeat: number;
+  /** --repeat as given (the flow resolves it: see FlowOptions.repeat). */
+  readonly repeat: number | undefined;
   readonly narrow: boolean;
   /** The version to release; null lets the TUI propose the next one after the folder's latest. */
   readonly version: string | null;

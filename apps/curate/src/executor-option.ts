@@ -7,8 +7,9 @@ import { stringOption } from './parse-args.js';
 /** The options of every command that runs the runner's jobs. */
 export const EXECUTOR_USAGE = `  --workers N                   jobs at once on this machine, a worktree each (default: \
 one per core)
-  --repeat K                    k, the baseline runs when mining and gold runs when validating (default 3;
-                                run: how often the tests run, default 1)
+  --repeat K                    k, the baseline runs when mining (default 3) and gold runs when validating
+                                (default: the manifest's validate_runs, else 3; run: how often the tests
+                                run, default 1)
   --executor redis://HOST:PORT  run the jobs on the workers of that Redis (repocod worker) instead of
                                 on this machine's worktrees; the catalog stays here
   --namespace NAME              the key prefix on the Redis (default repocod), to keep clusters apart`;

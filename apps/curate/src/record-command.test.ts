@@ -11,7 +11,7 @@ import { demoFixture } from './tui/demo-fixture.js';
 const LINE_KEYS = [
   ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'level_mode', 'levels'],
   ...['prompt_lines', 'solution_lines'],
-  ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
+  ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'selected', 'valid'],
 ];
 
 const savedState = process.env.REPOCOD_STATE;
@@ -90,6 +90,8 @@ describe('repocod record on the demo', () => {
       expect(tests).toEqual([...tests].sort());
       expect(tests.every((test) => test.startsWith('tests/') && test.includes('::'))).toBe(true);
       expect([true, false, null]).toContain(line.valid);
+      // The demo's selection picks every task.
+      expect(line.selected).toBe(true);
     }
 
     const catalog = await openCatalog(db);
@@ -123,6 +125,7 @@ describe('repocod record on the demo', () => {
     const meta = JSON.parse(text) as RecordMeta;
     expect(Object.keys(meta)).toEqual([
       ...['repository', 'base_commit', 'base_commit_timestamp', 'stands_in_for', 'tool_version', 'validated_with'],
+      'made_with',
       'selection',
       ...['environment', 'baseline', 'candidates', 'mined', 'tasks', 'validated', 'stage_seconds', 'runner'],
     ]);
@@ -131,6 +134,11 @@ describe('repocod record on the demo', () => {
     expect(meta.stands_in_for).toBeNull();
     expect(meta.tool_version).toMatch(/^repocod-kit \d+\.\d+\.\d+$/);
     expect(meta.validated_with).toMatch(/^repocod-kit /);
+    // The tool's commit; the demo has no committed checkpoint.
+    expect(meta.made_with).toEqual({
+      tool: expect.stringMatching(/^repocod-kit \S+ \(git [0-9a-f]{12}/),
+      checkpoint: null,
+    });
     expect(meta.selection).toMatch(/^[0-9a-f]{16}$/);
     const environment = meta.environment;
     expect(environment.key).toMatch(/^[0-9a-f]{64}$/);
@@ -218,7 +226,11 @@ describe('repocod record on the demo', () => {
     const text = readFileSync(join(out, 'lite.json'), 'utf8');
     expect(text).not.toContain(temp.dir);
     const lite = JSON.parse(text) as LiteRecord;
-    expect(Object.keys(lite)).toEqual(['selection', 'spec', 'tool_version', 'tasks', 'by_repository', 'levels']);
+    expect(Object.keys(lite)).toEqual([
+      ...['selection', 'spec', 'tool_version', 'made_with', 'tasks', 'by_repository', 'levels'],
+      'failed_validation',
+    ]);
+    expect(lite.made_with?.checkpoints).toEqual({ demo: null });
     expect(lite.selection).toMatch(/^[0-9a-f]{16}$/);
     expect(lite.spec).toMatchObject({ quotas: { 'self-contained': 66, 'file-level': 67, 'repo-level': 67 } });
     expect(lite.by_repository).toEqual({ demo: 52 });
@@ -241,6 +253,15 @@ describe('repocod record on the demo', () => {
     const all = Object.values(lite.levels).flatMap((entry) => entry.picks);
     expect(all.filter((pick) => pick.valid !== true).map((pick) => [pick.instance_id, pick.valid])).toEqual([
       ['demo-inventory.util.ensure_non_negative', false],
+    ]);
+    // The pool's failed task is listed with the check it failed, as a replaced pick would be.
+    expect(lite.failed_validation).toEqual([
+      {
+        instance_id: 'demo-inventory.util.ensure_non_negative',
+        repository: 'demo',
+        level: expect.any(String),
+        failed_check: expect.stringMatching(/^fails-without-body: /),
+      },
     ]);
     const again = bufferIO();
     expect(await main(['record', '--lite', '--db', db, '--out', out], again)).toBe(0);

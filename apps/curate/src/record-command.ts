@@ -1,36 +1,44 @@
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import type { Catalog, WrittenRecord } from '@repocod/pipeline';
+import type { Catalog, MadeWith, WrittenRecord } from '@repocod/pipeline';
 import {
+  checkpointDigest,
   DEFAULT_CATALOG_PATH,
   DEFAULT_RECORD_FOLDER,
   levelModeOf,
   listRepositories,
   openCatalog,
   relabelRecord,
+  toolVersion,
   writeLiteRecord,
   writeRebuildRecords,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import { levelsOption } from './levels-option.js';
 import type { ParsedArgs } from './parse-args.js';
+import { checkpointFolder, DEFAULT_CHECKPOINT_FOLDER } from './checkpoint-command.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] \
 [--manifest FILE]
+                      [--checkpoints DIR]
        repocod record --relabel --repo NAME... [--levels MODE] [--out DIR] [--db FILE]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
 <repository>.jsonl, a line per task in instance id order (instance_id, repository, file, qualname,
-level, prompt and solution lines and tokens, cc, fail_to_pass sorted, valid: true or false from the
-task's latest validation in the selection (default: the latest), null when it was not validated or
-not selected), and <repository>.meta.json (base commit, environment and its packages, baseline and
-mining counts, tasks per level, validation counts, stage times, tool version; stands_in_for names the
-manifest's commit when the tasks were built on another tree, such as a release's sdist). With --lite, also
-lite.json: the selection itself (its spec, and per level the picks in rank order with their
-repository, score and verdict, the quota and the cut-off score). The folder defaults to
-${DEFAULT_RECORD_FOLDER} in the project. The same catalog always gives the same bytes.
+level, prompt and solution lines and tokens, cc, fail_to_pass sorted, selected: whether the selection
+(default: the latest) picked it, valid: true or false from the task's latest validation of its current
+content in any selection, so a replaced pick keeps its verdict; null when it was never judged), and
+<repository>.meta.json (base commit, environment and its packages, baseline and mining counts, tasks
+per level, validation counts, stage times, tool version; stands_in_for names the manifest's commit
+when the tasks were built on another tree, such as a release's sdist; made_with the tool's commit
+and the digest of the repository's checkpoint in --checkpoints DIR, default
+${DEFAULT_CHECKPOINT_FOLDER}). With --lite, also lite.json: the selection itself (its spec, and per
+level the picks in rank order with their repository, score and verdict, the quota and the cut-off
+score; the pool's tasks whose validation failed, with the check; made_with). The folder defaults to
+${DEFAULT_RECORD_FOLDER} in the project. The same catalog, tool commit and checkpoints always give
+the same bytes.
 
 --relabel labels the tasks of the committed records (--out DIR) under every context-level mode from
 the repository's checkout (it must be extracted in the catalog at the record's base commit), and sets
@@ -48,11 +56,17 @@ export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<nu
     const folder = recordFolder(stringOption(args, 'out'));
     const selection = stringOption(args, 'selection');
     const manifest = stringOption(args, 'manifest');
+    const madeWith = madeWithOf(checkpointFolder(stringOption(args, 'checkpoints')), [
+      ...repositories,
+      ...(await catalog.repositories()).map((known) => known.name),
+    ]);
     const written =
-      repositories.length === 0 ? [] : await writeRecords(catalog, repositories, folder, { selection, manifest });
+      repositories.length === 0
+        ? []
+        : await writeRecords(catalog, repositories, folder, { selection, manifest, madeWith });
     io.out(formatWrittenRecords(written));
     if (lite) {
-      const { file, tasks } = await writeLiteRecord(catalog, folder, selection);
+      const { file, tasks } = await writeLiteRecord(catalog, folder, selection, madeWith);
       io.out(`selection: ${tasks} task(s) → ${shownPath(file)}\n`);
     }
     return 0;
@@ -98,14 +112,23 @@ export function writeRecords(
   catalog: Catalog,
   repositories: readonly string[],
   folder: string,
-  options: { readonly selection?: string; readonly manifest?: string } = {},
+  options: { readonly selection?: string; readonly manifest?: string; readonly madeWith?: MadeWith } = {},
 ): Promise<WrittenRecord[]> {
   return writeRebuildRecords(catalog, folder, {
     repositories,
     selectionId: options.selection,
     stateRoot: stateRoot(),
     manifestBaseCommits: manifestBaseCommits(options.manifest),
+    madeWith: options.madeWith ?? madeWithOf(checkpointFolder(undefined), repositories),
   });
+}
+
+/** The tool with its commit, and each repository's checkpoint digest in `folder` (null where it has none). */
+export function madeWithOf(folder: string, repositories: readonly string[]): MadeWith {
+  return {
+    tool: toolVersion(PROJECT_ROOT),
+    checkpoints: new Map([...new Set(repositories)].map((name) => [name, checkpointDigest(join(folder, name))])),
+  };
 }
 
 /** Each repository's base commit as its manifest writes it (the built-in manifests unless one is given). */

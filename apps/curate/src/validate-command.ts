@@ -8,7 +8,7 @@ import {
   selectionOverReference,
   validateStage,
 } from '@repocod/pipeline';
-import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -28,8 +28,12 @@ reference, see repocod select) with the shared runner, REPOCOD's way:
 (1) the starting state (base + pre patches) collects; (2) with the tests restored, at least one
 FAIL_TO_PASS test fails without the body (an empty body does not solve the task; the run stops at
 the first failure, and the tests seen passing before it are recorded); (3) with the gold patches,
-every FAIL_TO_PASS test passes in each of K runs (default 3); tests that flip leave FAIL_TO_PASS and
-are recorded. FAIL_TO_PASS is kept whole. The gold state is the base commit byte for byte, so check
+every FAIL_TO_PASS test passes in each of K runs (default: the repository's validate_runs in the
+manifest, else 3), and the whole FAIL_TO_PASS fits the manifest's limit of one run (its timeout,
+REPOCOD's 600 s): a gold run that times out fails the task with its time; where mining's baseline
+answers, its per-test durations summed decide (over the limit: fails; within half of it: fits), else
+one run of the gold state does. Tests that flip leave FAIL_TO_PASS and are recorded. FAIL_TO_PASS is
+kept whole. The gold state is the base commit byte for byte, so check
 (3) is answered by mining's K baseline runs of the same environment when the catalog has them, and
 by K runs of the gold patches otherwise (or always, with --gold-runs). --narrow is SWE-bench's
 reading: every test runs without the body and those that pass leave FAIL_TO_PASS. Tasks run in
@@ -52,7 +56,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
         ...repositoryOptions(args),
         selectionId,
         repositories: listOption(args, 'repo'),
-        repeat: resolveRepeat(optionalWholeNumber(args, 'repeat')),
+        repeat: optionalWholeNumber(args, 'repeat'),
         timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
         workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
         retryFailed: args.flags.get('retry-failed') === true,
@@ -121,7 +125,7 @@ earlier run) in ${summary.durationSeconds.toFixed(1)} s`,
     `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, \
 ${counts.byStatus['infra-error']} infrastructure error(s)`,
     `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); \
-${summary.repeat} run(s) with the gold patches`,
+${goldRuns(summary)} with the gold patches`,
     ...(counts.droppedTests > 0
       ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`]
       : []),
@@ -132,7 +136,7 @@ ${summary.repeat} run(s) with the gold patches`,
         ]
       : []),
     `  gold check       ${counts.goldFromBaseline} task(s) answered by mining's baseline, \
-${counts.tasks - counts.goldFromBaseline} by ${summary.repeat} run(s) of the gold patches`,
+${counts.tasks - counts.goldFromBaseline} by ${goldRuns(summary)} of the gold patches`,
     `  provenance       ${summary.toolVersion}`,
     ...summary.repositories.map(
       (repository) =>
@@ -165,4 +169,15 @@ kept with publish --keep ID)`,
 --version V',
     );
   return `${lines.join('\n')}\n`;
+}
+
+/** "3 run(s)", or per repository where their k differ (the manifest's validate_runs): "1 (sympy) or 3 run(s)". */
+function goldRuns(summary: ValidateSummary): string {
+  const ks = [...new Set(summary.repositories.map((repository) => repository.repeat))].sort((a, b) => a - b);
+  if (ks.length <= 1) return `${ks[0] ?? summary.repeat ?? 3} run(s)`;
+  const named = ks.map((k) => {
+    const names = summary.repositories.filter((repository) => repository.repeat === k).map((r) => r.repository);
+    return `${k} (${names.join(', ')})`;
+  });
+  return `${named.join(' or ')} run(s)`;
 }

@@ -79,6 +79,7 @@ describe('openCatalog', () => {
       [8, 'evaluations'],
       [9, 'context-level modes'],
       [10, 'reference task lists'],
+      [11, 'instance ids relative to the package root'],
     ]);
     await again.close();
   });

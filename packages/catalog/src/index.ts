@@ -64,3 +64,4 @@ export {
   CHECKPOINT_MANIFEST,
   CHECKPOINT_TABLES,
 } from './repository-checkpoint.js';
+export { checkpointDigest } from './checkpoint-digest.js';

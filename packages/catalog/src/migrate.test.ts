@@ -36,12 +36,13 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(await tables(connection)).toEqual([
       'evaluation_runs',
       'evaluations',
       'files',
       'functions',
+      'instance_id_renames',
       'mining_baseline',
       'mining_coverage',
       'reference_lists',
@@ -58,7 +59,7 @@ describe('migrate', () => {
       'test_results',
       'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -66,19 +67,19 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     const later: Migration[] = [
       ...MIGRATIONS,
       { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' },
     ];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, NEXT]);
   });
 
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
@@ -87,7 +88,7 @@ describe('migrate', () => {
       `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], \
 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
-    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10]);
+    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10, 11]);
     const reader = await connection.runAndReadAll(
       'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, \
 gold_baseline_key FROM validations ORDER BY instance_id',
@@ -115,6 +116,32 @@ gold_baseline_key FROM validations ORDER BY instance_id',
     await expect(
       connection.run(`INSERT INTO validations VALUES (${row('a')}, [], NULL, 'runs', NULL)`),
     ).rejects.toThrow(/PRIMARY KEY|constraint/i);
+  });
+
+  it("renames plotly.py's instance ids from its package root wherever an id is kept, with a record", async () => {
+    expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 10))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    const old = 'plotly__plotly.py-packages.python.plotly.plotly.graph_objs._figure.Figure.show';
+    const kept = 'pallets__flask-flask.app.Flask.make_response';
+    for (const id of [old, kept]) {
+      await connection.run(
+        `INSERT INTO validations (instance_id, task_hash, validation_key, repository, status, checks, fail_to_pass,
+           flaky_tests, dropped_tests, tool_version, python_version, packages_hash, environment_key, run_ids, repeat,
+           seconds, validated_at)
+         VALUES ($1, 'h', 'k', 'r', 'passed', '[]', [], [], [], 't', '3.11', 'p', 'e', [], 3, 1, now())`,
+        [id],
+      );
+      await connection.run("INSERT INTO selection_picks VALUES ('s1', $1, 'file-level', 10, 1)", [id]);
+      await connection.run("INSERT INTO task_levels VALUES ($1, 'r', 'deps', 'file-level', '[]')", [id]);
+    }
+    expect(await migrate(connection, 'test')).toEqual([11]);
+    const rows = async (sql: string): Promise<string[]> =>
+      (await connection.runAndReadAll(sql)).getRows().map((row) => row.map(String).join(' '));
+    const renamed = 'plotly__plotly.py-plotly.graph_objs._figure.Figure.show';
+    for (const table of ['validations', 'selection_picks', 'task_levels'])
+      expect(await rows(`SELECT instance_id FROM ${table} ORDER BY 1`), table).toEqual([kept, renamed]);
+    expect(await rows('SELECT old_id, new_id, repository FROM instance_id_renames')).toEqual([
+      `${old} ${renamed} plotly.py`,
+    ]);
   });
 
   it('leaves the catalog at the previous version when a migration fails', async () => {
@@ -203,6 +230,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [8, 'evaluations'],
         [9, 'context-level modes'],
         [10, 'reference task lists'],
+        [11, 'instance ids relative to the package root'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(

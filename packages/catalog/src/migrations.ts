@@ -395,6 +395,40 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 11,
+    name: 'instance ids relative to the package root',
+    sql: `
+      -- An instance id names the module from the manifest's package_root (tasks' instanceId), as the
+      -- package imports it: plotly.py's tasks were named from the repository root, their package root
+      -- packages/python/plotly included (plotly__plotly.py-packages.python.plotly.plotly.graph_objs…).
+      -- They are renamed wherever an id is kept, and each rename is recorded, for releases to cite.
+      -- plotly.py is the only repository of the manifests with a package root below the top; a catalog
+      -- of another such repository gets its new ids when its tasks stage runs again.
+      CREATE TABLE instance_id_renames (
+        old_id TEXT PRIMARY KEY,
+        new_id TEXT NOT NULL,
+        repository TEXT NOT NULL,
+        reason TEXT NOT NULL,
+        renamed_at TIMESTAMP NOT NULL
+      );
+      INSERT INTO instance_id_renames
+        SELECT instance_id, 'plotly__plotly.py-' || substr(instance_id, 42), 'plotly.py',
+          'the module path is taken from the package root, packages/python/plotly', now()
+        FROM (
+          SELECT instance_id FROM tasks UNION SELECT instance_id FROM validations
+          UNION SELECT instance_id FROM evaluations UNION SELECT instance_id FROM task_levels
+          UNION SELECT instance_id FROM selection_picks
+        )
+        WHERE starts_with(instance_id, 'plotly__plotly.py-packages.python.plotly.');
+      UPDATE tasks SET instance_id = r.new_id FROM instance_id_renames r WHERE tasks.instance_id = r.old_id;
+      UPDATE task_levels SET instance_id = r.new_id FROM instance_id_renames r WHERE task_levels.instance_id = r.old_id;
+      UPDATE validations SET instance_id = r.new_id FROM instance_id_renames r WHERE validations.instance_id = r.old_id;
+      UPDATE evaluations SET instance_id = r.new_id FROM instance_id_renames r WHERE evaluations.instance_id = r.old_id;
+      UPDATE selection_picks SET instance_id = r.new_id FROM instance_id_renames r
+        WHERE selection_picks.instance_id = r.old_id;
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

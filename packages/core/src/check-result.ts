@@ -2,6 +2,7 @@ import {
   asArray,
   asObject,
   booleanField,
+  numberField,
   oneOfField,
   parseStoredJson,
   stringField,
@@ -30,7 +31,22 @@ export interface CheckResult {
   readonly runIds: readonly string[];
   /** The collect check only: the pre state collects only with the body (its tests need it at collection). */
   readonly bodyNeededAtCollection?: boolean;
+  /** The gold check only (validations since version 3): whether the whole FAIL_TO_PASS fits the limit. */
+  readonly fit?: GoldFit;
 }
+
+/** How a task's fit within the limit of one run was measured (validate's gold-fit.ts states the rules). */
+export interface GoldFit {
+  readonly fits: boolean;
+  /** The time measured: the longest gold run, the one fit run, or the baseline durations summed. */
+  readonly seconds: number;
+  readonly limitSeconds: number;
+  readonly from: GoldFitSource;
+}
+
+export type GoldFitSource = 'gold-runs' | 'fit-run' | 'baseline-durations';
+
+export const GOLD_FIT_SOURCES: readonly GoldFitSource[] = ['gold-runs', 'fit-run', 'baseline-durations'];
 
 /** A stored `validations.checks` value. */
 export function decodeCheckResults(text: string, where: string): CheckResult[] {
@@ -47,6 +63,17 @@ export function decodeCheckResults(text: string, where: string): CheckResult[] {
       ...(object.bodyNeededAtCollection === undefined
         ? {}
         : { bodyNeededAtCollection: booleanField(object, 'bodyNeededAtCollection', at) }),
+      ...(object.fit === undefined || object.fit === null ? {} : { fit: decodeGoldFit(object.fit, `${at}.fit`) }),
     };
   });
+}
+
+function decodeGoldFit(value: unknown, at: string): GoldFit {
+  const object = asObject(value, at);
+  return {
+    fits: booleanField(object, 'fits', at),
+    seconds: numberField(object, 'seconds', at),
+    limitSeconds: numberField(object, 'limitSeconds', at),
+    from: oneOfField(object, 'from', GOLD_FIT_SOURCES, at),
+  };
 }

@@ -34,7 +34,10 @@ export interface FlowOptions {
   readonly workers?: number;
   /** Where the runner's jobs run (default: the local pool); see @repocod/distributed for a queue. */
   readonly executor?: ExecutorFactory;
-  /** Baseline runs when mining, and runs with the gold patches when validating (default 3). */
+  /**
+   * Baseline runs when mining (default 3), and runs with the gold patches when validating (default: the
+   * manifest's validate_runs of each repository, else 3).
+   */
   readonly repeat?: number;
   /**
    * The selection spec (default REPOCOD-Lite's). A spec over a reference (`reference`, `keepAll`: see
@@ -104,6 +107,7 @@ export function flowSettings(options: FlowOptions): FlowSettings {
   return {
     workers: resolveWorkers(options.workers),
     repeat: resolveRepeat(options.repeat),
+    validateRepeat: options.repeat,
     spec,
     // A reference names its functions: every one is mined, so Lite-first planning does not apply.
     mineAll: options.mineAll === true || spec.reference !== undefined,

@@ -4,7 +4,7 @@ export * from './read-sources.js';
 export * from './extractor-fingerprint.js';
 export * from './extract-stage.js';
 // The front ends talk to the pipeline only; these are the catalog entry points they need.
-export { CHECKPOINT_TABLES, DEFAULT_CATALOG_PATH, formatTable, openCatalog } from '@repocod/catalog';
+export { CHECKPOINT_TABLES, checkpointDigest, DEFAULT_CATALOG_PATH, formatTable, openCatalog } from '@repocod/catalog';
 export type { Catalog, CatalogFunction, CheckpointTableCount, QueryResult } from '@repocod/catalog';
 export * from './load-config.js';
 export { assertRepositoryFolder, listPythonFiles } from '@repocod/python';

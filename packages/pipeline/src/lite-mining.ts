@@ -234,7 +234,7 @@ export async function rankCandidates(
   const levels = classifyFunctions(buildRepositoryIndex(await loadPythonParser(), texts), functions);
   // A function competes in the quota of its level under the selection's mode.
   const levelMode = levelModeOf(prepared.entry, spec.levels);
-  const ids = candidateInstanceIds(taskRepoName(prepared), functions);
+  const ids = candidateInstanceIds(taskRepoName(prepared), functions, prepared.entry.packageRoot);
   const prospective = functions.map((fn) => ({
     functionId: fn.functionId,
     instanceId: ids.get(fn.functionId) as string,

@@ -1,4 +1,5 @@
 import type { SelectionPick, StoredTask, StoredValidation } from '@repocod/catalog';
+import type { MadeWith } from './rebuild-record.js';
 import { currentVerdicts, verdictValue } from './rebuild-record.js';
 
 /** The file `repocod record --lite` writes beside the per-repository records. */
@@ -36,9 +37,24 @@ export interface LiteRecord {
   readonly selection: string;
   readonly spec: unknown;
   readonly tool_version: string;
+  /** The tool with its commit, and the checkpoint digest of each repository of the pool; null when not given. */
+  readonly made_with: { readonly tool: string; readonly checkpoints: Readonly<Record<string, string | null>> } | null;
   readonly tasks: number;
   readonly by_repository: Readonly<Record<string, number>>;
   readonly levels: Readonly<Record<string, LiteLevel>>;
+  /**
+   * Tasks of the pool whose latest validation failed, which the selection passes over for the next of
+   * their level (a replaced pick among them), each with its level and the check it failed.
+   */
+  readonly failed_validation: readonly FailedTask[];
+}
+
+export interface FailedTask {
+  readonly instance_id: string;
+  readonly repository: string;
+  readonly level: string;
+  /** The first check that did not pass and its line: `passes-with-gold: the whole FAIL_TO_PASS …`. */
+  readonly failed_check: string;
 }
 
 export interface LiteRecordInputs {
@@ -50,6 +66,7 @@ export interface LiteRecordInputs {
   readonly tasks: readonly StoredTask[];
   readonly validations: readonly StoredValidation[];
   readonly toolVersion: string;
+  readonly madeWith?: MadeWith;
 }
 
 const LEVEL_ORDER = ['self-contained', 'file-level', 'repo-level'];
@@ -57,9 +74,7 @@ const LEVEL_ORDER = ['self-contained', 'file-level', 'repo-level'];
 export function buildLiteRecord(inputs: LiteRecordInputs): LiteRecord {
   const spec = JSON.parse(inputs.spec) as { quotas?: Record<string, number> };
   const tasks = new Map(inputs.tasks.map((task) => [task.instanceId, task]));
-  const instanceIds = new Set(inputs.picks.map((pick) => pick.instanceId));
-  const selection = { selectionId: inputs.selectionId, instanceIds };
-  const verdicts = currentVerdicts(inputs.tasks, selection, inputs.validations);
+  const verdicts = currentVerdicts(inputs.tasks, inputs.validations);
   const levels = [...new Set([...LEVEL_ORDER, ...inputs.picks.map((pick) => pick.level)])].filter(
     (level) => spec.quotas?.[level] !== undefined || inputs.picks.some((pick) => pick.level === level),
   );
@@ -87,13 +102,39 @@ export function buildLiteRecord(inputs: LiteRecordInputs): LiteRecord {
   }
   const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   const sortedRepositories = Object.fromEntries(Object.entries(byRepository).sort(([a], [b]) => compare(a, b)));
+  const failed = [...verdicts.values()]
+    .filter((verdict) => verdict.status === 'failed')
+    .sort((a, b) => compare(a.instanceId, b.instanceId))
+    .map((verdict): FailedTask => {
+      const check = verdict.checks.find((one) => one.status === 'failed');
+      return {
+        instance_id: verdict.instanceId,
+        repository: verdict.repository,
+        level: tasks.get(verdict.instanceId)?.level ?? '',
+        failed_check: check === undefined ? '' : `${check.check}: ${check.detail}`,
+      };
+    });
+  const repositoriesOfPool = [...new Set(inputs.tasks.map((task) => task.repository))].sort(compare);
   return {
     selection: inputs.selectionId,
     spec,
     tool_version: inputs.toolVersion,
+    made_with:
+      inputs.madeWith === undefined
+        ? null
+        : {
+            tool: inputs.madeWith.tool,
+            checkpoints: Object.fromEntries(
+              repositoriesOfPool.map((repository) => [
+                repository,
+                inputs.madeWith?.checkpoints.get(repository) ?? null,
+              ]),
+            ),
+          },
     tasks: inputs.picks.length,
     by_repository: sortedRepositories,
     levels: record,
+    failed_validation: failed,
   };
 }
 

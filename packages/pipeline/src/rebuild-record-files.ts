@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import { environmentDirectoryName, readEnvironmentMarker } from '@repocod/runner';
-import type { RebuildRecord } from './rebuild-record.js';
+import type { MadeWith, RebuildRecord } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { buildLiteRecord, formatLiteRecord, LITE_RECORD_FILE } from './lite-record.js';
 import { toolPackageVersion } from './tool-version.js';
@@ -23,6 +23,8 @@ export interface RebuildRecordOptions {
    * whose tasks were built on another tree says which commit that tree stands in for.
    */
   readonly manifestBaseCommits?: ReadonlyMap<string, string>;
+  /** The tool and checkpoints the records name (RecordMeta.made_with); omitted: null. */
+  readonly madeWith?: MadeWith;
 }
 
 export interface WrittenRecord {
@@ -85,6 +87,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
         mined: allMined.filter((row) => row.miningKey === mining?.miningKey && row.mode === mining.mode),
         stageTimes: await catalog.stageTimes(repository),
         runSeconds: (await catalog.runs({ repository })).map((run) => run.durationSeconds),
+        madeWith: options.madeWith,
       }),
     );
   }
@@ -93,12 +96,14 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
 
 /**
  * Writes `lite.json` into `folder`: the selection (default: the latest) with its spec and picks per
- * level, each with its verdict (see LiteRecord). Refuses a catalog without that selection.
+ * level, each with its verdict, and the pool's tasks that failed validation (see LiteRecord). Refuses a
+ * catalog without that selection.
  */
 export async function writeLiteRecord(
   catalog: Catalog,
   folder: string,
   selectionId?: string,
+  madeWith?: MadeWith,
 ): Promise<{ file: string; tasks: number }> {
   const selection = await catalog.selection(selectionId);
   if (selection === null) {
@@ -108,12 +113,12 @@ export async function writeLiteRecord(
         : `--selection ${selectionId}: no such selection in the catalog`;
     throw new RepocodError('usage', `${which}; \`repocod sql "select * from selections"\` lists them`);
   }
-  const picked = new Set(selection.picks.map((pick) => pick.instanceId));
+  // The pool: every repository with tasks (the picks come from it, and its failed tasks are listed).
   const repositories = new Set<string>();
   const tasks = [];
   for (const repository of (await catalog.repositories()).map((known) => known.name)) {
     const ofRepository = await catalog.tasks(repository);
-    if (!ofRepository.some((task) => picked.has(task.instanceId))) continue;
+    if (ofRepository.length === 0) continue;
     repositories.add(repository);
     tasks.push(...ofRepository);
   }
@@ -127,6 +132,7 @@ export async function writeLiteRecord(
     tasks,
     validations,
     toolVersion: toolPackageVersion(),
+    madeWith,
   });
   const file = join(folder, LITE_RECORD_FILE);
   writeIn(folder, () => writeFileSync(file, formatLiteRecord(record)));

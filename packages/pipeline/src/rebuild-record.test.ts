@@ -118,23 +118,30 @@ describe('buildRebuildRecord', () => {
 
   it('gives a line per task by instance id, fields in order, tests sorted, valid from the current verdict', () => {
     const record = buildRebuildRecord(inputs({ tasks: all, selection, validations }));
-    expect(record.lines.map((line) => [line.instance_id, line.valid])).toEqual([
-      ['demo-pkg.mod.failed', false],
-      ['demo-pkg.mod.passed', true],
-      ['demo-pkg.mod.stale', null],
-      ['demo-pkg.mod.unjudged', null],
-      ['demo-pkg.mod.unselected', null],
+    // A task the selection does not pick (a pick that failed and was replaced) keeps its own verdict.
+    expect(record.lines.map((line) => [line.instance_id, line.selected, line.valid])).toEqual([
+      ['demo-pkg.mod.failed', true, false],
+      ['demo-pkg.mod.passed', true, true],
+      ['demo-pkg.mod.stale', true, null],
+      ['demo-pkg.mod.unjudged', true, null],
+      ['demo-pkg.mod.unselected', false, true],
     ]);
     const [first] = formatRecordLines(record.lines).split('\n');
     expect(Object.keys(JSON.parse(first ?? '{}') as object)).toEqual([
       ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'level_mode', 'levels'],
       'prompt_lines',
       ...['solution_lines'],
-      ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'valid'],
+      ...['prompt_tokens', 'solution_tokens', 'cc', 'fail_to_pass', 'selected', 'valid'],
     ]);
     expect(record.lines[0]?.fail_to_pass).toEqual(['tests/test_a.py::test_a', 'tests/test_b.py::test_b']);
-    expect(record.meta.validated).toEqual({ passed: 1, failed: 1 });
-    expect(record.meta.validated_with).toBe('repocod-kit 0.1.0 (git 2000)');
+    expect(record.meta.validated).toEqual({ passed: 2, failed: 1 });
+    expect(record.meta.validated_with).toBe('repocod-kit 0.1.0 (git 4000)');
+    expect(record.meta.made_with).toBeNull();
+    const madeWith = { tool: 'repocod-kit 0.1.0 (git abc)', checkpoints: new Map([['demo', 'digest']]) };
+    expect(buildRebuildRecord(inputs({ tasks: all, selection, validations, madeWith })).meta.made_with).toEqual({
+      tool: 'repocod-kit 0.1.0 (git abc)',
+      checkpoint: 'digest',
+    });
     const byLevel = { 'self-contained': 3, 'file-level': 1, 'repo-level': 1 };
     const none = { 'self-contained': 0, 'file-level': 0, 'repo-level': 0 };
     expect(record.meta.tasks).toEqual({
@@ -151,9 +158,10 @@ describe('buildRebuildRecord', () => {
     expect(record.lines[0]?.levels).toEqual({ 'repocod-v1': 'file-level', 'repocod-v4': null, deps: 'self-contained' });
   });
 
-  it('has every task null without a selection, and the same bytes whatever order the catalog gave', () => {
+  it('has every task unselected without a selection, and the same bytes whatever order the catalog gave', () => {
     const none = buildRebuildRecord(inputs({ tasks: all, validations }));
-    expect(none.lines.every((line) => line.valid === null)).toBe(true);
+    expect(none.lines.every((line) => line.selected === null)).toBe(true);
+    expect(none.lines.map((line) => line.valid)).toEqual([false, true, null, null, true]);
     expect(none.meta.selection).toBeNull();
     const a = buildRebuildRecord(inputs({ tasks: all, selection, validations }));
     const reversed = { tasks: [...all].reverse(), selection, validations: [...validations].reverse() };

@@ -20,9 +20,12 @@ export const RECORDED_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'validate
 export interface RecordLine extends TaskFacts {
   /** Sorted. */
   readonly fail_to_pass: readonly string[];
+  /** Whether the record's selection picked it; null when there is no selection. */
+  readonly selected: boolean | null;
   /**
-   * The task's latest validation of its current content: true passed, false failed; null when it has
-   * none (not in the selection, not validated yet, or not judged because of an infrastructure error).
+   * The task's latest validation of its current content, whichever selection it was validated in (a
+   * pick that failed and was replaced keeps its verdict): true passed, false failed; null when it has
+   * none (never validated, or not judged because of an infrastructure error).
    */
   readonly valid: boolean | null;
 }
@@ -42,7 +45,12 @@ export interface RecordMeta {
   readonly tool_version: string;
   /** The tool version stored with the latest of the verdicts counted under `validated`. */
   readonly validated_with: string | null;
-  /** The selection whose validations give `valid`. */
+  /**
+   * What wrote the record: the tool with its git commit, and the digest of the repository's committed
+   * checkpoint (checkpointDigest) the catalog's costly rows came from; null when not given.
+   */
+  readonly made_with: { readonly tool: string; readonly checkpoint: string | null } | null;
+  /** The selection that gives each line's `selected`. */
   readonly selection: string | null;
   readonly environment: {
     readonly key: string | null;
@@ -81,6 +89,7 @@ export interface RecordMeta {
     readonly by_level_mode: Readonly<Record<LevelMode, Readonly<Record<string, number>>>>;
     readonly passing_checks: number;
   };
+  /** Tasks whose latest validation of their current content passed or failed (any selection's). */
   readonly validated: { readonly passed: number; readonly failed: number };
   /** Wall seconds (one decimal) of each stage as it last finished in `repocod curate`; null when never recorded. */
   readonly stage_seconds: Readonly<Record<(typeof RECORDED_STAGES)[number], number | null>>;
@@ -118,15 +127,23 @@ export interface RebuildRecordInputs {
   readonly stageTimes: readonly StageTime[];
   /** The duration of each of the repository's runner jobs in the catalog, seconds. */
   readonly runSeconds: readonly number[];
+  readonly madeWith?: MadeWith;
+}
+
+/** The tool (with its commit: toolVersion) and the checkpoint digest per repository a record is written with. */
+export interface MadeWith {
+  readonly tool: string;
+  readonly checkpoints: ReadonlyMap<string, string | null>;
 }
 
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
-  const verdicts = currentVerdicts(inputs.tasks, inputs.selection, inputs.validations);
+  const verdicts = currentVerdicts(inputs.tasks, inputs.validations);
   const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
   const lines = taskFactsOf(tasks).map(
     ({ task, facts }): RecordLine => ({
       ...facts,
       fail_to_pass: [...task.failToPass].sort(compare),
+      selected: inputs.selection === null ? null : inputs.selection.instanceIds.has(task.instanceId),
       valid: verdictValue(verdicts.get(task.instanceId)),
     }),
   );
@@ -183,20 +200,17 @@ export interface MiningChoice {
 }
 
 /**
- * Each selected task's latest validation of its current content. A validation of an earlier build of
- * the task (another task hash) says nothing about the task as it is now.
+ * Each task's latest validation of its current content, in whichever selection it was made. A
+ * validation of an earlier build of the task (another task hash) says nothing about the task as it is now.
  */
 export function currentVerdicts(
   tasks: readonly StoredTask[],
-  selection: RebuildRecordInputs['selection'],
   validations: readonly StoredValidation[],
 ): Map<string, StoredValidation> {
   const verdicts = new Map<string, StoredValidation>();
-  if (selection === null) return verdicts;
   const byTask = new Map<string, StoredValidation[]>();
   for (const row of validations) byTask.set(row.instanceId, [...(byTask.get(row.instanceId) ?? []), row]);
   for (const task of tasks) {
-    if (!selection.instanceIds.has(task.instanceId)) continue;
     const hash = taskHash(task);
     const latest = newestFirst((byTask.get(task.instanceId) ?? []).filter((row) => row.taskHash === hash))[0];
     if (latest !== undefined) verdicts.set(task.instanceId, latest);
@@ -227,6 +241,10 @@ function recordMeta(
     stands_in_for: standsInFor(first?.baseCommit ?? null, inputs.manifestBaseCommit),
     tool_version: inputs.toolVersion,
     validated_with: newest?.toolVersion ?? null,
+    made_with:
+      inputs.madeWith === undefined
+        ? null
+        : { tool: inputs.madeWith.tool, checkpoint: inputs.madeWith.checkpoints.get(inputs.repository) ?? null },
     selection: inputs.selection?.selectionId ?? null,
     environment: recordEnvironment(inputs),
     baseline:

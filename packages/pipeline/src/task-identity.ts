@@ -15,7 +15,11 @@ export function taskRepoName(prepared: PreparedRepository): string {
  * nor on how far Lite-first mining went, or twins (one qualname defined twice in a file) would be
  * named `…-L42` in one run and not in another.
  */
-export function candidateInstanceIds(repo: string, functions: readonly CatalogFunction[]): Map<string, string> {
+export function candidateInstanceIds(
+  repo: string,
+  functions: readonly CatalogFunction[],
+  packageRoot: string,
+): Map<string, string> {
   const unique = new Map(functions.map((fn) => [fn.functionId, fn]));
   const ids = uniqueInstanceIds(
     repo,
@@ -25,6 +29,7 @@ export function candidateInstanceIds(repo: string, functions: readonly CatalogFu
       qualname: fn.qualname,
       line: fn.signatureSpan.start,
     })),
+    packageRoot,
   );
   return new Map([...ids].map(([fn, id]) => [fn.functionId, id]));
 }

@@ -146,7 +146,11 @@ mine ${name}\` first`,
     },
   };
   const candidates = [...functions.values()].filter((fn) => fn.isCandidate);
-  const ids = candidateInstanceIds(taskRepoName(prepared), [...candidates, ...chosen.map(({ fn }) => fn)]);
+  const ids = candidateInstanceIds(
+    taskRepoName(prepared),
+    [...candidates, ...chosen.map(({ fn }) => fn)],
+    prepared.entry.packageRoot,
+  );
   const templates = options.templates ?? DEFAULT_TEMPLATES;
   const drafts = chosen.map(({ fn, tests }) => {
     const instanceId = ids.get(fn.functionId) as string;

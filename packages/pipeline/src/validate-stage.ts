@@ -1,7 +1,7 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
-import { contentHash, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, jobHash, jobRunIds, localExecutor } from '@repocod/runner';
+import { baselineRunsOf, jobHash, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from './job-records.js';
 import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
@@ -10,27 +10,30 @@ import { prepareStage } from './prepare-stage.js';
 import { toolVersion } from './tool-version.js';
 import type { ValidationCheck } from '@repocod/validate';
 import {
+  fitFromDurations,
+  fitRunJob,
   taskHash,
   testsRemovedCollectJob,
   VALIDATION_CHECKS,
   validationJobs,
   wholeWithoutBodyJob,
 } from '@repocod/validate';
-import type { GoldEvidence, TaskVerdict } from '@repocod/validate';
+import type { FitEvidence, GoldEvidence, TaskVerdict } from '@repocod/validate';
 import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from '@repocod/validate';
 
 /**
  * Bumped when the checks change what they decide: validations stored under an older version are redone.
  * 2: FAIL_TO_PASS kept whole by default (one test failing without the body is enough); gold from the baseline.
+ * 3: the whole FAIL_TO_PASS must fit the limit of one run on the gold state (validate's gold-fit.ts).
  */
-export const VALIDATION_VERSION = 2;
+export const VALIDATION_VERSION = 3;
 
 export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
   /** The selection whose tasks are validated (default: the latest). */
   readonly selectionId?: string;
   /** Only the tasks of these repositories (manifest names). */
   readonly repositories?: readonly string[];
-  /** Runs with the gold patches (k, default 3). */
+  /** Runs with the gold patches (k; default: each repository's validate_runs in the manifest, else 3). */
   readonly repeat?: number;
   /** Seconds per pytest run (default: the manifest's timeout). */
   readonly timeoutSeconds?: number;
@@ -77,6 +80,8 @@ export interface RepositoryValidation {
   readonly environmentKey: string;
   /** Jobs that ran at once (the local pool's worktrees, or the distributed workers' job slots). */
   readonly workers: number;
+  /** k: runs with the gold patches (or of mining's baseline), from --repeat or the manifest's validate_runs. */
+  readonly repeat: number;
   readonly tasks: number;
   /** Tasks validated in this run (the others had a verdict from an earlier run). */
   readonly validatedNow: number;
@@ -90,7 +95,8 @@ export interface RepositoryValidation {
 
 export interface ValidateSummary {
   readonly selectionId: string;
-  readonly repeat: number;
+  /** --repeat as given; each repository's k is in its RepositoryValidation. */
+  readonly repeat: number | undefined;
   readonly toolVersion: string;
   readonly repositories: readonly RepositoryValidation[];
   /** The current validation of every task validated (this run's or an earlier one's), by instance id. */
@@ -111,19 +117,19 @@ export interface ValidateSummary {
 export async function validateStage(catalog: Catalog, options: ValidateStageOptions): Promise<ValidateSummary> {
   const started = performance.now();
   const { selectionId, tasks } = await selectedTasks(catalog, options.selectionId, options.repositories);
-  const repeat = resolveRepeat(options.repeat);
   const tool = toolVersion(options.projectRoot);
   const repositories: RepositoryValidation[] = [];
   const validations: StoredValidation[] = [];
   for (const [repository, ofRepository] of groupBy(tasks, (task) => task.repository)) {
     const prepared = await prepareStage({ ...options, repository, workers: resolveWorkers(options.workers) });
+    const repeat = validateRunsOf(prepared.entry, options.repeat);
     const result = await validateRepository(catalog, prepared, ofRepository, { ...options, repeat, tool });
     repositories.push(result.repository);
     validations.push(...result.validations);
   }
   return {
     selectionId,
-    repeat,
+    repeat: options.repeat,
     toolVersion: tool,
     repositories,
     validations,
@@ -166,6 +172,11 @@ interface PendingTask {
   readonly checks: readonly ValidationCheck[];
   readonly baseline: GoldEvidence | null;
   readonly results: Partial<Record<ValidationCheck, JobResult>>;
+  /**
+   * With baseline evidence, how the fit within the limit is known: the baseline's durations, or the one run of the
+   * gold state that decides when they do not (gold-fit.ts).
+   */
+  readonly fit: FitEvidence | { readonly job: RunJob; result?: JobResult } | null;
   /** The whole run without the body, when the run stopped at the first failure left the question open. */
   whole?: { readonly job: RunJob; result?: JobResult };
   /** base + pre.test collected, when the pre state did not collect (see collectsCheck). */
@@ -183,7 +194,8 @@ async function validateRepository(
   const earlier = new Map(
     (await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]),
   );
-  const baseline = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
+  const stored = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
+  const baseline = stored?.evidence ?? null;
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
@@ -200,18 +212,20 @@ async function validateRepository(
         goldRuns: settings.goldRuns === true,
       }),
     );
-    const stored = earlier.get(`${task.instanceId}\n${validationKey}`);
+    const validated = earlier.get(`${task.instanceId}\n${validationKey}`);
     const redo =
-      stored === undefined ||
-      stored.status === 'infra-error' ||
-      (settings.retryFailed === true && stored.status === 'failed');
+      validated === undefined ||
+      validated.status === 'infra-error' ||
+      (settings.retryFailed === true && validated.status === 'failed');
     if (!redo) {
-      current.push(stored);
+      current.push(validated);
       continue;
     }
     // A task validated before is validated afresh: its stored runs are what gave the old verdict.
-    const fresh = settings.fresh === true || stored !== undefined;
+    const fresh = settings.fresh === true || validated !== undefined;
     const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
+    const estimate =
+      gold === null ? null : fitFromDurations(task.failToPass, stored?.durations ?? new Map(), timeoutSeconds);
     const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
     const entry: PendingTask = {
       task,
@@ -220,18 +234,35 @@ async function validateRepository(
       jobs: validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true),
       checks,
       baseline: gold,
+      fit:
+        estimate === null
+          ? null
+          : estimate.kind === 'undecided'
+            ? { job: fitRunJob(task, timeoutSeconds) }
+            : { from: 'baseline-durations', fits: estimate.kind === 'fits', ...estimate },
       results: {},
     };
-    if (!fresh)
-      for (const check of checks) entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check]);
+    if (!fresh) {
+      // A gold run's timeout answers the gold check too: the task does not fit the limit.
+      for (const check of checks)
+        entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check], {
+          timeoutAnswers: check === 'passes-with-gold',
+        });
+      const run = fitRun(entry);
+      if (run !== null) run.result = await reusableResult(catalog, prepared, run.job, { timeoutAnswers: true });
+    }
     pending.push(entry);
   }
-  const queue = pending.flatMap((entry) =>
-    entry.checks
+  const queue = pending.flatMap((entry) => [
+    ...entry.checks
       .filter((check) => entry.results[check] === undefined)
-      .map((check) => ({ entry, job: entry.jobs[check], check: check as ValidationCheck | 'whole' | 'tests-removed' })),
-  );
-  const jobsFromCatalog = pending.reduce((sum, entry) => sum + entry.checks.length, 0) - queue.length;
+      .map((check) => ({ entry, job: entry.jobs[check], check: check as QueuedCheck })),
+    ...(fitRun(entry) !== null && fitRun(entry)?.result === undefined
+      ? [{ entry, job: (fitRun(entry) as { job: RunJob }).job, check: 'fit' as QueuedCheck }]
+      : []),
+  ]);
+  const asked = pending.reduce((sum, entry) => sum + entry.checks.length + (fitRun(entry) === null ? 0 : 1), 0);
+  const jobsFromCatalog = asked - queue.length;
   const goldFromBaseline = pending.filter((entry) => entry.baseline !== null).length;
   settings.onEvent?.({
     kind: 'validate-repository',
@@ -265,6 +296,14 @@ async function validateRepository(
     const gold: GoldEvidence | undefined =
       entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
     if (gold === undefined) return;
+    const run = fitRun(entry);
+    if (run !== null && run.result === undefined) return;
+    const fit: FitEvidence | undefined =
+      entry.fit === null
+        ? undefined
+        : run === null
+          ? (entry.fit as FitEvidence)
+          : { from: 'fit-run', job: run.result as JobResult, limitSeconds: timeoutSeconds };
     // Follow-ups, one after the other: is a pre state that does not collect the body's doing? Then,
     // did a run stopped at the first failure leave the question open (the whole run decides)?
     if (entry.testsRemoved === undefined && needsTestsRemovedCollect(collects)) {
@@ -288,6 +327,7 @@ async function validateRepository(
       testsRemovedCollects,
       withoutBody,
       gold,
+      fit,
       narrow: settings.narrow,
     });
     // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
@@ -311,7 +351,14 @@ async function validateRepository(
       environmentKey: environment.key,
       runIds: checks.flatMap((check) => check.runIds),
       repeat: settings.repeat,
-      seconds: [collects, testsRemovedCollects ?? undefined, firstWithoutBody, entry.whole?.result, withGold]
+      seconds: [
+        collects,
+        testsRemovedCollects ?? undefined,
+        firstWithoutBody,
+        entry.whole?.result,
+        withGold,
+        run?.result,
+      ]
         .flatMap((result) => result?.runs ?? [])
         .reduce((sum, run) => sum + run.durationSeconds, 0),
       validatedAt: new Date(),
@@ -341,6 +388,7 @@ async function validateRepository(
       await recordJobResult(catalog, prepared, result);
       if (item.check === 'whole') (item.entry.whole as { result?: JobResult }).result = result;
       else if (item.check === 'tests-removed') (item.entry.testsRemoved as { result?: JobResult }).result = result;
+      else if (item.check === 'fit') (fitRun(item.entry) as { result?: JobResult }).result = result;
       else item.entry.results[item.check] = result;
       await finish(item.entry);
     }
@@ -362,6 +410,7 @@ async function validateRepository(
       packagesHash: environment.packagesHash,
       environmentKey: environment.key,
       workers: executor.parallelism,
+      repeat: settings.repeat,
       tasks: tasks.length,
       validatedNow: pending.length,
       jobsRun: queue.length + followUpsRun,
@@ -373,6 +422,14 @@ async function validateRepository(
   };
 }
 
+/** The jobs of a task's validation besides its checks: follow-ups, and the run that decides its fit. */
+type QueuedCheck = ValidationCheck | 'whole' | 'tests-removed' | 'fit';
+
+/** The task's fit run, when the baseline's durations leave its fit open. */
+function fitRun(entry: PendingTask): { readonly job: RunJob; result?: JobResult } | null {
+  return entry.fit !== null && !('from' in entry.fit) ? entry.fit : null;
+}
+
 /**
  * Mining's baseline of this environment, base commit and k (the whole suite run k times at the base
  * commit), as gold evidence; null when mining has not run here (or ran in another environment,
@@ -382,7 +439,7 @@ async function storedBaseline(
   catalog: Catalog,
   prepared: PreparedRepository,
   repeat: number,
-): Promise<GoldEvidence | null> {
+): Promise<{ evidence: GoldEvidence; durations: ReadonlyMap<string, number> } | null> {
   // Mining ran the suite fewer times than validation asks (the manifest's baseline_runs): the gold
   // patches run k times instead.
   if (baselineRunsOf(prepared.entry, repeat) < repeat) return null;
@@ -391,7 +448,10 @@ async function storedBaseline(
     const rows = await catalog.miningBaseline(prepared.entry.name, miningKey);
     if (rows === null || rows.length === 0) continue;
     const outcomes = new Map(rows.map((row) => [row.nodeId, row.outcomes as readonly TestOutcome[]]));
-    return { from: 'baseline', miningKey, runs: baselineRunsOf(prepared.entry, repeat), outcomes };
+    const runs = baselineRunsOf(prepared.entry, repeat);
+    // Each test's longest baseline run: what the fit within the limit is estimated from (gold-fit.ts).
+    const durations = new Map(rows.map((row) => [row.nodeId, row.seconds]));
+    return { evidence: { from: 'baseline', miningKey, runs, outcomes }, durations };
   }
   return null;
 }
@@ -405,18 +465,20 @@ function answersGold(baseline: GoldEvidence, task: StoredTask): boolean {
   return task.checks.roundTrip && task.failToPass.every((test) => baseline.outcomes.has(test));
 }
 
-/** A job's stored runs, unless there are none (or too few) or one of them could not finish. */
+/**
+ * A job's stored runs, unless there are none (or too few) or one of them could not finish. A fit run's timeout is
+ * its answer (the task does not fit the limit), so it is reused.
+ */
 async function reusableResult(
   catalog: Catalog,
   prepared: PreparedRepository,
   job: RunJob,
+  options: { readonly timeoutAnswers?: boolean } = {},
 ): Promise<JobResult | undefined> {
   const result = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-  if (
-    result === null ||
-    result.runs.some((run) => run.status === 'timeout' || run.status === 'crashed' || run.status === 'infra-error')
-  )
-    return undefined;
+  const unfinished = (status: string): boolean =>
+    (status === 'timeout' && options.timeoutAnswers !== true) || status === 'crashed' || status === 'infra-error';
+  if (result === null || result.runs.some((run) => unfinished(run.status))) return undefined;
   return result;
 }
 

@@ -2,7 +2,14 @@ import type { LevelMode } from '@repocod/core';
 import { LEVEL_MODES, RepocodError } from '@repocod/core';
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node, type YAMLMap } from 'yaml';
 import type { InstallStep } from './install-step.js';
-import type { DeselectedTest, LocalManifestEntry, Manifest, ManifestEntry, RemoteManifestEntry } from './manifest.js';
+import type {
+  DeselectedTest,
+  LocalManifestEntry,
+  Manifest,
+  ManifestEntry,
+  RemoteManifestEntry,
+  StandIn,
+} from './manifest.js';
 import { closestName } from './manifest-suggest.js';
 import { isResolutionDateText } from './resolution-date.js';
 
@@ -35,8 +42,12 @@ const ENTRY_FIELDS = [
   'env',
   'timeout',
   'baseline_runs',
+  'validate_runs',
+  'stand_in',
 ] as const;
 const DESELECT_FIELDS = ['id', 'reason'] as const;
+const STAND_IN_FIELDS = ['sdist', 'sha256', 'why'] as const;
+const SHA256 = /^[0-9a-f]{64}$/;
 const RESOLVED_INSTALL_FIELDS = ['pip'] as const;
 
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
@@ -186,6 +197,10 @@ ${JSON.stringify(name.value)})`,
     const timeoutSeconds = this.timeout(at('timeout'));
     const baselineRunsField = at('baseline_runs');
     const baselineRuns = baselineRunsField === undefined ? undefined : this.baselineRuns(baselineRunsField);
+    const validateRunsField = at('validate_runs');
+    const validateRuns = validateRunsField === undefined ? undefined : this.runs(validateRunsField, 'validate_runs: 1');
+    const standInField = at('stand_in');
+    const standIn = standInField === undefined ? undefined : this.standIn(standInField);
 
     return {
       name: name.value,
@@ -203,6 +218,8 @@ ${JSON.stringify(name.value)})`,
       env,
       timeoutSeconds,
       ...(baselineRuns === undefined ? {} : { baselineRuns }),
+      ...(validateRuns === undefined ? {} : { validateRuns }),
+      ...(standIn === undefined ? {} : { standIn }),
     };
   }
 
@@ -465,16 +482,41 @@ select the environment); remove it',
   }
 
   private baselineRuns(field: Field): number {
+    return this.runs(field, 'baseline_runs: 1');
+  }
+
+  private runs(field: Field, example: string): number {
     const node = field.node;
     const value = isScalar(node) ? node.value : undefined;
     if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0) {
       this.fail(
         field.line,
         field.path,
-        `must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got ${this.describe(node)})`,
+        `must be a whole number of runs, at least 1, e.g. ${example} (got ${this.describe(node)})`,
       );
     }
     return value;
+  }
+
+  /** A source distribution that stands in for the commit where the clone cannot be had (see StandIn). */
+  private standIn(field: Field): StandIn {
+    if (field.node === null || !isMap(field.node)) {
+      this.fail(
+        field.line,
+        field.path,
+        `must be a mapping {sdist: <https URL of a .tar.gz>, sha256: <64 hex digits>, why: <reason>} (got \
+${this.describe(field.node)})`,
+      );
+    }
+    const fields = this.fieldsOf(field.node, field.path, STAND_IN_FIELDS, field.line);
+    const sdist = this.string(this.required(fields, 'sdist', field.path, field.line, 'the URL of the .tar.gz'));
+    if (!/^https:\/\/\S+\.tar\.gz$/.test(sdist.value))
+      this.fail(sdist.line, sdist.path, `must be an https URL of a .tar.gz (got ${JSON.stringify(sdist.value)})`);
+    const sha256 = this.string(this.required(fields, 'sha256', field.path, field.line, 'the archive’s sha256'));
+    if (!SHA256.test(sha256.value))
+      this.fail(sha256.line, sha256.path, `must be 64 lowercase hex digits (got ${JSON.stringify(sha256.value)})`);
+    const why = this.string(this.required(fields, 'why', field.path, field.line, 'why it stands in for the commit'));
+    return { sdist: sdist.value, sha256: sha256.value, why: why.value };
   }
 
   /** A relative path that stays inside its base folder: the runner joins it onto a working copy. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { LevelMode } from '@repocod/core';
-import { RepocodError } from '@repocod/core';
+import { DEFAULT_REPEAT, RepocodError } from '@repocod/core';
 import { LineCounter, parseDocument } from 'yaml';
 import type { InstallStep } from './install-step.js';
 import { validateManifest } from './manifest-schema.js';
@@ -64,6 +64,30 @@ interface ManifestEntryFields {
    * each selected task's gold state k times itself (see baselineRunsOf).
    */
   readonly baselineRuns?: number;
+  /**
+   * The k of validation's gold check for this repository when the command gives no --repeat: 1 where the
+   * baseline ran once and k gold runs of thousands of tests would take hours (validation then takes the gold
+   * answer from that one baseline run). Part of each validation's key, so a rebuild with the same manifest
+   * finds the same verdicts.
+   */
+  readonly validateRuns?: number;
+  /**
+   * A source distribution standing in for the commit where the clone cannot be had (scikit-learn's
+   * snapshot is over the fetch limit here): its URL and sha256, checked when `repocod rebuild` fetches it.
+   */
+  readonly standIn?: StandIn;
+}
+
+/** See ManifestEntryFields.standIn. */
+export interface StandIn {
+  readonly sdist: string;
+  readonly sha256: string;
+  readonly why: string;
+}
+
+/** Validation's k for a repository: the command's --repeat, else the manifest's validate_runs, else DEFAULT_REPEAT. */
+export function validateRunsOf(entry: Pick<ManifestEntryFields, 'validateRuns'>, repeat: number | undefined): number {
+  return repeat ?? entry.validateRuns ?? DEFAULT_REPEAT;
 }
 
 /**

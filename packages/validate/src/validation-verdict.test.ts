@@ -1,7 +1,7 @@
 import type { JobResult, PytestRun, TestOutcome } from '@repocod/runner';
 import { describe, expect, it } from 'vitest';
 import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
-import type { GoldEvidence } from './validation-verdict.js';
+import type { FitEvidence, GoldEvidence } from './validation-verdict.js';
 import { collectsCheck, needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from './validation-verdict.js';
 
 /** Results as the runner hands them over; the whole-flow tests run the real thing (validate-stage.test.ts). */
@@ -246,6 +246,75 @@ skipped)',
       detail: '3 of 3 test(s) do not pass with the gold patches in any of 2 run(s)',
     });
     expect(verdict.checks[2]?.tests[0]).toBe('t.py::test_a (failed: E   assert None == 3)');
+  });
+
+  it('fails a task whose whole FAIL_TO_PASS does not fit the limit on the gold state, with the time measured', () => {
+    const limited = (result: JobResult): JobResult => ({ ...result, job: { ...result.job, timeoutSeconds: 600 } });
+    const slow = { ...run(ALL_PASS), status: 'timeout' as const, durationSeconds: 600.2 };
+    const timedOut = taskVerdict({
+      failToPass: TESTS,
+      collects: job('c', [run({})]),
+      withoutBody: job('w', [run(ALL_FAIL)]),
+      gold: goldRuns(limited(job('g', [run(ALL_PASS), slow, run(ALL_PASS)]))),
+    });
+    expect(timedOut.status).toBe('failed');
+    expect(timedOut.checks[2]).toMatchObject({
+      status: 'failed',
+      detail:
+        'the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 600.2 s (the \
+longest gold run)',
+      fit: { fits: false, seconds: 600.2, limitSeconds: 600, from: 'gold-runs' },
+    });
+    const fitting = taskVerdict({
+      failToPass: TESTS,
+      collects: job('c', [run({})]),
+      withoutBody: job('w', [run(ALL_FAIL)]),
+      gold: goldRuns(limited(job('g', [run(ALL_PASS)]))),
+    });
+    expect(fitting.checks[2]?.detail).toBe(
+      'all 3 test(s) pass in each of 1 run(s); fits the 600 s limit: 0.5 s \
+(the longest gold run)',
+    );
+    expect(fitting.checks[2]?.fit).toEqual({ fits: true, seconds: 0.5, limitSeconds: 600, from: 'gold-runs' });
+
+    const outcomes = new Map<string, TestOutcome[]>(TESTS.map((test) => [test, ['passed']]));
+    const baseline: GoldEvidence = { from: 'baseline', miningKey: 'm1', runs: 1, outcomes };
+    const verdictWith = (fit: FitEvidence) =>
+      taskVerdict({
+        failToPass: TESTS,
+        collects: job('c', [run({})]),
+        withoutBody: job('w', [run(ALL_FAIL)]),
+        gold: baseline,
+        fit,
+      });
+    const summed = verdictWith({ from: 'baseline-durations', fits: false, seconds: 1_234.5, limitSeconds: 600 });
+    expect(summed.checks[2]).toMatchObject({
+      status: 'failed',
+      runIds: [],
+      detail:
+        "the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 1234.5 s (mining's \
+baseline durations summed)",
+    });
+    const measured = verdictWith({ from: 'fit-run', job: job('f', [run(ALL_PASS)]), limitSeconds: 600 });
+    expect(measured.checks[2]).toMatchObject({
+      status: 'passed',
+      runIds: ['f:1'],
+      fit: { fits: true, seconds: 0.5, from: 'fit-run' },
+    });
+    const failingThere = verdictWith({
+      from: 'fit-run',
+      job: job('f', [run({ ...ALL_PASS, 't.py::test_b': 'failed' })]),
+      limitSeconds: 600,
+    });
+    expect(failingThere.checks[2]).toMatchObject({
+      status: 'failed',
+      tests: ['t.py::test_b (failed: E   assert None == 3)'],
+    });
+    const brokenRun = verdictWith({ from: 'fit-run', job: job('f', [run({}, 'crashed')]), limitSeconds: 600 });
+    expect(brokenRun.checks[2]).toMatchObject({
+      status: 'infra-error',
+      detail: 'the fit run: the run ended with crashed (exit code 1, 0.5 s)',
+    });
   });
 
   it('keeps infrastructure failures apart from failed checks, and a patch that does not apply is a failure', () => {

@@ -1,6 +1,7 @@
-import type { CheckResult, CheckStatus } from '@repocod/core';
+import type { CheckResult, CheckStatus, GoldFit } from '@repocod/core';
 import type { JobResult, PytestRun, TestOutcome, TestResult } from '@repocod/runner';
 import { countsAsPass, jobRunIds } from '@repocod/runner';
+import { describeFit } from './gold-fit.js';
 import { FIRST_FAILURE_ARGS } from './validation-jobs.js';
 
 export type { CheckResult, CheckStatus } from '@repocod/core';
@@ -42,6 +43,20 @@ export type GoldEvidence =
       readonly outcomes: ReadonlyMap<string, readonly TestOutcome[]>;
     };
 
+/**
+ * How the fit within the limit is known when mining's baseline is the gold evidence (gold-fit.ts):
+ * its durations summed, or the one run of the gold state that decides when they do not. With gold
+ * runs, those runs measure it.
+ */
+export type FitEvidence =
+  | {
+      readonly from: 'baseline-durations';
+      readonly fits: boolean;
+      readonly seconds: number;
+      readonly limitSeconds: number;
+    }
+  | { readonly from: 'fit-run'; readonly job: JobResult; readonly limitSeconds: number };
+
 export interface VerdictInput {
   readonly failToPass: readonly string[];
   readonly collects: JobResult;
@@ -50,6 +65,8 @@ export interface VerdictInput {
   /** A run of the tests without the body: the whole list, or stopped at the first failure (FIRST_FAILURE_ARGS). */
   readonly withoutBody: JobResult;
   readonly gold: GoldEvidence;
+  /** With baseline evidence: how the fit within the limit is known (none: not judged, as before version 3). */
+  readonly fit?: FitEvidence;
   /**
    * Narrow FAIL_TO_PASS to the tests that fail without the body (SWE-bench's notion). By default
    * (REPOCOD's rule) FAIL_TO_PASS stays whole and one failing test is enough: REPOCOD's tests are
@@ -78,7 +95,7 @@ export function taskVerdict(input: VerdictInput): TaskVerdict {
   const failToPass = stable.filter((test) => !dropped.has(test));
   const collectCheck = collectsCheck(input.collects, input.testsRemovedCollects ?? null);
   // The gold check judges every stable test, narrowed ones too: they must pass with the body as well.
-  const checks = [collectCheck, withoutBody.check, passesWithGold(stable, flakyTests, input.gold)];
+  const checks = [collectCheck, withoutBody.check, passesWithGold(stable, flakyTests, input.gold, input.fit)];
   const status: CheckStatus = checks.some((check) => check.status === 'failed')
     ? 'failed'
     : checks.some((check) => check.status === 'infra-error')
@@ -260,9 +277,32 @@ pass without it (kept); ${missingNote}`;
   return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: notFailing };
 }
 
-function passesWithGold(tests: readonly string[], flaky: readonly FlakyTest[], gold: GoldEvidence): CheckResult {
+function passesWithGold(
+  tests: readonly string[],
+  flaky: readonly FlakyTest[],
+  gold: GoldEvidence,
+  fitEvidence: FitEvidence | undefined,
+): CheckResult {
   const fromBaseline = gold.from === 'baseline';
-  const base = { check: 'passes-with-gold' as const, runIds: fromBaseline ? [] : jobRunIds(gold.job) };
+  const fitRunIds = fitEvidence?.from === 'fit-run' ? jobRunIds(fitEvidence.job) : [];
+  const base = { check: 'passes-with-gold' as const, runIds: fromBaseline ? fitRunIds : jobRunIds(gold.job) };
+  const fit = goldFit(gold, fitEvidence);
+  if (fit !== null && 'status' in fit) return { ...base, tests: [], ...fit };
+  if (fit !== null && !fit.fits) {
+    const stopped = fitEvidence?.from === 'fit-run' ? fitEvidence.job.runs[0] : undefined;
+    const timedOut = fromBaseline ? stopped : gold.job.runs.find((run) => run.status === 'timeout');
+    const whole = tests.length + flaky.length;
+    return {
+      ...base,
+      status: 'failed',
+      tests: [],
+      detail: `the whole FAIL_TO_PASS (${whole} test(s)) with the gold patches ${describeFit(fit)}`,
+      log: timedOut === undefined ? null : logTail(timedOut),
+      fit,
+    };
+  }
+  const withFit = fit === null ? {} : { fit };
+  const fitNote = fit === null ? '' : `; ${describeFit(fit)}`;
   if (!fromBaseline) {
     const problem = jobProblem(gold.job);
     if (problem !== null) return { ...base, tests: [], ...problem };
@@ -300,14 +340,73 @@ ${test.outcomes.join(', ')}`,
       detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of \
 ${where}${flakyNote}`,
       log: firstRun === undefined ? null : logTail(firstRun),
+      ...withFit,
     };
+  }
+  // The one fit run is a run of the gold state too: a test that does not pass there fails as an evaluation would.
+  const fitRun = fitEvidence?.from === 'fit-run' ? fitEvidence.job.runs[0] : undefined;
+  if (fitRun !== undefined) {
+    const outcomes = outcomesOf(fitRun);
+    const failing = tests.filter((test) => !countsAsPass(outcomes.get(test)?.outcome ?? 'missing'));
+    if (failing.length > 0)
+      return {
+        ...base,
+        status: 'failed',
+        tests: failing.map(
+          (test) => `${test} (${outcomes.get(test)?.outcome ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`,
+        ),
+        detail: `${failing.length} of ${tests.length} test(s) pass in ${where} but not in one run of the whole \
+FAIL_TO_PASS with the gold patches${fitNote}`,
+        log: logTail(fitRun),
+        ...withFit,
+      };
   }
   return {
     ...base,
     status: 'passed',
     tests: [],
-    detail: `all ${tests.length} test(s) pass in each of ${where}${flakyNote}`,
+    detail: `all ${tests.length} test(s) pass in each of ${where}${flakyNote}${fitNote}`,
     log: null,
+    ...withFit,
+  };
+}
+
+/**
+ * The fit within the limit (gold-fit.ts): from the gold runs (a timeout is a run that did not fit), the baseline's
+ * durations or the fit run; a problem when the fit run could not be judged; null when nothing measures it (a gold
+ * job without a limit, or a baseline without fit evidence, as validations before version 3 had).
+ */
+function goldFit(
+  gold: GoldEvidence,
+  evidence: FitEvidence | undefined,
+): GoldFit | Pick<CheckResult, 'status' | 'detail' | 'log'> | null {
+  if (gold.from === 'runs') {
+    const limitSeconds = gold.job.job.timeoutSeconds;
+    if (limitSeconds === undefined || gold.job.patchError !== null || gold.job.runs.length === 0) return null;
+    const timedOut = gold.job.runs.find((run) => run.status === 'timeout');
+    const seconds = Math.max(...gold.job.runs.map((run) => run.durationSeconds));
+    if (timedOut !== undefined)
+      return { fits: false, seconds: timedOut.durationSeconds, limitSeconds, from: 'gold-runs' };
+    return { fits: true, seconds, limitSeconds, from: 'gold-runs' };
+  }
+  if (evidence === undefined) return null;
+  if (evidence.from === 'baseline-durations')
+    return {
+      fits: evidence.fits,
+      seconds: evidence.seconds,
+      limitSeconds: evidence.limitSeconds,
+      from: 'baseline-durations',
+    };
+  const run = evidence.job.runs[0];
+  if (evidence.job.patchError === null && run?.status === 'timeout')
+    return { fits: false, seconds: run.durationSeconds, limitSeconds: evidence.limitSeconds, from: 'fit-run' };
+  const problem = jobProblem(evidence.job);
+  if (problem !== null) return { ...problem, detail: `the fit run: ${problem.detail}` };
+  return {
+    fits: true,
+    seconds: (run as PytestRun).durationSeconds,
+    limitSeconds: evidence.limitSeconds,
+    from: 'fit-run',
   };
 }
 

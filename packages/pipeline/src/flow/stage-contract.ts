@@ -15,8 +15,10 @@ import type { HubTarget } from '../publish-stage.js';
 /** The flow's settings, resolved once from the options (defaults here, nowhere else in the flow). */
 export interface FlowSettings {
   readonly workers: number;
-  /** Baseline runs when mining, and runs with the gold patches when validating. */
+  /** Baseline runs when mining. */
   readonly repeat: number;
+  /** --repeat as given: validation's k is the manifest's validate_runs per repository where it is not. */
+  readonly validateRepeat: number | undefined;
   readonly spec: SelectionSpec;
   /** Mine every candidate; otherwise Lite-first. */
   readonly mineAll: boolean;

@@ -20,7 +20,7 @@ export const VALIDATE: CollectiveStage = {
         ...common,
         selectionId,
         workers: settings.workers,
-        repeat: settings.repeat,
+        repeat: settings.validateRepeat,
         narrow: settings.narrow,
         onEvent: (event) => {
           laps.heard(event.repository, performance.now());
