@@ -8,6 +8,7 @@ import type { CommandIO } from './io.js';
 import { MINE_USAGE, mineCommand } from './mine-command.js';
 import type { ParsedArgs } from './parse-args.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
+import { REBUILD_USAGE, rebuildCommand } from './rebuild-command.js';
 import { RECORD_USAGE, recordCommand } from './record-command.js';
 import { REFERENCE_USAGE, referenceCommand } from './reference-command.js';
 import { REPORT_USAGE, reportCommand } from './report-command.js';
@@ -130,6 +131,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       "checkpoint save|restore  a rebuild's runs and mining as committed Parquet files, to resume on another machine",
     usage: CHECKPOINT_USAGE,
     run: checkpointCommand,
+  },
+  {
+    name: 'rebuild',
+    overview: 'rebuild lite          the committed Lite made again from its checkpoints, and checked byte for byte',
+    usage: REBUILD_USAGE,
+    run: rebuildCommand,
   },
   {
     name: 'curate',

@@ -18,6 +18,8 @@ export type RepocodErrorCode =
   | 'hub-failed'
   | 'job-malformed'
   | 'executor-failed'
+  | 'download-failed'
+  | 'rebuild-differs'
   | 'usage';
 
 export class RepocodError extends Error {

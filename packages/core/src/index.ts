@@ -17,3 +17,4 @@ export * from './check-result.js';
 export * from './run-settings.js';
 export * from './level-mode.js';
 export * from './removed-body.js';
+export * from './stable-json.js';

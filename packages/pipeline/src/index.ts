@@ -62,3 +62,7 @@ export * from './reference-audit-report.js';
 export * from './reference-of-release.js';
 export * from './reference-selection.js';
 export { auditHtml, auditMarkdown, type ReferenceAudit } from '@repocod/reference';
+export * from './rebuild-release.js';
+export * from './counted-executor.js';
+export { formatReleaseManifest, readReleaseManifest } from '@repocod/publish';
+export type { ManifestDifference, ReleaseManifest } from '@repocod/publish';

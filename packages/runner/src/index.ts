@@ -29,3 +29,4 @@ export * from './build-artefacts.js';
 export * from './missing-blobs.js';
 export * from './stand-in-source.js';
 export * from './harness-protocol.js';
+export * from './fetch-stand-in.js';

@@ -1,4 +1,4 @@
-import { contentHash } from '@repocod/core';
+import { contentHash, stableJson } from '@repocod/core';
 import type { ManifestEntry } from './manifest.js';
 
 /**
@@ -26,15 +26,5 @@ export function recipeHash(entry: ManifestEntry): string {
   );
 }
 
-/** JSON with object keys sorted at every level, so equal values always give equal text. */
-export function stableJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => stableJson(item)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson(record[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
+/** Kept here for the runner's importers; the function lives in core. */
+export { stableJson } from '@repocod/core';

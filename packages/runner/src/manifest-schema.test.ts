@@ -88,6 +88,11 @@ describe('a valid manifest', () => {
       '    env: {MPLBACKEND: Agg, OMP_NUM_THREADS: "1"}',
       '    timeout: 900',
       '    baseline_runs: 1',
+      '    validate_runs: 1',
+      '    stand_in:',
+      '      sdist: https://files.example.org/a-1.0.tar.gz',
+      `      sha256: ${'ab'.repeat(32)}`,
+      '      why: the clone is too large here',
       '  - name: b',
       '    source: ../clones/b',
       '    python: "3.10"',
@@ -106,6 +111,13 @@ describe('a valid manifest', () => {
     expect(a?.timeoutSeconds).toBe(900);
     expect(a?.baselineRuns).toBe(1);
     expect(b?.baselineRuns).toBeUndefined();
+    expect(a?.validateRuns).toBe(1);
+    expect(b?.validateRuns).toBeUndefined();
+    expect(a?.standIn).toEqual({
+      sdist: 'https://files.example.org/a-1.0.tar.gz',
+      sha256: 'ab'.repeat(32),
+      why: 'the clone is too large here',
+    });
     expect(b).toMatchObject({
       url: null,
       source: '../clones/b',
@@ -186,6 +198,29 @@ number 0)',
     );
     expect(problem([...HEAD, '    baseline_runs: "1"'])).toMatch(
       /^9: repositories\[0\]\.baseline_runs must be a whole number of runs.*\(got "1"\)/,
+    );
+  });
+
+  it('validate_runs and stand_in', () => {
+    expect(problem([...HEAD, '    validate_runs: 0'])).toBe(
+      '9: repositories[0].validate_runs must be a whole number of runs, at least 1, e.g. validate_runs: 1 (got the \
+number 0)',
+    );
+    const standIn = (sdist: string, sha256: string) => [
+      ...HEAD,
+      '    stand_in:',
+      `      sdist: ${sdist}`,
+      `      sha256: ${sha256}`,
+      '      why: too large',
+    ];
+    expect(problem(standIn('http://example.org/a.tar.gz', 'ab'.repeat(32)))).toBe(
+      '10: repositories[0].stand_in.sdist must be an https URL of a .tar.gz (got "http://example.org/a.tar.gz")',
+    );
+    expect(problem(standIn('https://example.org/a.tar.gz', 'AB'))).toBe(
+      '11: repositories[0].stand_in.sha256 must be 64 lowercase hex digits (got "AB")',
+    );
+    expect(problem([...HEAD, '    stand_in: https://example.org/a.tar.gz'])).toMatch(
+      /^9: repositories\[0\]\.stand_in must be a mapping \{sdist: .*\(got "https:\/\/example\.org\/a\.tar\.gz"\)/,
     );
   });
 
