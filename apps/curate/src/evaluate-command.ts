@@ -24,16 +24,18 @@ import { repositoryOptions } from './repository-options.js';
 
 export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --gold) \
 (--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
-                        [--run-id ID] [--instances ID]... [--timeout SECONDS] [--fresh] [--out DIR] [--html FILE]
-                        [--workers N] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--executor URL]
-                        [--namespace NAME]
+                        [--run-id ID] [--instances ID]... [--timeout SECONDS] [--exit-first] [--fresh]
+                        [--out DIR] [--html FILE] [--workers N] [--manifest FILE] [--source NAME=PATH]
+                        [--db FILE] [--executor URL] [--namespace NAME]
        repocod evaluate --report RUN_ID [--html FILE] [--db FILE]
        repocod evaluate --runs [--db FILE]
 
 Scores a model's predictions on a release with the runner that built it. Each prediction runs on its
 task's pre state (the code and test pre patches), the model's change applied, the hidden tests
 restored (gold.test), then its FAIL_TO_PASS once within the manifest's limit (--timeout); resolved
-iff every test passes (skips and xfails allowed). Predictions: SWE-bench's JSON lines or JSON list
+iff every test passes (skips and xfails allowed); --exit-first stops the run at the first failing
+test (pytest -x, as REPOCOD's evaluator runs): the same verdicts, faster for unresolved ones, but
+only that first failing test is named. Predictions: SWE-bench's JSON lines or JSON list
 (instance_id, model_name_or_path, model_patch: a diff against the pre state), a completion
 (instance_id, completion: a whole def that replaces the function, or a body that goes after the
 prompt) or REPOCOD's output ({repo: {id: {function_name, prompt, output}}}, matched by name). A
@@ -91,6 +93,7 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
           timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
           workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
           fresh: args.flags.get('fresh') === true,
+          exitFirst: args.flags.get('exit-first') === true,
           outDir,
           onEvent: progressPrinter(io, ticker),
         }),

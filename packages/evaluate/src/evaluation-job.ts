@@ -10,15 +10,27 @@ export type EvaluatedTask = Omit<ValidatedTask, 'file'>;
  * manifest's limit, as REPOCOD's evaluator runs it. The gold code is never applied: the model's change
  * stands in for it. Empty patches (a task without hidden tests) are left out.
  */
-export function evaluationJob(task: EvaluatedTask, modelPatch: string, timeoutSeconds: number): RunJob {
+export function evaluationJob(
+  task: EvaluatedTask,
+  modelPatch: string,
+  timeoutSeconds: number,
+  exitFirst = false,
+): RunJob {
   return {
     repository: task.repository,
     patches: [task.preCode, task.preTest, modelPatch, task.goldTest].filter((patch) => patch !== ''),
     tests: task.failToPass,
     repeat: 1,
     timeoutSeconds,
+    ...(exitFirst ? { pytestArgs: EXIT_FIRST_ARGS } : {}),
   };
 }
+
+/**
+ * pytest's `-x`, as REPOCOD's evaluator runs (`evaluate --exit-first`): the run stops at the first test
+ * that fails, which decides the task (one failing test leaves it unresolved) without running the others.
+ */
+export const EXIT_FIRST_ARGS: readonly string[] = ['-x'];
 
 /** The model's patch's position (1-based) among the job's patches, as the runner counts them in its errors. */
 export function modelPatchPosition(task: Pick<EvaluatedTask, 'preCode' | 'preTest'>): number {

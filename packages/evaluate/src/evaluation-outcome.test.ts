@@ -43,6 +43,20 @@ describe('evaluationJob', () => {
     });
     expect(modelPatchPosition({ preCode: 'x', preTest: 'y' })).toBe(3);
     expect(modelPatchPosition(task)).toBe(2);
+    // REPOCOD's evaluator stops at the first failing test (pytest -x): --exit-first.
+    expect(evaluationJob(task, 'model', 600, true).pytestArgs).toEqual(['-x']);
+  });
+});
+
+describe('gradeEvaluation with --exit-first', () => {
+  it('names the first failing test and how many the stopped run left unrun', () => {
+    const graded = gradeEvaluation(task, { patchError: null, runs: [run('ok', { 't.py::a': 'failed' })] }, 2, {
+      exitFirst: true,
+    });
+    expect(graded).toMatchObject({
+      outcome: 'unresolved',
+      detail: 'stopped at the first failing test, t.py::a: failed (1 of 2 not run)',
+    });
   });
 });
 

@@ -49,6 +49,7 @@ export function gradeEvaluation(
   task: Pick<EvaluatedTask, 'failToPass'>,
   result: Pick<JobResult, 'patchError' | 'runs'>,
   modelPosition: number,
+  options: { readonly exitFirst?: boolean } = {},
 ): EvaluationGrade {
   if (result.patchError !== null) {
     const failed = PATCH_ERROR.exec(result.patchError);
@@ -82,6 +83,14 @@ export function gradeEvaluation(
     return { outcome: 'resolved', detail: `${total} of ${total} tests pass`, failingTests };
   const first = failingTests[0] as FailingTest;
   const collection = run.status === 'collection-error' ? ' (collection error)' : '';
+  const notRun = failingTests.filter((test) => test.outcome === 'missing').length;
+  if (options.exitFirst === true && first.outcome !== 'missing')
+    return {
+      outcome: 'unresolved',
+      detail: `stopped at the first failing test${collection}, ${first.nodeId}: ${first.outcome} (${notRun} of \
+${total} not run)`,
+      failingTests,
+    };
   return {
     outcome: 'unresolved',
     detail: `${failingTests.length} of ${total} tests do not pass${collection}, \

@@ -58,6 +58,8 @@ export interface EvaluateStageOptions extends Omit<PrepareStageOptions, 'reposit
   readonly outDir?: string;
   /** Run again what the catalog already has. */
   readonly fresh?: boolean;
+  /** Stop each run at the first failing test, as REPOCOD's evaluator does (`pytest -x`; EXIT_FIRST_ARGS). */
+  readonly exitFirst?: boolean;
   readonly onEvent?: (event: EvaluateStageEvent) => void;
 }
 
@@ -274,7 +276,9 @@ async function evaluateRepository(
   const byId = new Map(run.tasks.map((task) => [task.instanceId, task]));
   const pending: Pending[] = matched.predictions.flatMap((prediction) => {
     const task = byId.get(predictionInstanceId(prediction) ?? '');
-    return task === undefined ? [] : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds)];
+    return task === undefined
+      ? []
+      : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
   });
   let fromCatalog = 0;
   const toRun: { entry: Pending; job: RunJob }[] = [];
@@ -293,7 +297,12 @@ async function evaluateRepository(
         result: null,
       });
     else {
-      const job = evaluationJob(evaluatedTask(entry.task, run.repository), entry.modelPatch, timeoutSeconds);
+      const job = evaluationJob(
+        evaluatedTask(entry.task, run.repository),
+        entry.modelPatch,
+        timeoutSeconds,
+        options.exitFirst === true,
+      );
       const stored =
         options.fresh === true
           ? null
@@ -301,7 +310,7 @@ async function evaluateRepository(
       if (stored?.runs.every((r) => r.status !== 'infra-error'))
         settled.push({
           entry,
-          grade: gradeEvaluation(entry.task, stored, modelPatchPosition(entry.task)),
+          grade: gradeEvaluation(entry.task, stored, modelPatchPosition(entry.task), { exitFirst: options.exitFirst }),
           result: stored,
         });
       else toRun.push({ entry, job });
@@ -359,7 +368,8 @@ async function evaluateRepository(
   for await (const { index, result } of executor.run(toRun.map((item) => item.job))) {
     const { entry } = toRun[index] as (typeof toRun)[number];
     await recordJobResult(catalog, prepared, result);
-    await finish(entry, gradeEvaluation(entry.task, result, modelPatchPosition(entry.task)), result);
+    const grade = gradeEvaluation(entry.task, result, modelPatchPosition(entry.task), { exitFirst: options.exitFirst });
+    await finish(entry, grade, result);
   }
   return { evaluatedNow: total, fromCatalog };
 }
@@ -371,6 +381,7 @@ function bind(
   prepared: PreparedRepository,
   sites: SiteFinder,
   timeoutSeconds: number,
+  exitFirst: boolean,
 ): Pending {
   const base = { prediction, task, repository };
   const key = (modelPatch: string | null, failure: string | null): string =>
@@ -385,6 +396,7 @@ function bind(
         ),
         environment: prepared.environment.key,
         timeoutSeconds,
+        ...(exitFirst ? { exitFirst } : {}),
       }),
     );
   if (task.baseCommit !== prepared.checkout.baseCommit) {
