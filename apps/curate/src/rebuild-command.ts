@@ -89,6 +89,7 @@ function absolute(path: string, base: string): string {
 
 function formatEvent(event: RebuildEvent): string {
   if (event.kind === 'phase-start') return `[${event.phase}] …\n`;
+  if (event.kind === 'phase-step') return `[${event.phase}]   ${event.line} (${event.seconds.toFixed(1)} s)\n`;
   return `[${event.phase}] ${event.line} (${event.seconds.toFixed(1)} s)\n`;
 }
 
@@ -107,7 +108,7 @@ ${seconds.toFixed(1)} s`,
         ? ' (the checkpoints answered every job)'
         : ` (${jobs.map(([key, count]) => `${key} ${count}`).join(', ')})`
     }`,
-    ...[...summary.sources].map(([name, origin]) => `  ${name.padEnd(13)}${origin}`),
+    ...[...summary.sources].map(([name, origin]) => `  ${name.padEnd(15)}${origin}`),
   ];
   if (written !== null) lines.push(`  manifest     written to ${relative(process.cwd(), written) || written}`);
   else if (summary.differences.length === 0)

@@ -62,6 +62,8 @@ export interface RebuildOptions {
 
 export type RebuildEvent =
   | { readonly kind: 'phase-start'; readonly phase: RebuildPhase }
+  /** One repository done within a phase that goes repository by repository. */
+  | { readonly kind: 'phase-step'; readonly phase: RebuildPhase; readonly line: string; readonly seconds: number }
   | { readonly kind: 'phase-end'; readonly phase: RebuildPhase; readonly seconds: number; readonly line: string };
 
 export interface RebuildSummary {
@@ -153,10 +155,13 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
   const prepared = await phase('environments', async () => {
     const ready = new Map<string, PreparedRepository>();
     for (const name of repositories) {
+      const started = performance.now();
       const stageOptions = stageOptionsOf(options, name, sources.list);
       const repository = await prepareStage(stageOptions);
-      await runExtract(catalog, { root: repository.checkout.path, repository: name });
+      const extracted = await runExtract(catalog, { root: repository.checkout.path, repository: name });
       ready.set(name, repository);
+      const line = `${name}: environment ${repository.environment.key.slice(0, 12)}, ${extracted.functions} functions`;
+      options.onEvent?.({ kind: 'phase-step', phase: 'environments', line, seconds: secondsSince(started) });
     }
     return { value: ready, line: `${ready.size} environment(s) ready, functions extracted` };
   });
@@ -165,12 +170,15 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
     counter.stage = 'tasks';
     let tasks = 0;
     for (const name of repositories) {
+      const started = performance.now();
       const summary = await tasksStage(catalog, {
         ...stageOptionsOf(options, name, sources.list),
         executor,
         allowNoTasks: true,
       });
       tasks += summary.tasks.length;
+      const line = `${name}: ${summary.tasks.length} task(s)`;
+      options.onEvent?.({ kind: 'phase-step', phase: 'tasks', line, seconds: secondsSince(started) });
     }
     return { value: undefined, line: `${tasks} task(s)` };
   });
@@ -245,6 +253,10 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
     differences: differences.differences,
     sources: sources.origins,
   };
+}
+
+function secondsSince(started: number): number {
+  return (performance.now() - started) / 1000;
 }
 
 function stageOptionsOf(options: RebuildOptions, repository: string, sources: readonly string[]) {
