@@ -18,6 +18,7 @@ export {
   type RankQuery,
   type ScoredProspectiveTask,
   type StoredTask,
+  type InstanceIdRename,
   type TaskStore,
 } from './task-store.js';
 export type { ValidationFilter, ValidationStore, ValidationVerdictRow } from './validation-store.js';

@@ -115,6 +115,16 @@ export interface TaskStore {
   ): Promise<{ selectionId: string; spec: string; createdAt: Date; picks: SelectionPick[] } | null>;
   /** Every stored selection's id and spec, the newest first (without their picks). */
   selections(): Promise<{ selectionId: string; spec: string; createdAt: Date }[]>;
+  /** Each instance id a migration renamed (`instance_id_renames`), by old id. */
+  instanceIdRenames(): Promise<InstanceIdRename[]>;
+}
+
+/** A row of `instance_id_renames` (migration 11). */
+export interface InstanceIdRename {
+  readonly oldId: string;
+  readonly newId: string;
+  readonly repository: string;
+  readonly reason: string;
 }
 
 function levelsByTask(rows: readonly Row[]): Map<string, Partial<Record<LevelMode, LevelLabel>>> {
@@ -330,6 +340,17 @@ solution_tokens FROM tasks`,
           selectionId: text(row, 'selection_id'),
           spec: text(row, 'spec'),
           createdAt: timestamp(row, 'created_at'),
+        })),
+      );
+    },
+
+    instanceIdRenames() {
+      return engine.exclusive('reading the instance id renames', async (connection) =>
+        (await readRows(connection, 'SELECT * FROM instance_id_renames ORDER BY old_id')).map((row) => ({
+          oldId: text(row, 'old_id'),
+          newId: text(row, 'new_id'),
+          repository: text(row, 'repository'),
+          reason: text(row, 'reason'),
         })),
       );
     },

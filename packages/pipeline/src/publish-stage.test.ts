@@ -109,6 +109,10 @@ read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
     expect(card).toMatch(
       /Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./,
     );
+    expect(card).toContain(
+      'every FAIL_TO_PASS test passes, in each of 3 runs, and the whole\n   FAIL_TO_PASS fits the limit',
+    );
+    expect(card).not.toContain('## Renamed instance ids');
     const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8')
       .trimEnd()
       .split('\n')
@@ -253,5 +257,33 @@ describe('publishing to the Hub (a loopback server)', () => {
     expect(Buffer.from(hub.files('repocod/demo-lite')?.get(`3.0/${PARQUET_NAME}`)?.bytes ?? [])).toEqual(
       bytesOf(fresh, `3.0/${PARQUET_NAME}`),
     );
+  });
+});
+
+describe('a release of tasks a migration renamed', () => {
+  it('lists each released task’s earlier id beside its id in the card', async () => {
+    await catalog.query(
+      "INSERT INTO instance_id_renames VALUES ('demo-pkg.inventory.util.slugify', 'demo-inventory.util.slugify', " +
+        "'demo', 'the module path is taken from the package root', now())",
+    );
+    try {
+      const folder = join(state, 'renamed');
+      await publishStage(catalog, { version: '1.0', out: folder, selectionId });
+      const card = readFileSync(join(folder, 'README.md'), 'utf8');
+      expect(card).toContain(
+        [
+          '## Renamed instance ids',
+          '',
+          '1 released task(s) have an id other than in earlier releases of repocod-kit (the module path is taken ' +
+            'from the package root):',
+          '',
+          '| earlier id | id in this release |',
+          '|---|---|',
+          '| demo-pkg.inventory.util.slugify | demo-inventory.util.slugify |',
+        ].join('\n'),
+      );
+    } finally {
+      await catalog.query('DELETE FROM instance_id_renames');
+    }
   });
 });

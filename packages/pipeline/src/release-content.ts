@@ -1,4 +1,4 @@
-import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
+import type { Catalog, InstanceIdRename, StoredTask, StoredValidation } from '@repocod/catalog';
 import { CONTEXT_LEVELS, LEVEL_MODE_SUMMARIES, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
@@ -143,6 +143,7 @@ validated as they are now (${unvalidated
   const counts = countValidations([...current.values()]);
   const releasedIds = new Set(released.map(({ task }) => task.instanceId));
   const referenceParts = reference === null ? null : referenceReleaseParts(reference, releasedIds);
+  const renames = (await catalog.instanceIdRenames()).filter((rename) => releasedIds.has(rename.newId));
   const keptIds = new Set(kept.map((task) => task.instanceId));
   const record = tasks.map((task) =>
     validationRecord(
@@ -165,6 +166,7 @@ validated as they are now (${unvalidated
         released.map(({ task }) => task),
       ),
       referenceParts?.section ?? null,
+      renames,
     ),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
@@ -272,6 +274,7 @@ export function cardBody(
   facts: ValidationFacts,
   fidelity: string,
   referenceSection: string | null = null,
+  renames: readonly InstanceIdRename[] = [],
 ): string {
   const tasks = released.map(({ task }) => task);
   const mode = selectionLevelMode(spec) ?? 'deps';
@@ -352,7 +355,8 @@ ${counts.byCheck[check]['infra-error']} |`;
     '',
     '1. the starting state (base commit + both `pre_patches`) collects under pytest without error;',
     '2. with the tests restored (`gold_patches.test`), every FAIL_TO_PASS test fails without the body;',
-    `3. with both \`gold_patches\`, every FAIL_TO_PASS test passes, in each of ${k} runs.`,
+    `3. with both \`gold_patches\`, every FAIL_TO_PASS test passes, in each of ${k} runs, and the whole`,
+    "   FAIL_TO_PASS fits the limit of one run on the gold state (the repository's timeout, REPOCOD's 600 s).",
     '',
     '| check | passed | failed | infrastructure errors |',
     '|---|---|---|---|',
@@ -391,5 +395,25 @@ ${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHa
       .join('; ')}.`,
     `Each task's checks, tests removed and run ids are in \`${version}/${VALIDATION_RECORD}\`.`,
     '',
+    ...renamedIdsSection(renames),
   ].join('\n');
+}
+
+/**
+ * The released tasks whose instance id a catalog migration renamed, old → new, so that results keyed by
+ * an earlier release's ids can be matched.
+ */
+function renamedIdsSection(renames: readonly InstanceIdRename[]): string[] {
+  if (renames.length === 0) return [];
+  const reasons = [...new Set(renames.map((rename) => rename.reason))].join('; ');
+  return [
+    '## Renamed instance ids',
+    '',
+    `${renames.length} released task(s) have an id other than in earlier releases of repocod-kit (${reasons}):`,
+    '',
+    '| earlier id | id in this release |',
+    '|---|---|',
+    ...renames.map((rename) => `| ${rename.oldId} | ${rename.newId} |`),
+    '',
+  ];
 }

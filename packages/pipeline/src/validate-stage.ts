@@ -194,8 +194,8 @@ async function validateRepository(
   const earlier = new Map(
     (await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]),
   );
-  const stored = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
-  const baseline = stored?.evidence ?? null;
+  const mining = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
+  const baseline = mining?.evidence ?? null;
   const current: StoredValidation[] = [];
   const pending: PendingTask[] = [];
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
@@ -225,7 +225,7 @@ async function validateRepository(
     const fresh = settings.fresh === true || validated !== undefined;
     const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
     const estimate =
-      gold === null ? null : fitFromDurations(task.failToPass, stored?.durations ?? new Map(), timeoutSeconds);
+      gold === null ? null : fitFromDurations(task.failToPass, mining?.durations ?? new Map(), timeoutSeconds);
     const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
     const entry: PendingTask = {
       task,
@@ -239,7 +239,12 @@ async function validateRepository(
           ? null
           : estimate.kind === 'undecided'
             ? { job: fitRunJob(task, timeoutSeconds) }
-            : { from: 'baseline-durations', fits: estimate.kind === 'fits', ...estimate },
+            : {
+                from: 'baseline-durations',
+                fits: estimate.kind === 'fits',
+                seconds: estimate.seconds,
+                limitSeconds: estimate.limitSeconds,
+              },
       results: {},
     };
     if (!fresh) {
