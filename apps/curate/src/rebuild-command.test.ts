@@ -122,6 +122,10 @@ describe('repocod rebuild', () => {
     expect(refused.code).toBe(1);
     expect(refused.out).toMatch(/demo: the checkpoint in .* has digest [0-9a-f]{64}, the release was built from f{64}/);
 
+    const misused = await repocod('rebuild', 'lite', '--version', '2.0', '--db', db);
+    expect(misused.code).toBe(2);
+    expect(misused.out).toContain('--version and --selection are for --write-manifest');
+
     const malformed = join(temp.dir, 'malformed.json');
     writeFileSync(malformed, JSON.stringify({ ...release, verdicts: { x: 'maybe' } }));
     const bad = await repocod('rebuild', '--release-manifest', malformed, '--db', db);

@@ -50,6 +50,11 @@ export async function rebuildCommand(args: ParsedArgs, io: CommandIO): Promise<n
   const version = stringOption(args, 'version');
   if (writeTo !== undefined && version === undefined)
     throw new RepocodError('usage', '--write-manifest needs --version V: the version to release');
+  if (writeTo === undefined && (version !== undefined || stringOption(args, 'selection') !== undefined))
+    throw new RepocodError(
+      'usage',
+      '--version and --selection are for --write-manifest: a rebuild takes both from the release manifest',
+    );
   const manifestFile = absolute(writeTo ?? given ?? LITE_RELEASE_MANIFEST, PROJECT_ROOT);
   const dbPath = stringOption(args, 'db') ?? join(PROJECT_ROOT, REBUILD_CATALOG);
   const out = absolute(stringOption(args, 'out') ?? 'out/rebuild', process.cwd());
