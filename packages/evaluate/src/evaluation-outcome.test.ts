@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PytestRun } from '@repocod/runner';
+import { fitRunJob } from '@repocod/validate';
 import { evaluationJob, modelPatchPosition } from './evaluation-job.js';
 import { gradeEvaluation } from './evaluation-outcome.js';
 
@@ -45,6 +46,9 @@ describe('evaluationJob', () => {
     expect(modelPatchPosition(task)).toBe(2);
     // REPOCOD's evaluator stops at the first failing test (pytest -x): --exit-first.
     expect(evaluationJob(task, 'model', 600, true).pytestArgs).toEqual(['-x']);
+    // Validation's fit run is this very job with the gold code as the change: evaluate --gold finds its runs.
+    const full = { ...task, preTest: 'pre-test', goldTest: 'gold-test', goldCode: 'gold-code' };
+    expect(evaluationJob(full, full.goldCode, 600)).toEqual(fitRunJob(full, 600));
   });
 });
 

@@ -25,8 +25,9 @@ import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from '@re
  * Bumped when the checks change what they decide: validations stored under an older version are redone.
  * 2: FAIL_TO_PASS kept whole by default (one test failing without the body is enough); gold from the baseline.
  * 3: the whole FAIL_TO_PASS must fit the limit of one run on the gold state (validate's gold-fit.ts).
+ * 4: that run is made (the job evaluate --gold runs) unless mining's durations already exceed the limit.
  */
-export const VALIDATION_VERSION = 3;
+export const VALIDATION_VERSION = 4;
 
 export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
   /** The selection whose tasks are validated (default: the latest). */
@@ -237,11 +238,11 @@ async function validateRepository(
       fit:
         estimate === null
           ? null
-          : estimate.kind === 'undecided'
+          : estimate.kind === 'run'
             ? { job: fitRunJob(task, timeoutSeconds) }
             : {
                 from: 'baseline-durations',
-                fits: estimate.kind === 'fits',
+                fits: false,
                 seconds: estimate.seconds,
                 limitSeconds: estimate.limitSeconds,
               },
