@@ -73,7 +73,7 @@ rule)', async () => {
       expect(checks[2]?.detail).toMatch(
         new RegExp(
           String.raw`^all ${task?.failToPass.length} test\(s\) pass in each of 3 baseline run\(s\) of mining at the ` +
-            String.raw`base commit; fits the 120 s limit: \d+\.\d s \(mining's baseline durations summed\)$`,
+            String.raw`base commit; fits the 120 s limit: \d+\.\d s \(one run of the gold state\)$`,
         ),
       );
       expect(row).toMatchObject({ goldFrom: 'baseline', goldBaselineKey: first.repositories[0]?.baselineKey });
@@ -93,14 +93,14 @@ rule)', async () => {
 
   it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with \
 provenance', async () => {
-    // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check: one job per task
-    // runs.
+    // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check's k runs: per task
+    // the run without the body and the one run of the gold evaluation that measures the fit.
     expect(first.repositories).toEqual([
       expect.objectContaining({
         repository: 'demo',
         tasks: 5,
         validatedNow: 5,
-        jobsRun: 5,
+        jobsRun: 10,
         jobsFromCatalog: 5,
         goldFromBaseline: 5,
         workers: 2,
@@ -120,12 +120,12 @@ provenance', async () => {
       });
       expect(row.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
       expect(row.packagesHash).toMatch(/^[0-9a-f]{64}$/);
-      // One collect run and one run without the body, in the catalog; the gold check cites no run of its own.
-      expect(row.runIds).toHaveLength(2);
+      // One collect run, one run without the body and the fit run, in the catalog.
+      expect(row.runIds).toHaveLength(3);
       const stored = await catalog.query(
         `SELECT count(*) FROM runs WHERE run_id IN (${row.runIds.map((id) => `'${id}'`).join(', ')})`,
       );
-      expect(Number(stored.rows[0]?.[0])).toBe(2);
+      expect(Number(stored.rows[0]?.[0])).toBe(3);
     }
   });
 
@@ -138,7 +138,7 @@ provenance', async () => {
     // A run killed after a task's jobs finished but before its verdict was stored.
     await catalog.query(`DELETE FROM validations WHERE instance_id = 'demo-inventory.util.slugify'`);
     const resumed = await validateStage(catalog, { ...options, selectionId });
-    expect(resumed.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 0, jobsFromCatalog: 2 });
+    expect(resumed.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 0, jobsFromCatalog: 3 });
     expect(byId(resumed).get('demo-inventory.util.slugify')).toMatchObject({
       status: 'passed',
       runIds: byId(first).get('demo-inventory.util.slugify')?.runIds,
@@ -151,7 +151,7 @@ provenance', async () => {
     // A verdict stored as failed (by an earlier, broken run): only that task is validated again.
     await catalog.query(`UPDATE validations SET status = 'failed' WHERE instance_id = '${EQ}'`);
     const retried = await validateStage(catalog, { ...options, selectionId, retryFailed: true });
-    expect(retried.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 2, jobsFromCatalog: 0 });
+    expect(retried.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 3, jobsFromCatalog: 0 });
     expect(retried.validations.map((row) => row.status)).toEqual(first.validations.map((row) => row.status));
   });
 

@@ -59,7 +59,7 @@ fails without the body (4 pass)',
       new RegExp(
         String.raw`^  ✓ passed demo-inventory\.pricing\.quote {16}all 10 test\(s\) pass in each of 3 baseline ` +
           String.raw`run\(s\) of mining at the base commit; fits the 120 s limit: \d+\.\d s ` +
-          String.raw`\(mining's baseline durations summed\)$`,
+          String.raw`\(one run of the gold state\)$`,
       ),
     );
   });
