@@ -96,14 +96,14 @@ describe('failureLines', () => {
     expect(failureLines(failed, { kind: 'loading', runId }).lines.map(lineText)).toContain('loading the whole log…');
   });
 
-  it("offers a passed task's last run: without the body, as mining's baseline answered the gold check", () => {
+  it("offers a passed task's last run: the gold state's one run that decided its fit", () => {
     const passed = entry('demo-inventory.pricing.quote');
     expect(decidingCheck(passed)).toBeNull();
-    expect(passed.checks.find((check) => check.check === 'passes-with-gold')?.runIds).toEqual([]);
-    expect(logCheck(passed)?.check).toBe('fails-without-body');
+    expect(passed.checks.find((check) => check.check === 'passes-with-gold')?.runIds).toHaveLength(1);
+    expect(logCheck(passed)?.check).toBe('passes-with-gold');
     const page = failureLines(passed, { kind: 'tail' });
     expect(page.lines.slice(page.logStart).map(lineText)).toEqual([
-      expect.stringMatching(/^── log of fails-without-body · f: whole log · run [0-9a-f]{12}:1 $/u),
+      expect.stringMatching(/^── log of passes-with-gold · f: whole log · run [0-9a-f]{12}:1 $/u),
       'the check passed: only the log of a check that did not pass is kept with it',
     ]);
   });

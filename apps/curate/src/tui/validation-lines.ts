@@ -83,7 +83,8 @@ export type LogState =
 
 /** The check whose log the failure view shows: the deciding one, else (all passed) the last run. */
 export function logCheck(entry: ValidationEntry): CheckResult | null {
-  // A passed task's gold check may have no run of its own (mining's baseline answered it): the last check that ran.
+  // A passed task's gold check may have no run of its own (stored before validation 4, mining's baseline answering
+  // it, and no fit run): the last check that ran.
   const ran = entry.checks.filter((check) => check.runIds.length > 0);
   return decidingCheck(entry) ?? ran.at(-1) ?? entry.checks.at(-1) ?? null;
 }
