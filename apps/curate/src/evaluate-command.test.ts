@@ -44,12 +44,19 @@ describe('repocod evaluate', () => {
     expect(io.stderr()).toMatch(/release repocod\/demo: \d+ file\(s\) downloaded into .*releases\/repocod__demo/);
     expect(io.stdout()).toContain('pass@1 100.0%: 3 of 3 tasks resolved');
     expect(io.stdout()).toMatch(/evaluation gold@1\.0: 3 evaluated now, 0 from the catalog/);
+    // Validation's fit runs are the gold evaluation's jobs: nothing runs again.
+    expect(io.stderr()).toMatch(
+      /\ndemo: 3 prediction\(s\): 0 to run on \d+ worker\(s\), 3 graded from stored runs, 0 evaluated earlier/,
+    );
     const report = JSON.parse(readFileSync(join(out, 'gold@1.0', 'gold', 'report.json'), 'utf8'));
     expect(report.resolved_ids).toEqual([QUOTE, SLUGIFY, TAKE]);
     const again = bufferIO();
     expect(await main(args, again)).toBe(0);
     expect(again.stderr()).toContain('already downloaded');
     expect(again.stdout()).toMatch(/evaluation gold@1\.0: 0 evaluated now, 3 from the catalog/);
+    expect(again.stderr()).toMatch(
+      /\ndemo: 3 prediction\(s\): 0 to run .*, 0 graded from stored runs, 3 evaluated earlier/,
+    );
   });
 
   it('names each prediction it cannot run, runs the others, and reports from the catalog', {

@@ -166,8 +166,8 @@ ${event.predictions} prediction(s)\n`,
     }
     if (event.kind === 'evaluate-repository') {
       io.err(
-        `${event.repository}: ${event.predictions} prediction(s), ${event.jobs} to run on ${event.workers} worker(s), \
-${event.fromCatalog} from the catalog\n`,
+        `${event.repository}: ${event.predictions} prediction(s): ${event.jobs} to run on ${event.workers} worker(s), \
+${event.fromRuns} graded from stored runs, ${event.fromCatalog} evaluated earlier in this run\n`,
       );
       ticker.step(0, event.predictions - event.fromCatalog, `${event.repository}: predictions evaluated`);
       return;

@@ -78,6 +78,9 @@ export type EvaluateStageEvent =
       readonly repository: string;
       readonly predictions: number;
       readonly jobs: number;
+      /** Predictions graded from runs of their job the catalog already holds (validation's fit runs, for gold). */
+      readonly fromRuns: number;
+      /** Predictions this run evaluated earlier (a resumed run): kept, not graded again. */
       readonly fromCatalog: number;
       readonly workers: number;
     }
@@ -281,6 +284,7 @@ async function evaluateRepository(
       : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
   });
   let fromCatalog = 0;
+  let fromRuns = 0;
   const toRun: { entry: Pending; job: RunJob }[] = [];
   const settled: { entry: Pending; grade: EvaluationGrade; result: JobResult | null }[] = [];
   for (const entry of pending) {
@@ -307,13 +311,14 @@ async function evaluateRepository(
         options.fresh === true
           ? null
           : storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-      if (stored?.runs.every((r) => r.status !== 'infra-error'))
+      if (stored?.runs.every((r) => r.status !== 'infra-error')) {
+        fromRuns++;
         settled.push({
           entry,
           grade: gradeEvaluation(entry.task, stored, modelPatchPosition(entry.task), { exitFirst: options.exitFirst }),
           result: stored,
         });
-      else toRun.push({ entry, job });
+      } else toRun.push({ entry, job });
     }
   }
   const executor = (options.executor ?? localExecutor)(prepared);
@@ -322,6 +327,7 @@ async function evaluateRepository(
     repository: run.repository,
     predictions: pending.length,
     jobs: toRun.length,
+    fromRuns,
     fromCatalog,
     workers: executor.parallelism,
   });

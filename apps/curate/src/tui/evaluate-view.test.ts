@@ -18,6 +18,7 @@ describe('the evaluate screen’s view', () => {
     repository: 'demo',
     predictions: 4,
     jobs: 3,
+    fromRuns: 0,
     fromCatalog: 1,
     workers: 2,
   });
