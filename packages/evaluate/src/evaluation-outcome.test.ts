@@ -62,6 +62,21 @@ describe('gradeEvaluation with --exit-first', () => {
       detail: 'stopped at the first failing test, t.py::a: failed (1 of 2 not run)',
     });
   });
+
+  it("names the test pytest stopped at, not FAIL_TO_PASS's first, which it never reached", () => {
+    // astropy's convolve: its list starts with test_dtype[…], pytest ran test_list first and stopped there.
+    const graded = gradeEvaluation(task, { patchError: null, runs: [run('ok', { 't.py::b': 'failed' })] }, 2, {
+      exitFirst: true,
+    });
+    expect(graded).toMatchObject({
+      outcome: 'unresolved',
+      detail: 'stopped at the first failing test, t.py::b: failed (1 of 2 not run)',
+      failingTests: [
+        { nodeId: 't.py::a', outcome: 'missing' },
+        { nodeId: 't.py::b', outcome: 'failed' },
+      ],
+    });
+  });
 });
 
 describe('gradeEvaluation', () => {

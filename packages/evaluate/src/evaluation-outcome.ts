@@ -84,10 +84,12 @@ export function gradeEvaluation(
   const first = failingTests[0] as FailingTest;
   const collection = run.status === 'collection-error' ? ' (collection error)' : '';
   const notRun = failingTests.filter((test) => test.outcome === 'missing').length;
-  if (options.exitFirst === true && first.outcome !== 'missing')
+  // pytest runs the tests in its own order, not FAIL_TO_PASS's: the one it stopped at is the one that ran and failed.
+  const stoppedAt = failingTests.find((test) => test.outcome !== 'missing');
+  if (options.exitFirst === true && stoppedAt !== undefined)
     return {
       outcome: 'unresolved',
-      detail: `stopped at the first failing test${collection}, ${first.nodeId}: ${first.outcome} (${notRun} of \
+      detail: `stopped at the first failing test${collection}, ${stoppedAt.nodeId}: ${stoppedAt.outcome} (${notRun} of \
 ${total} not run)`,
       failingTests,
     };
