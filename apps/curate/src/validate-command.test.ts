@@ -84,8 +84,9 @@ describe('repocod validate', () => {
   }, async () => {
     const killed = await interruptedValidate(/validated 2\/7/);
     expect(killed.code, killed.stderr).toBe(143);
-    // One job per task: the collect job is the tasks stage's, mining's baseline answers the gold check.
-    expect(killed.stderr).toMatch(/demo: 7 task\(s\), 7 to validate \(7 job\(s\) to run, 7 from the catalog\)/);
+    // Two jobs per task, without the body and the one gold run that decides the fit (validation 4): the collect job
+    // is the tasks stage's, mining's baseline answers the gold check.
+    expect(killed.stderr).toMatch(/demo: 7 task\(s\), 7 to validate \(14 job\(s\) to run, 7 from the catalog\)/);
     expect(killed.stderr).toContain(
       'interrupted (SIGTERM): what finished is in the catalog; run the same command again to carry on',
     );
@@ -139,8 +140,8 @@ describe('repocod validate', () => {
       '    passes-with-gold   passed      ' +
         'all 13 test(s) pass in each of 3 baseline run(s) of mining at the base commit',
     );
-    // The collect run and the run without the body; the baseline answered the gold check.
-    expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){2}\n/);
+    // The collect run, the run without the body and the gold fit run; the baseline answered the gold check.
+    expect(text).toMatch(/run ids {6}([0-9a-f]{64}:\d ?){3}\n/);
 
     const failed = bufferIO();
     expect(await main(['show', EMPTY_BODY_SOLVES, '--db', db], failed)).toBe(0);
