@@ -1,4 +1,4 @@
-import { RepocodError } from '@repocod/core';
+import { RepocodError, tailLines } from '@repocod/core';
 import type { StoredTask, StoredValidation } from '@repocod/pipeline';
 import { checksOf, DEFAULT_CATALOG_PATH, explainLevel, openCatalog, taskHash } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
@@ -113,12 +113,12 @@ ${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey
   );
   lines.push(`    run ids      ${validation.runIds.join(' ')}`);
   for (const check of checksOf(validation).filter((item) => item.log !== null)) {
-    const log = (check.log ?? '').trimEnd().split('\n');
+    const tail = tailLines(check.log ?? '', LOG_LINES, 'trimmed');
     lines.push(
       '',
-      `--- log of ${check.check} (last ${Math.min(LOG_LINES, log.length)} lines; repocod sql "select log from runs \
+      `--- log of ${check.check} (last ${tail.length} lines; repocod sql "select log from runs \
 where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
-      ...log.slice(-LOG_LINES),
+      ...tail,
     );
   }
   return lines;

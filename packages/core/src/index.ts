@@ -18,3 +18,4 @@ export * from './run-settings.js';
 export * from './level-mode.js';
 export * from './removed-body.js';
 export * from './stable-json.js';
+export * from './tail-lines.js';

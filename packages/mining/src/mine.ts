@@ -1,4 +1,4 @@
-import { DEFAULT_REPEAT, RepocodError } from '@repocod/core';
+import { DEFAULT_REPEAT, RepocodError, tailLines } from '@repocod/core';
 import { join } from 'node:path';
 import type {
   Executor,
@@ -123,6 +123,8 @@ const DEFAULT_BATCH_SECONDS = 60;
 const MAX_BATCH_SIZE = 200;
 /** A nominal cost per target so that functions with very fast tests still spread over the batches. */
 const TARGET_OVERHEAD_SECONDS = 0.05;
+/** How many lines of a run's log an error that stops mining quotes. */
+const ERROR_LOG_LINES = 20;
 
 /**
  * Finds the relevant tests (FAIL_TO_PASS) of every target: the tests that pass in all k baseline runs
@@ -292,7 +294,8 @@ class Mining {
       if (run.artifact === null)
         throw new RepocodError(
           'tests-cannot-run',
-          `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n${tail(run.log)}`,
+          `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n\
+${tailLines(run.log, ERROR_LOG_LINES, 'trimmed').join('\n')}`,
         );
       for (const [id, entry] of parseCoverageArtifact(run.artifact, `${this.prepared.entry.name}: the coverage map`))
         covered.set(id, mergeCoverage(covered.get(id), entry));
@@ -462,7 +465,7 @@ test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to s
               run === undefined
                 ? 'not run'
                 : `${run.status}: \
-${tail(run.log, 3).replaceAll('\n', ' | ')}`
+${tailLines(run.log, 3, 'trimmed').join(' | ')}`
             })`,
           });
         } else if (record.status === 'unswappable') {
@@ -641,7 +644,7 @@ ${tail(run.log, 3).replaceAll('\n', ' | ')}`
       return this.failure(
         target,
         method,
-        `${run.status} (exit code ${run.exitCode ?? 'none'}): ${tail(run.log, 5)}`,
+        `${run.status} (exit code ${run.exitCode ?? 'none'}): ${tailLines(run.log, 5, 'trimmed').join('\n')}`,
         seconds,
       );
     const outcomes = new Map<string, TestOutcome>(run.results.map((test) => [test.nodeId, test.outcome]));
@@ -707,7 +710,7 @@ removed`,
         'tests-cannot-run',
         `${this.prepared.entry.name}: ${what} at the base commit ended with ${status} (exit code \
 ${run?.exitCode ?? 'none'}); mining needs the suite to run. The end of its \
-log:\n${tail(run?.log ?? result.patchError ?? '')}`,
+log:\n${tailLines(run?.log ?? result.patchError ?? '', ERROR_LOG_LINES, 'trimmed').join('\n')}`,
       );
     }
     return run;
@@ -761,10 +764,6 @@ function mutationRecords(run: PytestRun | undefined): InProcessRecord[] {
 
 function sameTests(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((test, index) => test === b[index]);
-}
-
-function tail(log: string, lines = 20): string {
-  return log.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
 export type { BaselineTest };

@@ -1,4 +1,4 @@
-import { resolveWorkers } from '@repocod/core';
+import { resolveWorkers, tailLines } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
@@ -146,7 +146,7 @@ function summarise(
       network = run.network;
       if (run.status !== 'ok')
         problems.push(
-          `${run.status} (exit code ${run.exitCode ?? 'none'}):\n${run.log.split('\n').slice(-15).join('\n')}`,
+          `${run.status} (exit code ${run.exitCode ?? 'none'}):\n${tailLines(run.log, 15, 'verbatim').join('\n')}`,
         );
       tests.push(...run.results);
     }

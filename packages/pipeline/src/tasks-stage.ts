@@ -5,7 +5,7 @@ import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { functionKey } from './candidate-mode-counts.js';
 import { candidatesUnderMode } from './candidate-selection.js';
 import { referenceFunctions } from './reference-functions.js';
-import { RepocodError, resolveWorkers } from '@repocod/core';
+import { RepocodError, resolveWorkers, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
@@ -284,7 +284,7 @@ async function checkPatches(
     const messages = [
       ...(trip.message === null ? [] : [trip.message]),
       ...(pre.patchError !== null ? [pre.patchError] : []),
-      ...(collects ? [] : [`${collect.detail}:\n${(collect.log ?? '').trimEnd().split('\n').slice(-15).join('\n')}`]),
+      ...(collects ? [] : [`${collect.detail}:\n${tailLines(collect.log ?? '', 15, 'trimmed').join('\n')}`]),
       ...(task.testsNotFound.length > 0
         ? [`relevant tests not found in their files: ${task.testsNotFound.join(', ')}`]
         : []),

@@ -15,6 +15,7 @@ import { dirname, isAbsolute, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { RepocodError, contentHash } from '@repocod/core';
 import { git } from './git.js';
+import { stderrTail } from './stderr-tail.js';
 import type { Worktree } from './worktrees.js';
 
 const execFileAsync = promisify(execFile);
@@ -95,7 +96,7 @@ export async function packageImportFolders(
     const options = { cwd: tmpdir(), env: { ...inherited, ...env } };
     ({ stdout } = await execFileAsync(python, ['-c', script, ...names], options));
   } catch (error) {
-    const stderr = ((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-5).join('\n');
+    const stderr = stderrTail(error);
     const what = `${python} could not tell where it imports ${names.join(', ')} from`;
     throw new RepocodError('environment-failed', `${what}:\n${stderr}`);
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isRepocodError } from '@repocod/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { EnvironmentError, readLogTail, tailLines, type EnvironmentFailure } from './environment-error.js';
+import { EnvironmentError, readLogTail, type EnvironmentFailure } from './environment-error.js';
 
 const scratch = mkdtempSync(join(tmpdir(), 'repocod-envlog-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -63,13 +63,5 @@ describe('readLogTail', () => {
 
   it('returns nothing for a missing log', () => {
     expect(readLogTail(join(scratch, 'absent.log'))).toEqual([]);
-  });
-});
-
-describe('tailLines', () => {
-  it('drops the final newline and carriage returns, and copes with short texts', () => {
-    expect(tailLines('a\r\nb\nc\n', 2)).toEqual(['b', 'c']);
-    expect(tailLines('only', 20)).toEqual(['only']);
-    expect(tailLines('', 20)).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
-import { RepocodError, type RepocodErrorCode } from '@repocod/core';
+import { RepocodError, type RepocodErrorCode, tailLines } from '@repocod/core';
 
 /** The code environment failures carry: an infrastructure failure, neither a missing tool nor a bad manifest. */
 export const ENVIRONMENT_ERROR_CODE: RepocodErrorCode = 'environment-failed';
@@ -73,8 +73,8 @@ the install is just slow)`
 }
 
 /**
- * The last `count` lines of a file, read from its end: a failed scientific build can leave a log of
- * many megabytes, and only its end says why.
+ * The last `count` lines of a file (its lines as tailLines reads a `'file'`), read from its end: a failed scientific
+ * build can leave a log of many megabytes, and only its end says why.
  */
 export function readLogTail(file: string, count: number = LOG_TAIL_LINES): string[] {
   let fd: number;
@@ -88,15 +88,8 @@ export function readLogTail(file: string, count: number = LOG_TAIL_LINES): strin
     const length = Math.min(size, 256 * 1024);
     const buffer = Buffer.alloc(length);
     readSync(fd, buffer, 0, length, size - length);
-    return tailLines(buffer.toString('utf8'), count);
+    return tailLines(buffer.toString('utf8'), count, 'file');
   } finally {
     closeSync(fd);
   }
-}
-
-/** The last `count` lines of `text`, without a final empty line and without carriage returns. */
-export function tailLines(text: string, count: number): string[] {
-  const lines = text.split('\n').map((line) => line.replace(/\r$/, ''));
-  if (lines.at(-1) === '') lines.pop();
-  return lines.slice(Math.max(0, lines.length - count));
 }

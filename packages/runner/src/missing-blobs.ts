@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { RepocodError } from '@repocod/core';
 import { git } from './git.js';
 import { findPythonInterpreter } from './python-interpreter.js';
+import { stderrTail } from './stderr-tail.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -106,7 +107,7 @@ export async function fillBlobsFromDistributions(
       const args = ['-m', 'pip', 'download', '--no-deps', '--quiet', '--dest', downloads, requirement];
       await execFileAsync(python.path, args, { maxBuffer: 1 << 24 });
     } catch (error) {
-      const stderr = ((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-5).join('\n');
+      const stderr = stderrTail(error);
       throw new RepocodError('environment-failed', `blobs_from: pip download ${requirement} failed:\n${stderr}`);
     }
   }

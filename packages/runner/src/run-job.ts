@@ -150,6 +150,8 @@ async function buildInPlace(
     const how = result.timedOut
       ? `timed out after ${entry.timeoutSeconds} s`
       : (result.startError ?? `exited with ${result.exitCode ?? result.signal}`);
+    // Not tailLines: these are the lines the command runner emitted, and re-cutting them as one text would split the
+    // `$ command` line of a build_in_place command that has more than one line.
     const tail = lines.slice(-15).join('\n');
     return `${what}; the in-place build (${entry.buildInPlace}) ${how} (log: ${logFile}):\n${tail}`;
   } finally {

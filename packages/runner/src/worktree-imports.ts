@@ -7,6 +7,7 @@ import type { ProjectPackage } from './build-artefacts.js';
 import { extensionModuleName } from './build-artefacts.js';
 import type { PreparedRepository } from './prepare-repository.js';
 import { testEnvironment } from './pytest-job.js';
+import { stderrTail } from './stderr-tail.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -91,7 +92,7 @@ os.path.realpath(module.__file__ or ""))';
       env: testEnvironment({ python: prepared.environment.python, projectDir, env: prepared.entry.env }),
     }));
   } catch (error) {
-    const stderr = ((error as { stderr?: string }).stderr ?? String(error)).trim().split('\n').slice(-5).join('\n');
+    const stderr = stderrTail(error);
     throw new RepocodError(
       'environment-failed',
       `${prepared.entry.name}: its package(s) ${packages.join(', ')} cannot be imported in a worktree \

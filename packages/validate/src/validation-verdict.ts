@@ -176,14 +176,18 @@ export function collectsCheck(
   const run = pre.runs[0] as PytestRun;
   if (run.status === 'ok') return { ...base, status: 'passed', detail: 'the pre state collects', log: null };
   const detail = `the pre state does not collect (${run.status}, exit code ${run.exitCode ?? 'none'})`;
-  const failed = { ...base, status: 'failed' as const, detail, log: logTail(run) };
+  const failed = { ...base, status: 'failed' as const, detail, log: lastLogCharacters(run) };
   if (testsRemoved === null || !needsTestsRemovedCollect(pre)) return failed;
   const removedProblem = jobProblem(testsRemoved);
   if (removedProblem !== null) return { ...base, ...removedProblem };
   const withBody = testsRemoved.runs[0] as PytestRun;
   if (withBody.status !== 'ok') {
     const why = 'the removed tests or the files themselves break collection';
-    return { ...failed, detail: `${detail}, nor with the body (${withBody.status}): ${why}`, log: logTail(withBody) };
+    return {
+      ...failed,
+      detail: `${detail}, nor with the body (${withBody.status}): ${why}`,
+      log: lastLogCharacters(withBody),
+    };
   }
   return {
     ...base,
@@ -234,7 +238,7 @@ function failsWithoutBody(
           status: 'failed',
           tests: described([...notFailing, ...missing]),
           detail: `no FAIL_TO_PASS test fails without the body (${seen})`,
-          log: logTail(run),
+          log: lastLogCharacters(run),
         },
         dropped: [],
       };
@@ -255,7 +259,7 @@ pass without it (kept); ${missingNote}`;
   // SWE-bench's reading: the tests that pass without the body leave FAIL_TO_PASS; every test must have run.
   if (missing.length > 0)
     return {
-      check: { ...base, status: 'failed', tests: described(missing), detail: missingNote, log: logTail(run) },
+      check: { ...base, status: 'failed', tests: described(missing), detail: missingNote, log: lastLogCharacters(run) },
       dropped: notFailing,
     };
   if (failing.length === 0) {
@@ -265,7 +269,7 @@ pass without it (kept); ${missingNote}`;
         status: 'failed',
         tests: described(notFailing),
         detail: 'no FAIL_TO_PASS test fails without the body',
-        log: logTail(run),
+        log: lastLogCharacters(run),
       },
       dropped: notFailing,
     };
@@ -297,7 +301,7 @@ function passesWithGold(
       status: 'failed',
       tests: [],
       detail: `the whole FAIL_TO_PASS (${whole} test(s)) with the gold patches ${describeFit(fit)}`,
-      log: timedOut === undefined ? null : logTail(timedOut),
+      log: timedOut === undefined ? null : lastLogCharacters(timedOut),
       fit,
     };
   }
@@ -339,7 +343,7 @@ ${test.outcomes.join(', ')}`,
       ),
       detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of \
 ${where}${flakyNote}`,
-      log: firstRun === undefined ? null : logTail(firstRun),
+      log: firstRun === undefined ? null : lastLogCharacters(firstRun),
       ...withFit,
     };
   }
@@ -357,7 +361,7 @@ ${where}${flakyNote}`,
         ),
         detail: `${failing.length} of ${tests.length} test(s) pass in ${where} but not in one run of the whole \
 FAIL_TO_PASS with the gold patches${fitNote}`,
-        log: logTail(fitRun),
+        log: lastLogCharacters(fitRun),
         ...withFit,
       };
   }
@@ -441,7 +445,7 @@ function jobProblem(job: JobResult): Pick<CheckResult, 'status' | 'detail' | 'lo
       status: 'infra-error',
       detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, \
 ${broken.durationSeconds.toFixed(1)} s)`,
-      log: logTail(broken),
+      log: lastLogCharacters(broken),
     };
   if (job.runs.length === 0) return { status: 'infra-error', detail: 'no run was made', log: null };
   return null;
@@ -472,6 +476,10 @@ function firstLine(message: string | null | undefined): string {
   return line === undefined ? '' : `: ${line}`;
 }
 
-function logTail(run: PytestRun): string {
+/**
+ * The run's log, or only its last LOG_TAIL_CHARACTERS characters behind '…' when it is longer: a check keeps the end
+ * of a log cut by size, not by lines, so this is not tailLines.
+ */
+function lastLogCharacters(run: PytestRun): string {
   return run.log.length <= LOG_TAIL_CHARACTERS ? run.log : `…${run.log.slice(-LOG_TAIL_CHARACTERS)}`;
 }
