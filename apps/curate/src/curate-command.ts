@@ -1,14 +1,12 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { RepocodError, resolveWorkers } from '@repocod/core';
-import type { FlowEvent, HubTarget } from '@repocod/pipeline';
+import type { FlowEvent } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
   DEFAULT_RECORD_FOLDER,
   DEFAULT_RELEASE_FOLDER,
-  hubToken,
   listRepositories,
   openCatalog,
-  parseHubRepo,
   referenceRepositories,
 } from '@repocod/pipeline';
 import type { CurateSettings } from './curate-session.js';
@@ -19,6 +17,7 @@ import { withExecutor } from './executor-option.js';
 import { headlessLine, headlessSummary } from './headless-printer.js';
 import type { CommandIO } from './io.js';
 import { progressInterval } from './progress-line.js';
+import { pushOption } from './push-option.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, optionalWholeNumber } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
@@ -127,18 +126,8 @@ function recordsFolder(args: ParsedArgs, headless: boolean): string | null {
 }
 
 function curateSettings(args: ParsedArgs): CurateSettings {
-  const pushTo = stringOption(args, 'push');
-  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined)
-    throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
   // Checked before anything runs: a bad name or a missing token must not surface after an hour of mining.
-  const push: HubTarget | null =
-    pushTo === undefined
-      ? null
-      : {
-          repo: parseHubRepo(pushTo).id,
-          hubUrl: stringOption(args, 'hub-url') ?? process.env.HF_ENDPOINT,
-          accessToken: hubToken(process.env),
-        };
+  const push = pushOption(args) ?? null;
   const out = stringOption(args, 'out');
   if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined)
     throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');

@@ -1,12 +1,10 @@
 import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import type { HubTarget, PublishSummary } from '@repocod/pipeline';
+import type { PublishSummary } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
   DEFAULT_RELEASE_FOLDER,
-  hubToken,
   openCatalog,
-  parseHubRepo,
   publishStage,
   selectionOverReference,
 } from '@repocod/pipeline';
@@ -14,6 +12,7 @@ import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
+import { pushOption } from './push-option.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
@@ -47,18 +46,9 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   const pushTo = stringOption(args, 'push');
   if (version === undefined && pushTo === undefined)
     throw new RepocodError('usage', `give --version V (and/or --push ORG/NAME)\n\n${PUBLISH_USAGE}`);
-  if (pushTo === undefined && stringOption(args, 'hub-url') !== undefined)
-    throw new RepocodError('usage', '--hub-url goes with --push ORG/NAME');
   // Checked before the catalog is opened or anything is written: a bad name or a missing token
   // must not leave a half-published version behind.
-  const push: HubTarget | undefined =
-    pushTo === undefined
-      ? undefined
-      : {
-          repo: parseHubRepo(pushTo).id,
-          hubUrl: stringOption(args, 'hub-url') ?? process.env.HF_ENDPOINT,
-          accessToken: hubToken(process.env),
-        };
+  const push = pushOption(args);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const reference = stringOption(args, 'reference');
