@@ -1,5 +1,5 @@
 import { isAbsolute, join, resolve } from 'node:path';
-import { RepocodError, resolveWorkers } from '@repocod/core';
+import { DEFAULT_RELEASE_VERSION, RepocodError, resolveWorkers } from '@repocod/core';
 import type { FlowEvent } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
@@ -42,7 +42,8 @@ terminal, it runs without prompts on the repositories given with --repo (default
 printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's \
 progress events as JSON lines
 instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
-defaults to 1.0 (the TUI proposes the next one); a version already in the folder is left as it is.
+defaults to ${DEFAULT_RELEASE_VERSION} (the TUI proposes the next one); a version already in the folder \
+is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
 --all mines every candidate; --candidates MODE chooses which (see repocod mine). --levels MODE
@@ -166,7 +167,7 @@ async function runHeadless(
     const line = headlessLine(event, session.settings.progressIntervalMs);
     if (line !== null) io.out(`${line}\n`);
   };
-  const version = session.settings.version ?? '1.0';
+  const version = session.settings.version ?? DEFAULT_RELEASE_VERSION;
   const result = await session.run(
     repositories,
     ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'],

@@ -28,6 +28,7 @@ import {
   validationOverview,
 } from '@repocod/pipeline';
 import type { CandidateModeName } from '@repocod/core';
+import { DEFAULT_RELEASE_VERSION } from '@repocod/core';
 import type { ExecutorFactory } from '@repocod/runner';
 
 /** What a curation session is set to: the command line's options, with the embedded defaults filled in. */
@@ -226,10 +227,13 @@ export class CurateSession {
   }
 }
 
-/** The version after the latest released one (`1.0` → `1.1`, `2` → `3`), or `1.0` for an empty folder. */
+/**
+ * The version after the latest released one (`1.0` → `1.1`, `2` → `3`), or DEFAULT_RELEASE_VERSION for an empty
+ * folder.
+ */
 export function nextVersion(released: readonly string[]): string {
   const latest = released.at(-1);
-  if (latest === undefined) return '1.0';
+  if (latest === undefined) return DEFAULT_RELEASE_VERSION;
   const match = /^(.*?)(\d+)$/.exec(latest);
   if (match === null) return `${latest}.1`;
   return `${match[1] ?? ''}${Number(match[2]) + 1}`;

@@ -19,3 +19,4 @@ export * from './level-mode.js';
 export * from './removed-body.js';
 export * from './stable-json.js';
 export * from './tail-lines.js';
+export * from './release-version.js';

@@ -1,6 +1,6 @@
 import type { Catalog } from '@repocod/catalog';
 import type { CandidateModeName } from '@repocod/core';
-import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { DEFAULT_RELEASE_VERSION, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
@@ -55,7 +55,7 @@ export interface FlowOptions {
   /** Lite-first mining's margin over each quota (default 20%). */
   readonly margin?: LiteMargin;
   readonly narrow?: boolean;
-  /** The version the flow releases (default 1.0). */
+  /** The version the flow releases (default DEFAULT_RELEASE_VERSION). */
   readonly version?: string;
   /** The release folder. */
   readonly out: string;
@@ -113,7 +113,7 @@ export function flowSettings(options: FlowOptions): FlowSettings {
     mineAll: options.mineAll === true || spec.reference !== undefined,
     margin: options.margin,
     narrow: options.narrow,
-    version: options.version ?? '1.0',
+    version: options.version ?? DEFAULT_RELEASE_VERSION,
     out: options.out,
     keep: options.keep,
     push: options.push,

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { checkpointDigest } from '@repocod/catalog';
-import { RepocodError, resolveWorkers } from '@repocod/core';
+import { DEFAULT_RELEASE_VERSION, RepocodError, resolveWorkers } from '@repocod/core';
 import type { ManifestDifference, ReleaseManifest } from '@repocod/publish';
 import {
   compareReleaseManifests,
@@ -217,7 +217,7 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
     return { value: undefined, line: `${summary.validations.length} validated, ${failed} not passed` };
   });
 
-  const version = options.write?.version ?? committed?.version ?? '1.0';
+  const version = options.write?.version ?? committed?.version ?? DEFAULT_RELEASE_VERSION;
   await phase('publish', async () => {
     const published = await publishStage(catalog, {
       version,
