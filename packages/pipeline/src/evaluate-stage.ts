@@ -25,11 +25,11 @@ import {
 import { loadPythonParser } from '@repocod/python';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease } from '@repocod/publish';
-import type { JobResult, ManifestEntry, PreparedRepository, RunJob } from '@repocod/runner';
-import { jobHash, jobRunIds, localExecutor } from '@repocod/runner';
+import type { JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
+import { jobRunIds, localExecutor } from '@repocod/runner';
 import { evaluationReports } from './evaluation-reports.js';
 import { listRepositories } from './find-repository.js';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import { JobPool } from './job-pool.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
 
@@ -177,7 +177,7 @@ export async function evaluateStage(catalog: Catalog, options: EvaluateStageOpti
   });
 
   const earlier = new Map(
-    (await catalog.evaluations(runId)).map((row) => [`${row.model}\n${row.instanceId}`, row] as const),
+    (await catalog.evaluations(runId)).map((row) => [evaluationRowKey(row.model, row.instanceId), row] as const),
   );
   let evaluatedNow = 0;
   let fromCatalog = 0;
@@ -233,6 +233,11 @@ release was built with (--manifest) or the clone (--source NAME=PATH)`,
   };
 }
 
+/** The key of a stored evaluation within its run: one model's prediction for one task. */
+function evaluationRowKey(model: string, instanceId: string): string {
+  return `${model}\n${instanceId}`;
+}
+
 interface RepositoryRun {
   readonly repository: string;
   readonly runId: string;
@@ -283,55 +288,26 @@ async function evaluateRepository(
       ? []
       : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
   });
-  let fromCatalog = 0;
-  let fromRuns = 0;
-  const toRun: { entry: Pending; job: RunJob }[] = [];
-  const settled: { entry: Pending; grade: EvaluationGrade; result: JobResult | null }[] = [];
-  for (const entry of pending) {
-    const stored = run.earlier.get(`${entry.prediction.model}\n${entry.task.instanceId}`);
-    if (options.fresh !== true && stored?.evaluationKey === entry.evaluationKey && stored.outcome !== 'error') {
-      fromCatalog++;
-      continue;
-    }
-    if (entry.failure !== null) settled.push({ entry, grade: entry.failure, result: null });
-    else if (entry.modelPatch === null)
-      settled.push({
-        entry,
-        grade: { outcome: 'empty', detail: 'the prediction is empty', failingTests: [] },
-        result: null,
-      });
-    else {
-      const job = evaluationJob(
-        evaluatedTask(entry.task, run.repository),
-        entry.modelPatch,
-        timeoutSeconds,
-        options.exitFirst === true,
-      );
-      const stored =
-        options.fresh === true
-          ? null
-          : storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-      if (stored?.runs.every((r) => r.status !== 'infra-error')) {
-        fromRuns++;
-        settled.push({
-          entry,
-          grade: gradeEvaluation(entry.task, stored, modelPatchPosition(entry.task), { exitFirst: options.exitFirst }),
-          result: stored,
-        });
-      } else toRun.push({ entry, job });
-    }
-  }
-  const executor = (options.executor ?? localExecutor)(prepared);
-  options.onEvent?.({
-    kind: 'evaluate-repository',
-    repository: run.repository,
-    predictions: pending.length,
-    jobs: toRun.length,
-    fromRuns,
-    fromCatalog,
-    workers: executor.parallelism,
-  });
-  const total = pending.length - fromCatalog;
+  const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared));
+  const graded = async (entry: Pending): Promise<{ grade: EvaluationGrade; result: JobResult | null }> => {
+    if (entry.failure !== null) return { grade: entry.failure, result: null };
+    if (entry.modelPatch === null)
+      return { grade: { outcome: 'empty', detail: 'the prediction is empty', failingTests: [] }, result: null };
+    const task = evaluatedTask(entry.task, run.repository);
+    const exitFirst = options.exitFirst === true;
+    const job = evaluationJob(task, entry.modelPatch, timeoutSeconds, exitFirst);
+    // A timeout or a crash is the prediction's outcome; only a run that could not start is run again.
+    const result = await pool.submit(job, { fresh: options.fresh === true, rerun: ['infra-error'] });
+    return { grade: gradeEvaluation(entry.task, result, modelPatchPosition(entry.task), { exitFirst }), result };
+  };
+  // A prediction this run evaluated before is kept (an error is tried again).
+  const kept = (entry: Pending): boolean => {
+    const stored = run.earlier.get(evaluationRowKey(entry.prediction.model, entry.task.instanceId));
+    return options.fresh !== true && stored?.evaluationKey === entry.evaluationKey && stored.outcome !== 'error';
+  };
+  const toEvaluate = pending.filter((entry) => !kept(entry));
+  const fromCatalog = pending.length - toEvaluate.length;
+  const total = toEvaluate.length;
   let done = 0;
   let resolved = 0;
   const finish = async (entry: Pending, grade: EvaluationGrade, result: JobResult | null): Promise<void> => {
@@ -370,13 +346,22 @@ async function evaluateRepository(
       resolved,
     });
   };
-  for (const { entry, grade, result } of settled) await finish(entry, grade, result);
-  for await (const { index, result } of executor.run(toRun.map((item) => item.job))) {
-    const { entry } = toRun[index] as (typeof toRun)[number];
-    await recordJobResult(catalog, prepared, result);
-    const grade = gradeEvaluation(entry.task, result, modelPatchPosition(entry.task), { exitFirst: options.exitFirst });
+  const evaluations = toEvaluate.map(async (entry) => {
+    const { grade, result } = await graded(entry);
     await finish(entry, grade, result);
-  }
+  });
+  const plan = await pool.plan();
+  options.onEvent?.({
+    kind: 'evaluate-repository',
+    repository: run.repository,
+    predictions: pending.length,
+    jobs: plan.toRun,
+    fromRuns: plan.fromCatalog,
+    fromCatalog,
+    workers: pool.parallelism,
+  });
+  pool.start();
+  await Promise.all(evaluations);
   return { evaluatedNow: total, fromCatalog };
 }
 

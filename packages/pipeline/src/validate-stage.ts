@@ -1,20 +1,19 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
-import type { JobResult, PreparedRepository, RunJob, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, jobHash, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import type { JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
+import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
+import type { SubmitOptions } from './job-pool.js';
+import { JobPool } from './job-pool.js';
 import { miningKeyOf } from './mine-stage.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
 import { toolVersion } from './tool-version.js';
-import type { ValidationCheck } from '@repocod/validate';
 import {
   fitFromDurations,
   fitRunJob,
   taskHash,
   testsRemovedCollectJob,
-  VALIDATION_CHECKS,
   validationJobs,
   wholeWithoutBodyJob,
 } from '@repocod/validate';
@@ -163,26 +162,28 @@ interface RepositorySettings extends ValidateStageOptions {
   readonly tool: string;
 }
 
-/** One task's jobs, filled in as their results come (from the catalog or from the pool). */
-interface PendingTask {
+/** A task to validate now, with the key its verdict is stored under. */
+interface TaskToValidate {
   readonly task: StoredTask;
   readonly taskHash: string;
   readonly validationKey: string;
-  readonly jobs: Record<ValidationCheck, RunJob>;
-  /** The checks answered by jobs: all three, or two when the baseline answers the gold check. */
-  readonly checks: readonly ValidationCheck[];
-  readonly baseline: GoldEvidence | null;
-  readonly results: Partial<Record<ValidationCheck, JobResult>>;
-  /**
-   * With baseline evidence, how the fit within the limit is known: the baseline's durations, or the one run of the
-   * gold state that decides when they do not (gold-fit.ts).
-   */
-  readonly fit: FitEvidence | { readonly job: RunJob; result?: JobResult } | null;
-  /** The whole run without the body, when the run stopped at the first failure left the question open. */
-  whole?: { readonly job: RunJob; result?: JobResult };
-  /** base + pre.test collected, when the pre state did not collect (see collectsCheck). */
-  testsRemoved?: { readonly job: RunJob; result?: JobResult };
+  /** Its checks run afresh: --fresh, or it was validated before (its stored runs gave the old verdict). */
+  readonly fresh: boolean;
 }
+
+/** What every task of one repository is validated with. */
+interface ValidationContext {
+  readonly pool: JobPool;
+  readonly prepared: PreparedRepository;
+  readonly settings: RepositorySettings;
+  readonly timeoutSeconds: number;
+  /** Mining's baseline as gold evidence, with each test's longest baseline duration; null when it has none. */
+  readonly baseline: GoldEvidence | null;
+  readonly durations: ReadonlyMap<string, number>;
+}
+
+/** A gold or fit run that timed out is its answer (the task does not fit the limit): only a crash runs again. */
+const RERUN_CRASHED: SubmitOptions['rerun'] = ['crashed', 'infra-error'];
 
 async function validateRepository(
   catalog: Catalog,
@@ -192,191 +193,26 @@ async function validateRepository(
 ): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
   const repository = prepared.entry.name;
   const environment = prepared.environment;
-  const earlier = new Map(
-    (await catalog.validations({ repository })).map((row) => [`${row.instanceId}\n${row.validationKey}`, row]),
-  );
   const mining = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
-  const baseline = mining?.evidence ?? null;
-  const current: StoredValidation[] = [];
-  const pending: PendingTask[] = [];
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
-  for (const task of tasks) {
-    const hash = taskHash(task);
-    const validationKey = contentHash(
-      JSON.stringify({
-        version: VALIDATION_VERSION,
-        taskHash: hash,
-        environment: environment.key,
-        repeat: settings.repeat,
-        timeout: timeoutSeconds,
-        narrow: settings.narrow === true,
-        goldRuns: settings.goldRuns === true,
-      }),
-    );
-    const validated = earlier.get(`${task.instanceId}\n${validationKey}`);
-    const redo =
-      validated === undefined ||
-      validated.status === 'infra-error' ||
-      (settings.retryFailed === true && validated.status === 'failed');
-    if (!redo) {
-      current.push(validated);
-      continue;
-    }
-    // A task validated before is validated afresh: its stored runs are what gave the old verdict.
-    const fresh = settings.fresh === true || validated !== undefined;
-    const gold = baseline !== null && answersGold(baseline, task) ? baseline : null;
-    const estimate =
-      gold === null ? null : fitFromDurations(task.failToPass, mining?.durations ?? new Map(), timeoutSeconds);
-    const checks = VALIDATION_CHECKS.filter((check) => check !== 'passes-with-gold' || gold === null);
-    const entry: PendingTask = {
-      task,
-      taskHash: hash,
-      validationKey,
-      jobs: validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true),
-      checks,
-      baseline: gold,
-      fit:
-        estimate === null
-          ? null
-          : estimate.kind === 'run'
-            ? { job: fitRunJob(task, timeoutSeconds) }
-            : {
-                from: 'baseline-durations',
-                fits: false,
-                seconds: estimate.seconds,
-                limitSeconds: estimate.limitSeconds,
-              },
-      results: {},
-    };
-    if (!fresh) {
-      // A gold run's timeout answers the gold check too: the task does not fit the limit.
-      for (const check of checks)
-        entry.results[check] = await reusableResult(catalog, prepared, entry.jobs[check], {
-          timeoutAnswers: check === 'passes-with-gold',
-        });
-      const run = fitRun(entry);
-      if (run !== null) run.result = await reusableResult(catalog, prepared, run.job, { timeoutAnswers: true });
-    }
-    pending.push(entry);
-  }
-  const queue = pending.flatMap((entry) => [
-    ...entry.checks
-      .filter((check) => entry.results[check] === undefined)
-      .map((check) => ({ entry, job: entry.jobs[check], check: check as QueuedCheck })),
-    ...(fitRun(entry) !== null && fitRun(entry)?.result === undefined
-      ? [{ entry, job: (fitRun(entry) as { job: RunJob }).job, check: 'fit' as QueuedCheck }]
-      : []),
-  ]);
-  const asked = pending.reduce((sum, entry) => sum + entry.checks.length + (fitRun(entry) === null ? 0 : 1), 0);
-  const jobsFromCatalog = asked - queue.length;
-  const goldFromBaseline = pending.filter((entry) => entry.baseline !== null).length;
-  settings.onEvent?.({
-    kind: 'validate-repository',
-    repository,
-    tasks: tasks.length,
-    toValidate: pending.length,
-    jobs: queue.length,
-    jobsFromCatalog,
-    goldFromBaseline,
-  });
-
-  const executor = (settings.executor ?? localExecutor)(prepared);
-  let done = 0;
-  let followUpsFromCatalog = 0;
-  let followUpsRun = 0;
-  const followUps: typeof queue = [];
-  /** A follow-up job's stored result, or the job queued for the next round (its result then comes later). */
-  const followUp = async (
-    entry: PendingTask,
-    check: 'whole' | 'tests-removed',
-    job: RunJob,
-  ): Promise<{ job: RunJob; result?: JobResult }> => {
-    const stored = settings.fresh === true ? undefined : await reusableResult(catalog, prepared, job);
-    if (stored === undefined) followUps.push({ entry, job, check });
-    else followUpsFromCatalog++;
-    return { job, result: stored };
+  const { current, toValidate } = await tasksToValidate(catalog, prepared, tasks, settings, timeoutSeconds);
+  const pool = new JobPool(catalog, prepared, (settings.executor ?? localExecutor)(prepared));
+  const context: ValidationContext = {
+    pool,
+    prepared,
+    settings,
+    timeoutSeconds,
+    baseline: mining?.evidence ?? null,
+    durations: mining?.durations ?? new Map(),
   };
-  const finish = async (entry: PendingTask): Promise<void> => {
-    const { collects, 'fails-without-body': firstWithoutBody, 'passes-with-gold': withGold } = entry.results;
-    if (collects === undefined || firstWithoutBody === undefined) return;
-    const gold: GoldEvidence | undefined =
-      entry.baseline ?? (withGold === undefined ? undefined : { from: 'runs', job: withGold });
-    if (gold === undefined) return;
-    const run = fitRun(entry);
-    if (run !== null && run.result === undefined) return;
-    const fit: FitEvidence | undefined =
-      entry.fit === null
-        ? undefined
-        : run === null
-          ? (entry.fit as FitEvidence)
-          : { from: 'fit-run', job: run.result as JobResult, limitSeconds: timeoutSeconds };
-    // Follow-ups, one after the other: is a pre state that does not collect the body's doing? Then,
-    // did a run stopped at the first failure leave the question open (the whole run decides)?
-    if (entry.testsRemoved === undefined && needsTestsRemovedCollect(collects)) {
-      entry.testsRemoved = await followUp(entry, 'tests-removed', {
-        ...testsRemovedCollectJob(entry.task),
-        timeoutSeconds,
-      });
-    }
-    if (entry.testsRemoved !== undefined && entry.testsRemoved.result === undefined) return;
-    const undecided = withoutBodyUndecided({ failToPass: entry.task.failToPass, withoutBody: firstWithoutBody, gold });
-    if (entry.whole === undefined && settings.narrow !== true && undecided) {
-      entry.whole = await followUp(entry, 'whole', wholeWithoutBodyJob(entry.task, timeoutSeconds));
-    }
-    if (entry.whole !== undefined && entry.whole.result === undefined) return;
-    const withoutBody = entry.whole?.result ?? firstWithoutBody;
-    const testsRemovedCollects = entry.testsRemoved?.result ?? null;
-    const { failToPass } = entry.task;
-    const verdict = taskVerdict({
-      failToPass,
-      collects,
-      testsRemovedCollects,
-      withoutBody,
-      gold,
-      fit,
-      narrow: settings.narrow,
-    });
-    // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
-    const earlierIds = entry.whole === undefined ? [] : jobRunIds(firstWithoutBody);
-    const checks = verdict.checks.map((check) =>
-      check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check,
-    );
-    const row: StoredValidation = {
-      instanceId: entry.task.instanceId,
-      taskHash: entry.taskHash,
-      validationKey: entry.validationKey,
-      repository,
-      status: verdict.status,
-      checks,
-      failToPass: verdict.failToPass,
-      flakyTests: verdict.flakyTests.map((test) => test.nodeId),
-      droppedTests: verdict.droppedTests,
-      toolVersion: settings.tool,
-      pythonVersion: environment.pythonVersion,
-      packagesHash: environment.packagesHash,
-      environmentKey: environment.key,
-      runIds: checks.flatMap((check) => check.runIds),
-      repeat: settings.repeat,
-      seconds: [
-        collects,
-        testsRemovedCollects ?? undefined,
-        firstWithoutBody,
-        entry.whole?.result,
-        withGold,
-        run?.result,
-      ]
-        .flatMap((result) => result?.runs ?? [])
-        .reduce((sum, run) => sum + run.durationSeconds, 0),
-      validatedAt: new Date(),
-      passingWithoutBody: verdict.passingWithoutBody,
-      withoutBodyComplete: verdict.withoutBodyComplete,
-      goldFrom: verdict.goldFrom,
-      goldBaselineKey: verdict.goldBaselineKey,
-    };
+  let done = 0;
+  // Every task submits its first jobs at once; the pool answers what the catalog holds and runs the rest together.
+  const verdicts = toValidate.map(async (item) => {
+    const row = await validateTask(context, item);
     await catalog.saveValidation(row);
     current.push(row);
     done++;
-    const problem = verdict.checks.find((check) => check.status !== 'passed');
+    const problem = row.checks.find((check) => check.status !== 'passed');
     settings.onEvent?.({
       kind: 'validate-task',
       repository,
@@ -384,56 +220,174 @@ async function validateRepository(
       status: row.status,
       problem: problem === undefined ? null : `${problem.check}: ${problem.detail}`,
       done,
-      total: pending.length,
+      total: toValidate.length,
     });
-  };
-  const runAll = async (items: typeof queue): Promise<void> => {
-    // The jobs go task by task, so verdicts (and their rows) come steadily rather than all at the end.
-    for await (const { index, result } of executor.run(items.map((item) => item.job))) {
-      const item = items[index] as (typeof items)[number];
-      await recordJobResult(catalog, prepared, result);
-      if (item.check === 'whole') (item.entry.whole as { result?: JobResult }).result = result;
-      else if (item.check === 'tests-removed') (item.entry.testsRemoved as { result?: JobResult }).result = result;
-      else if (item.check === 'fit') (fitRun(item.entry) as { result?: JobResult }).result = result;
-      else item.entry.results[item.check] = result;
-      await finish(item.entry);
-    }
-  };
-  for (const entry of pending) await finish(entry);
-  await runAll(queue);
-  // Pre states that did not collect (is it the body's?), then runs that stopped at the first failure
-  // without seeing a stable test fail (the whole runs decide): a task may need one, then the other.
-  while (followUps.length > 0) {
-    const round = followUps.splice(0);
-    followUpsRun += round.length;
-    await runAll(round);
-  }
+  });
+  const plan = await pool.plan();
+  const goldFromBaseline = toValidate.filter((item) => goldFromMining(context, item.task) !== null).length;
+  settings.onEvent?.({
+    kind: 'validate-repository',
+    repository,
+    tasks: tasks.length,
+    toValidate: toValidate.length,
+    jobs: plan.toRun,
+    jobsFromCatalog: plan.fromCatalog,
+    goldFromBaseline,
+  });
+  pool.start();
+  await Promise.all(verdicts);
   current.sort((a, b) => (a.instanceId < b.instanceId ? -1 : 1));
+  const tally = pool.tally;
   return {
     repository: {
       repository,
       pythonVersion: environment.pythonVersion,
       packagesHash: environment.packagesHash,
       environmentKey: environment.key,
-      workers: executor.parallelism,
+      workers: pool.parallelism,
       repeat: settings.repeat,
       tasks: tasks.length,
-      validatedNow: pending.length,
-      jobsRun: queue.length + followUpsRun,
-      jobsFromCatalog: jobsFromCatalog + followUpsFromCatalog,
+      validatedNow: toValidate.length,
+      jobsRun: tally.ran,
+      jobsFromCatalog: tally.fromCatalog,
       goldFromBaseline,
-      baselineKey: baseline?.from === 'baseline' ? baseline.miningKey : null,
+      baselineKey: context.baseline?.from === 'baseline' ? context.baseline.miningKey : null,
     },
     validations: current,
   };
 }
 
-/** The jobs of a task's validation besides its checks: follow-ups, and the run that decides its fit. */
-type QueuedCheck = ValidationCheck | 'whole' | 'tests-removed' | 'fit';
+/**
+ * The tasks whose stored verdict stands (validated under the same key, not an infrastructure error, not a failure
+ * --retry-failed asks about again), and the others, to validate now. The key is what the verdict depends on: the
+ * checks' version, the task, the environment, k, the limit and the modes.
+ */
+async function tasksToValidate(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  tasks: readonly StoredTask[],
+  settings: RepositorySettings,
+  timeoutSeconds: number,
+): Promise<{ current: StoredValidation[]; toValidate: TaskToValidate[] }> {
+  const stored = await catalog.validations({ repository: prepared.entry.name });
+  const earlier = new Map(stored.map((row) => [validationRowKey(row.instanceId, row.validationKey), row]));
+  const current: StoredValidation[] = [];
+  const toValidate: TaskToValidate[] = [];
+  for (const task of tasks) {
+    const hash = taskHash(task);
+    const validationKey = contentHash(
+      JSON.stringify({
+        version: VALIDATION_VERSION,
+        taskHash: hash,
+        environment: prepared.environment.key,
+        repeat: settings.repeat,
+        timeout: timeoutSeconds,
+        narrow: settings.narrow === true,
+        goldRuns: settings.goldRuns === true,
+      }),
+    );
+    const validated = earlier.get(validationRowKey(task.instanceId, validationKey));
+    const redo =
+      validated === undefined ||
+      validated.status === 'infra-error' ||
+      (settings.retryFailed === true && validated.status === 'failed');
+    if (redo) toValidate.push({ task, taskHash: hash, validationKey, fresh: settings.fresh === true || !!validated });
+    else current.push(validated);
+  }
+  return { current, toValidate };
+}
 
-/** The task's fit run, when the baseline's durations leave its fit open. */
-function fitRun(entry: PendingTask): { readonly job: RunJob; result?: JobResult } | null {
-  return entry.fit !== null && !('from' in entry.fit) ? entry.fit : null;
+/**
+ * One task's validation, its checks in the order docs/validation.md gives them. Its first jobs go to the pool
+ * together (the pre state collects; the likeliest test file without the body; the gold patches k times unless
+ * mining's baseline answers them; the one run that decides the fit); each follow-up waits for the result that
+ * asks for it: the collect with the tests removed when the pre state does not collect, then the whole run
+ * without the body when the run stopped at the first failure left the question open.
+ */
+async function validateTask(context: ValidationContext, item: TaskToValidate): Promise<StoredValidation> {
+  const { pool, settings, timeoutSeconds } = context;
+  const { task, fresh } = item;
+  const jobs = validationJobs(task, settings.repeat, timeoutSeconds, settings.narrow === true);
+  const baselineGold = goldFromMining(context, task);
+  const estimate = baselineGold === null ? null : fitFromDurations(task.failToPass, context.durations, timeoutSeconds);
+  const collectsRun = pool.submit(jobs.collects, { fresh });
+  const withoutBodyRun = pool.submit(jobs['fails-without-body'], { fresh });
+  const goldRuns =
+    baselineGold === null ? pool.submit(jobs['passes-with-gold'], { fresh, rerun: RERUN_CRASHED }) : null;
+  const fitRun =
+    estimate?.kind === 'run' ? pool.submit(fitRunJob(task, timeoutSeconds), { fresh, rerun: RERUN_CRASHED }) : null;
+  // A follow-up's stored runs answer it even for a task validated again (only --fresh runs them anew).
+  const followUp = { fresh: settings.fresh === true };
+
+  const collects = await collectsRun;
+  const testsRemovedCollects = needsTestsRemovedCollect(collects)
+    ? await pool.submit({ ...testsRemovedCollectJob(task), timeoutSeconds }, followUp)
+    : null;
+  const firstWithoutBody = await withoutBodyRun;
+  const withGold = goldRuns === null ? null : await goldRuns;
+  const gold: GoldEvidence = baselineGold ?? { from: 'runs', job: withGold as JobResult };
+  const fitResult = fitRun === null ? null : await fitRun;
+  const fit: FitEvidence | undefined =
+    estimate === null
+      ? undefined
+      : estimate.kind === 'exceeds'
+        ? { from: 'baseline-durations', fits: false, seconds: estimate.seconds, limitSeconds: estimate.limitSeconds }
+        : { from: 'fit-run', job: fitResult as JobResult, limitSeconds: timeoutSeconds };
+  const undecided =
+    settings.narrow !== true &&
+    withoutBodyUndecided({ failToPass: task.failToPass, withoutBody: firstWithoutBody, gold });
+  const whole = undecided ? await pool.submit(wholeWithoutBodyJob(task, timeoutSeconds), followUp) : null;
+
+  const verdict = taskVerdict({
+    failToPass: task.failToPass,
+    collects,
+    testsRemovedCollects,
+    withoutBody: whole ?? firstWithoutBody,
+    gold,
+    fit,
+    narrow: settings.narrow,
+  });
+  // The run that stopped early is evidence too (it left the question open): cited beside the whole run.
+  const earlierIds = whole === null ? [] : jobRunIds(firstWithoutBody);
+  const checks = verdict.checks.map((check) =>
+    check.check === 'fails-without-body' ? { ...check, runIds: [...earlierIds, ...check.runIds] } : check,
+  );
+  const environment = context.prepared.environment;
+  return {
+    instanceId: task.instanceId,
+    taskHash: item.taskHash,
+    validationKey: item.validationKey,
+    repository: context.prepared.entry.name,
+    status: verdict.status,
+    checks,
+    failToPass: verdict.failToPass,
+    flakyTests: verdict.flakyTests.map((test) => test.nodeId),
+    droppedTests: verdict.droppedTests,
+    toolVersion: settings.tool,
+    pythonVersion: environment.pythonVersion,
+    packagesHash: environment.packagesHash,
+    environmentKey: environment.key,
+    runIds: checks.flatMap((check) => check.runIds),
+    repeat: settings.repeat,
+    seconds: [collects, testsRemovedCollects, firstWithoutBody, whole, withGold, fitResult]
+      .flatMap((result) => result?.runs ?? [])
+      .reduce((sum, run) => sum + run.durationSeconds, 0),
+    validatedAt: new Date(),
+    passingWithoutBody: verdict.passingWithoutBody,
+    withoutBodyComplete: verdict.withoutBodyComplete,
+    goldFrom: verdict.goldFrom,
+    goldBaselineKey: verdict.goldBaselineKey,
+  };
+}
+
+/** Mining's baseline as the task's gold evidence, when it answers the task's gold check; else null. */
+function goldFromMining(context: ValidationContext, task: StoredTask): GoldEvidence | null {
+  return context.baseline !== null && answersGold(context.baseline, task) ? context.baseline : null;
+}
+
+/** The key of a stored validation among a repository's: one task under one validation key. */
+function validationRowKey(instanceId: string, validationKey: string): string {
+  return `${instanceId}\n${validationKey}`;
 }
 
 /**
@@ -469,23 +423,6 @@ async function storedBaseline(
 function answersGold(baseline: GoldEvidence, task: StoredTask): boolean {
   if (baseline.from !== 'baseline') return false;
   return task.checks.roundTrip && task.failToPass.every((test) => baseline.outcomes.has(test));
-}
-
-/**
- * A job's stored runs, unless there are none (or too few) or one of them could not finish. A fit run's timeout is
- * its answer (the task does not fit the limit), so it is reused.
- */
-async function reusableResult(
-  catalog: Catalog,
-  prepared: PreparedRepository,
-  job: RunJob,
-  options: { readonly timeoutAnswers?: boolean } = {},
-): Promise<JobResult | undefined> {
-  const result = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-  const unfinished = (status: string): boolean =>
-    (status === 'timeout' && options.timeoutAnswers !== true) || status === 'crashed' || status === 'infra-error';
-  if (result === null || result.runs.some((run) => unfinished(run.status))) return undefined;
-  return result;
 }
 
 function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
