@@ -130,6 +130,20 @@ describe('JobPool', () => {
     await expect(lost).rejects.toThrow('the worker running t.py::lost went away');
     await expect(after).rejects.toThrow('went away');
     await expect(pool.submit(job('t.py::later'))).rejects.toThrow('went away');
+    // A step that awaits one answer first sees the failure there; the others' rejections are not unhandled.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const failing = new RecordingExecutor();
+    failing.failOn = 't.py::x';
+    const second = new JobPool(catalog, prepared, failing);
+    const first = second.submit(job('t.py::x'));
+    second.submit(job('t.py::y'));
+    second.start();
+    await expect(first).rejects.toThrow('went away');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled).toEqual([]);
     expect(await catalog.runsForJob(jobHash(job('t.py::kept'), prepared))).toHaveLength(1);
     expect(await catalog.runsForJob(jobHash(job('t.py::lost'), prepared))).toHaveLength(0);
   });

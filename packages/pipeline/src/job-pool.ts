@@ -59,6 +59,8 @@ export class JobPool {
     private readonly catalog: RunStore,
     private readonly prepared: PreparedRepository,
     private readonly executor: Executor,
+    /** Told of each job the executor finished, once it is recorded (a step's progress). */
+    private readonly onRan?: (result: JobResult, tally: PoolCounts) => void,
   ) {}
 
   /** How many jobs run at once (the executor's workers). */
@@ -68,7 +70,7 @@ export class JobPool {
 
   /** The job's result: from the catalog where it answers, else run (in a batch) and recorded. */
   submit(job: RunJob, options: SubmitOptions = {}): Promise<JobResult> {
-    return new Promise<JobResult>((resolve, reject) => {
+    const answer = new Promise<JobResult>((resolve, reject) => {
       if (this.failure !== undefined) {
         reject(this.failure);
         return;
@@ -92,6 +94,10 @@ export class JobPool {
           this.wakeUp();
         });
     });
+    // A failed batch fails every answer still waiting, and a step awaits its answers one after the other: the first
+    // it awaits reports the failure; the others must not end the process as unhandled rejections meanwhile.
+    answer.catch(() => undefined);
+    return answer;
   }
 
   /** Once every submission so far is looked up: how many the catalog answered and how many must run. */
@@ -141,6 +147,7 @@ export class JobPool {
         await recordJobResult(this.catalog, this.prepared, result);
         this.counts.ran++;
         answered.add(index);
+        this.onRan?.(result, { ...this.counts });
         items[index]?.resolve(result);
       }
     } catch (error) {

@@ -2,15 +2,8 @@ import { resolveWorkers, tailLines } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import {
-  jobHash,
-  listTestFiles,
-  localExecutor,
-  shardSelection,
-  shardTimeoutSeconds,
-  splitSuite,
-} from '@repocod/runner';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import { listTestFiles, localExecutor, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
+import { JobPool } from './job-pool.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
 
@@ -62,35 +55,28 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
   const prepared = await prepareStage({ ...options, workers });
   const jobs = options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, workers);
   const started = performance.now();
-  const results: JobResult[] = [];
-  const toRun: RunJob[] = [];
-  for (const job of jobs) {
-    const stored = options.fresh === true ? [] : await catalog.runsForJob(jobHash(job, prepared));
-    const cached = storedJobResult(job, prepared, stored);
-    if (cached === null) toRun.push(job);
-    else results.push(cached);
-  }
-  const fromCatalogCount = results.length;
-  options.onEvent?.({
-    kind: 'run-start',
-    jobs: toRun.length,
-    fromCatalog: fromCatalogCount,
-    shards: options.tests === 'all' ? jobs.length : 0,
-  });
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
-  let done = 0;
-  for await (const { result } of (options.executor ?? localExecutor)(prepared).run(toRun)) {
-    await recordJobResult(catalog, prepared, result);
-    results.push(result);
-    done++;
+  const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared), (result, tally) =>
     options.onEvent?.({
       kind: 'job-done',
-      done,
-      total: toRun.length,
+      done: tally.ran,
+      total: tally.toRun,
       status:
         result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok'),
-    });
-  }
+    }),
+  );
+  // Any stored run answers `run`, a timed-out shard too: it shows what the suite did (--fresh runs it again).
+  const answers = Promise.all(jobs.map((job) => pool.submit(job, { fresh: options.fresh === true, rerun: [] })));
+  const plan = await pool.plan();
+  options.onEvent?.({
+    kind: 'run-start',
+    jobs: plan.toRun,
+    fromCatalog: plan.fromCatalog,
+    shards: options.tests === 'all' ? jobs.length : 0,
+  });
+  pool.start();
+  const results = await answers;
+  const fromCatalogCount = plan.fromCatalog;
   return { ...summarise(prepared, results, (performance.now() - started) / 1000), fromCatalog: fromCatalogCount };
 }
 

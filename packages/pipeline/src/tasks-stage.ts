@@ -8,8 +8,8 @@ import { referenceFunctions } from './reference-functions.js';
 import { RepocodError, resolveWorkers, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
-import type { ExecutorFactory, JobResult, PreparedRepository, RunJob } from '@repocod/runner';
-import { applyPatches, git, jobHash, localExecutor, resetWorktree } from '@repocod/runner';
+import type { ExecutorFactory, JobResult, PreparedRepository } from '@repocod/runner';
+import { applyPatches, git, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import {
   buildRepositoryIndex,
@@ -22,7 +22,7 @@ import {
 } from '@repocod/tasks';
 import type { FunctionLevels } from './classify-functions.js';
 import { classifyFunctions, levelModeOf } from './classify-functions.js';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import { JobPool } from './job-pool.js';
 import { miningKeyOf } from './mine-stage.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
@@ -274,7 +274,6 @@ async function checkPatches(
     });
   }
   const repository = prepared.entry.name;
-  const preJobs = tasks.map((task) => preStateCollectJob({ repository, ...task }));
   const results = new Map<string, TaskChecks>();
   let done = 0;
   const decide = (task: PatchCheck, pre: JobResult, testsRemoved: JobResult | null): void => {
@@ -307,46 +306,21 @@ async function checkPatches(
       total: tasks.length,
     });
   };
-  // A pre state that does not collect is asked again with the body kept (is the failure the body's?).
-  const followUps: { index: number; pre: JobResult }[] = [];
-  for await (const { index, result } of collectJobs(catalog, prepared, preJobs, executor)) {
-    if (needsTestsRemovedCollect(result)) followUps.push({ index, pre: result });
-    else decide(tasks[index] as PatchCheck, result, null);
-  }
-  const removedJobs = followUps.map(({ index }) =>
-    testsRemovedCollectJob({ repository, ...(tasks[index] as PatchCheck) }),
-  );
-  for await (const { index, result } of collectJobs(catalog, prepared, removedJobs, executor)) {
-    const { index: taskIndex, pre } = followUps[index] as { index: number; pre: JobResult };
-    decide(tasks[taskIndex] as PatchCheck, pre, result);
-  }
+  // A job already in the catalog (the same patches on the same environment) is not run again: rebuilding the tasks of
+  // an unchanged repository (a resumed flow) costs only the git round trips. Validation's collect check is this very
+  // job, and reads it back.
+  const pool = new JobPool(catalog, prepared, executor(prepared));
+  const checked = tasks.map(async (task) => {
+    const pre = await pool.submit(preStateCollectJob({ repository, ...task }));
+    // A pre state that does not collect is asked again with the tests removed (is the failure the body's?).
+    const testsRemoved = needsTestsRemovedCollect(pre)
+      ? await pool.submit(testsRemovedCollectJob({ repository, ...task }))
+      : null;
+    decide(task, pre, testsRemoved);
+  });
+  pool.start();
+  await Promise.all(checked);
   return results;
-}
-
-/**
- * Collect jobs' results, in any order. A job already in the catalog (the same patches on the same
- * environment) is not run again: rebuilding the tasks of an unchanged repository (a resumed flow)
- * costs only the git round trips. Fresh results are stored like any runner job: validation's collect
- * check is this very job, and reads it back.
- */
-async function* collectJobs(
-  catalog: Catalog,
-  prepared: PreparedRepository,
-  jobs: readonly RunJob[],
-  executor: ExecutorFactory,
-): AsyncGenerator<{ index: number; result: JobResult }> {
-  const toRun: number[] = [];
-  for (const [index, job] of jobs.entries()) {
-    const stored = storedJobResult(job, prepared, await catalog.runsForJob(jobHash(job, prepared)));
-    const answered = stored?.runs.every((run) => run.status === 'ok' || run.status === 'collection-error') === true;
-    if (stored !== null && answered) yield { index, result: stored };
-    else toRun.push(index);
-  }
-  if (toRun.length === 0) return;
-  for await (const { index, result } of executor(prepared).run(toRun.map((at) => jobs[at] as RunJob))) {
-    await recordJobResult(catalog, prepared, result);
-    yield { index: toRun[index] as number, result };
-  }
 }
 
 function checksPass(checks: TaskChecks): boolean {
