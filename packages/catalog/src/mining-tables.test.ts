@@ -3,6 +3,7 @@ import { IN_MEMORY, openCatalog } from './catalog.js';
 import {
   MINING_BASELINE_COLUMNS,
   MINING_COVERAGE_COLUMNS,
+  type MiningBaselineRow,
   RELEVANT_TESTS_COLUMNS,
   type RelevantTestsRow,
 } from './mining-tables.js';
@@ -41,11 +42,11 @@ describe('the catalog mining store methods', () => {
     const catalog = await openCatalog(IN_MEMORY);
     try {
       expect(await catalog.miningBaseline('r', 'k1')).toBeNull();
-      const tests = [
-        { nodeId: 't.py::a', status: 'passing' as const, outcomes: ['passed', 'passed'], reason: null, seconds: 0.5 },
+      const tests: MiningBaselineRow[] = [
+        { nodeId: 't.py::a', status: 'passing', outcomes: ['passed', 'passed'], reason: null, seconds: 0.5 },
         {
           nodeId: 't.py::b',
-          status: 'flaky' as const,
+          status: 'flaky',
           outcomes: ['passed', 'failed'],
           reason: 'passed in 1 of 2 runs',
           seconds: 1,

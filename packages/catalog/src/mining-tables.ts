@@ -11,44 +11,20 @@ import {
   timestamp,
   timestampValueOf,
 } from './typed-cells.js';
-import type { MiningMode } from '@repocod/core';
+import type { BaselineTest, CoverageEntry, FunctionMiningResult, MiningMode, TestOutcome } from '@repocod/core';
 
-/*
- * The shapes @repocod/mining hands over, declared here again (the catalog does not depend on mining):
- * the pipeline passes mining's values straight through. Their shared words (MiningMode) are core's.
- */
+/* The shapes @repocod/mining hands over are core's (mining-result.ts): the catalog keeps them as they come. */
 
 export type { MiningMode } from '@repocod/core';
 
 /** A test's standing over the k baseline runs of one mining key, a row of `mining_baseline`. */
-export interface MiningBaselineRow {
-  readonly nodeId: string;
-  readonly status: 'passing' | 'flaky' | 'not-passing';
-  readonly outcomes: readonly string[];
-  readonly reason: string | null;
-  readonly seconds: number;
-}
+export type MiningBaselineRow = BaselineTest;
 
 /** What the coverage run saw of one function, a row of `mining_coverage`. */
-export interface MiningCoverageRow {
-  readonly functionId: string;
-  readonly tests: readonly string[];
-  readonly subprocessTests: readonly string[];
-  readonly importTime: boolean;
-}
+export type MiningCoverageRow = CoverageEntry & { readonly functionId: string };
 
 /** One function's mining result, a row of `relevant_tests`. */
-export interface RelevantTestsRow {
-  readonly functionId: string;
-  readonly qualname: string;
-  readonly status: 'tests' | 'no-tests' | 'error';
-  /** FAIL_TO_PASS, sorted. */
-  readonly tests: readonly string[];
-  readonly reason: string | null;
-  readonly method: 'in-process' | 'fresh-process' | 'whole-suite' | 'coverage';
-  readonly candidates: number;
-  readonly seconds: number;
-}
+export type RelevantTestsRow = FunctionMiningResult & { readonly functionId: string };
 
 export type StoredRelevantTests = RelevantTestsRow & {
   readonly repository: string;
@@ -113,7 +89,8 @@ export function baselineRowFrom(row: Row): MiningBaselineRow {
   return {
     nodeId: text(row, 'node_id'),
     status: text(row, 'status') as MiningBaselineRow['status'],
-    outcomes: textList(row, 'outcomes'),
+    // The column holds what the runner reported: TestOutcome's words.
+    outcomes: textList(row, 'outcomes') as TestOutcome[],
     reason: nullableText(row, 'reason'),
     seconds: double(row, 'seconds'),
   };

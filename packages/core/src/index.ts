@@ -9,6 +9,7 @@ export * from './line-patch.js';
 export * from './context-level.js';
 export * from './test-outcome.js';
 export * from './mining-mode.js';
+export * from './mining-result.js';
 export * from './validation-status.js';
 export * from './json-shape.js';
 export * from './task-checks.js';

@@ -1,22 +1,7 @@
 import type { TestOutcome, TestResult } from '@repocod/runner';
+import type { BaselineStatus, BaselineTest } from '@repocod/core';
 
-/**
- * A test's standing at the base commit over k runs: `passing` in every run; `flaky` when the runs
- * disagree; `not-passing` when every run gave the same other outcome (failed, skipped, xfailed …).
- * Only passing tests can be relevant: the others are left out of every FAIL_TO_PASS.
- */
-export type BaselineStatus = 'passing' | 'flaky' | 'not-passing';
-
-export interface BaselineTest {
-  readonly nodeId: string;
-  readonly status: BaselineStatus;
-  /** One outcome per run, in run order (`missing` when a run did not report the test). */
-  readonly outcomes: readonly TestOutcome[];
-  /** Why the test is left out, for people; null for passing tests. */
-  readonly reason: string | null;
-  /** The longest of its runs, in seconds: what a mutation run of it is expected to cost. */
-  readonly seconds: number;
-}
+export type { BaselineStatus, BaselineTest } from '@repocod/core';
 
 export interface Baseline {
   readonly tests: readonly BaselineTest[];

@@ -1,14 +1,8 @@
 import { RepocodError } from '@repocod/core';
 
-/** What the coverage run saw of one function's body (harness/repocod_coverage.py). */
-export interface CoverageEntry {
-  /** Tests whose own process ran a body line (directly, or through a fixture they use). */
-  readonly tests: readonly string[];
-  /** Tests whose child processes ran a body line. */
-  readonly subprocessTests: readonly string[];
-  /** A body line ran outside any test: at import or collection time. */
-  readonly importTime: boolean;
-}
+import type { CoverageEntry } from '@repocod/core';
+
+export type { CoverageEntry } from '@repocod/core';
 
 /** Reads the coverage plugin's artifact: one JSON line per target function. */
 export function parseCoverageArtifact(text: string, source: string): Map<string, CoverageEntry> {

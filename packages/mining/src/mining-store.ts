@@ -1,30 +1,15 @@
 import type { JobResult, RunJob } from '@repocod/runner';
 import type { BaselineTest } from './baseline.js';
 import type { CoverageEntry } from './coverage-map.js';
-import type { MiningMode } from '@repocod/core';
+import type { FunctionMiningResult, MiningMode } from '@repocod/core';
 
 export type { MiningMode } from '@repocod/core';
 
-/** How a function's relevant tests were found. */
-export type MiningMethod = 'in-process' | 'fresh-process' | 'whole-suite' | 'coverage';
+export type { FunctionMiningResult, MiningMethod, MiningStatus } from '@repocod/core';
 
-/** The mining result of one function, stored as soon as it is known. */
-export interface FunctionMining {
+/** The mining result of one function, under its function id. */
+export interface FunctionMining extends FunctionMiningResult {
   readonly id: string;
-  readonly qualname: string;
-  /**
-   * `tests`: it has relevant tests (a task); `no-tests`: none, with the reason; `error`: the runs failed, retried on
-   * the next run unless the mutation itself stopped pytest (see isSettledError).
-   */
-  readonly status: 'tests' | 'no-tests' | 'error';
-  /** The relevant tests (FAIL_TO_PASS), sorted. */
-  readonly tests: readonly string[];
-  readonly reason: string | null;
-  readonly method: MiningMethod;
-  /** How many tests ran against the mutation. */
-  readonly candidates: number;
-  /** The function's share of the process time of the run(s) that answered it. */
-  readonly seconds: number;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { MiningStatus } from '@repocod/core';
 import { RepocodError } from '@repocod/core';
 import type { SelectionLevel } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
@@ -23,7 +24,7 @@ export interface LiteCandidate {
 }
 
 /** What mining (and, once known, the tasks stage) said of a candidate; absent from the map: not mined yet. */
-export type LiteOutcome = 'tests' | 'no-tests' | 'error' | 'failed-checks';
+export type LiteOutcome = MiningStatus | 'failed-checks';
 
 /** Extra tasks per level beyond its quota: a percentage of the quota (rounded up) or a number of tasks. */
 export type LiteMargin = { readonly percent: number } | { readonly tasks: number };

@@ -23,9 +23,8 @@ export class CatalogMiningStore implements MiningStore {
     return this.prepared.entry.name;
   }
 
-  async loadBaseline(): Promise<readonly BaselineTest[] | null> {
-    const rows = await this.catalog.miningBaseline(this.repository, this.miningKey);
-    return rows === null ? null : rows.map((row) => ({ ...row, outcomes: row.outcomes as BaselineTest['outcomes'] }));
+  loadBaseline(): Promise<readonly BaselineTest[] | null> {
+    return this.catalog.miningBaseline(this.repository, this.miningKey);
   }
 
   saveBaseline(tests: readonly BaselineTest[]): Promise<void> {

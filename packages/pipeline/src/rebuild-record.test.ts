@@ -1,4 +1,5 @@
 import type { StoredTask, StoredValidation } from '@repocod/catalog';
+import type { BaselineStatus, BaselineTest } from '@repocod/core';
 import { describe, expect, it } from 'vitest';
 import type { RebuildRecordInputs } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
@@ -225,7 +226,7 @@ describe('buildRebuildRecord', () => {
   });
 
   it('counts the baseline by status and lists the not passing tests that wanted a network', () => {
-    const row = (nodeId: string, status: 'passing' | 'flaky' | 'not-passing', reason: string | null) => ({
+    const row = (nodeId: string, status: BaselineStatus, reason: string | null): BaselineTest => ({
       ...{ nodeId, status, reason, seconds: 0.1 },
       outcomes: status === 'passing' ? ['passed'] : ['failed'],
     });

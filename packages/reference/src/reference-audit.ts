@@ -1,3 +1,4 @@
+import type { BaselineStatus } from '@repocod/core';
 import type { ReferenceRow } from './reference-row.js';
 import type { FunctionKey, RowResolution } from './resolve-reference-row.js';
 
@@ -74,7 +75,7 @@ export type MissingTestReason = (typeof MISSING_TEST_REASONS)[number];
 
 /** What our baseline says of one test: its status, and whether its failure is the network's. */
 export interface BaselineVerdict {
-  readonly status: 'passing' | 'flaky' | 'not-passing';
+  readonly status: BaselineStatus;
   readonly networkBound: boolean;
 }
 
