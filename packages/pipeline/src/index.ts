@@ -13,6 +13,7 @@ export * from './prepare-stage.js';
 export * from './run-tests-stage.js';
 export * from './mining-store.js';
 export * from './mine-stage.js';
+export * from './mining-key.js';
 export * from './lite-plan.js';
 export * from './lite-mining.js';
 export * from './task-identity.js';

@@ -13,7 +13,8 @@ import { runExtract } from './extract-stage.js';
 import type { LiteCandidate, LiteMargin, LiteOutcome, LitePlan } from './lite-plan.js';
 import { DEFAULT_LITE_MARGIN, liteKey, planLiteMining } from './lite-plan.js';
 import type { MineStageEvent, MineStageOptions, MineStageSummary } from './mine-stage.js';
-import { mineStage, miningKeyOf } from './mine-stage.js';
+import { mineStage } from './mine-stage.js';
+import { miningKeyOf } from './mining-key.js';
 import { prepareStage } from './prepare-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction } from '@repocod/catalog';
 import type { CandidateModeName } from '@repocod/core';
-import { contentHash, DEFAULT_REPEAT, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import { functionKey } from './candidate-mode-counts.js';
 import { candidatesUnderMode } from './candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from './reference-functions.js';
@@ -16,12 +16,7 @@ import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { CatalogMiningStore } from './mining-store.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
-
-/**
- * Bumped when the mining harness changes what it finds (plugins, mutation text, pytest arguments):
- * results stored under an older version are then not reused.
- */
-export const MINING_VERSION = 1;
+import { miningKeyOf } from './mining-key.js';
 
 export interface MineStageOptions extends PrepareStageOptions {
   readonly mode: MiningMode;
@@ -128,27 +123,6 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     candidates: candidates.length,
     reference,
   };
-}
-
-/**
- * What mining results depend on besides the functions: a new key starts afresh, the same key resumes.
- * `repeat` is the command's; the manifest's baseline_runs takes its place (see baselineRunsOf).
- */
-export function miningKeyOf(
-  prepared: PreparedRepository,
-  repeat = DEFAULT_REPEAT,
-  tracebacks: MiningTracebacks = 'native',
-): string {
-  return contentHash(
-    JSON.stringify({
-      version: MINING_VERSION,
-      baseCommit: prepared.checkout.baseCommit,
-      environment: prepared.environment.key,
-      repeat: baselineRunsOf(prepared.entry, repeat),
-      timeout: prepared.entry.timeoutSeconds,
-      tracebacks,
-    }),
-  );
 }
 
 function chooseFunctions(

@@ -23,7 +23,7 @@ import {
 import type { FunctionLevels } from './classify-functions.js';
 import { classifyFunctions, levelModeOf } from './classify-functions.js';
 import { JobPool } from './job-pool.js';
-import { miningKeyOf } from './mine-stage.js';
+import { miningKeyOf } from './mining-key.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
 import { candidateInstanceIds, taskRepoName } from './task-identity.js';

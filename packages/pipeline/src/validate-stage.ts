@@ -4,7 +4,7 @@ import type { JobResult, PreparedRepository, TestOutcome } from '@repocod/runner
 import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
 import type { SubmitOptions } from './job-pool.js';
 import { JobPool } from './job-pool.js';
-import { miningKeyOf } from './mine-stage.js';
+import { miningKeyOf } from './mining-key.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';

@@ -1,0 +1,32 @@
+import type { MiningTracebacks } from '@repocod/mining';
+import type { PreparedRepository } from '@repocod/runner';
+import { baselineRunsOf } from '@repocod/runner';
+import { contentHash, DEFAULT_REPEAT } from '@repocod/core';
+
+/**
+ * Bumped when the mining harness changes what it finds (plugins, mutation text, pytest arguments):
+ * results stored under an older version are then not reused.
+ */
+export const MINING_VERSION = 1;
+
+/**
+ * What mining results depend on besides the functions: a new key starts afresh, the same key resumes. Mining
+ * stores its results under it; the tasks stage and validation read them back under it (mining's baseline as the gold
+ * evidence). `repeat` is the command's; the manifest's baseline_runs takes its place (see baselineRunsOf).
+ */
+export function miningKeyOf(
+  prepared: PreparedRepository,
+  repeat = DEFAULT_REPEAT,
+  tracebacks: MiningTracebacks = 'native',
+): string {
+  return contentHash(
+    JSON.stringify({
+      version: MINING_VERSION,
+      baseCommit: prepared.checkout.baseCommit,
+      environment: prepared.environment.key,
+      repeat: baselineRunsOf(prepared.entry, repeat),
+      timeout: prepared.entry.timeoutSeconds,
+      tracebacks,
+    }),
+  );
+}
