@@ -79,6 +79,12 @@ describe('repocod evaluate', () => {
     expect(io.stderr()).toContain(`${predictions}:4: not valid JSON`);
     expect(io.stderr()).toContain(`${predictions}:3 (instance_id): demo-nope is not a task of ${release}`);
     expect(io.stdout()).toContain('2 prediction(s) not evaluated:');
+    // The repository's line, then its predictions: the empty one (nothing to run) among them, not before it.
+    const lines = io.stderr().split('\n');
+    const repositoryLine = lines.findIndex((line) => line.startsWith('demo: 2 prediction(s): 1 to run'));
+    const emptyLine = lines.findIndex((line) => line.includes(`${QUOTE}: empty`));
+    expect(repositoryLine, io.stderr()).toBeGreaterThan(-1);
+    expect(emptyLine, io.stderr()).toBeGreaterThan(repositoryLine);
     expect(io.stdout()).toContain(
       'outcomes: 0 resolved, 1 unresolved, 1 empty, 0 patch failed, 0 timeout, 0 error, \
 1 without prediction',

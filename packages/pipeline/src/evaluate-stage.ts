@@ -346,8 +346,14 @@ async function evaluateRepository(
       resolved,
     });
   };
+  // Every prediction submits its job at once; the repository's line comes before any prediction's.
+  let announced: () => void = () => undefined;
+  const lineShown = new Promise<void>((resolve) => {
+    announced = resolve;
+  });
   const evaluations = toEvaluate.map(async (entry) => {
     const { grade, result } = await graded(entry);
+    await lineShown;
     await finish(entry, grade, result);
   });
   const plan = await pool.plan();
@@ -360,6 +366,7 @@ async function evaluateRepository(
     fromCatalog,
     workers: pool.parallelism,
   });
+  announced();
   pool.start();
   await Promise.all(evaluations);
   return { evaluatedNow: total, fromCatalog };
