@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW_STAGES } from '../flow-events.js';
-import { flowStages } from '../flow.js';
+import { FLOW_STAGES } from './flow-events.js';
+import { flowStages } from './flow.js';
 
 describe('flowStages', () => {
   it('runs the stages in the order of the flow, Lite-first mining as one stage that spans the repositories', () => {

@@ -2,9 +2,9 @@ import type { CandidateModeName } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
-import type { FlowEvent, FlowStage } from '../flow-events.js';
-import type { LiteMargin } from '../lite-plan.js';
-import type { HubTarget } from '../publish-stage.js';
+import type { FlowEvent, FlowStage } from './flow-events.js';
+import type { LiteMargin } from '../lite/lite-plan.js';
+import type { HubTarget } from '../steps/publish.js';
 
 /**
  * The contract every stage of the flow keeps (see runFlow): one entry point that takes one

@@ -1,8 +1,8 @@
 import type { StageTimeStore } from '@repocod/catalog';
 import { isRepocodError } from '@repocod/core';
-import type { FlowEvent, FlowStage } from '../flow-events.js';
-import type { ProgressReport } from '../progress-ticker.js';
-import { ProgressTicker } from '../progress-ticker.js';
+import type { FlowEvent, FlowStage } from './flow-events.js';
+import type { ProgressReport } from './progress-ticker.js';
+import { ProgressTicker } from './progress-ticker.js';
 import type { StageProgress, StageRow, StageRows } from './stage-contract.js';
 import { FlowAborted, FlowStageError } from './stage-contract.js';
 

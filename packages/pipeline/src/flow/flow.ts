@@ -1,0 +1,249 @@
+import type { Catalog } from '@repocod/catalog';
+import type { CandidateModeName } from '@repocod/core';
+import { DEFAULT_RELEASE_VERSION, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
+import type { ExecutorFactory } from '@repocod/runner';
+import type { SelectionSpec } from '@repocod/tasks';
+import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import type { FlowEvent, FlowStage } from './flow-events.js';
+import { FLOW_STAGES } from './flow-events.js';
+import { EXTRACT } from './stages/extract.js';
+import { LITE_FIRST } from './stages/lite-first.js';
+import { MINE_ALL } from './stages/mine-all.js';
+import { PREPARE } from './stages/prepare.js';
+import { PUBLISH } from './stages/publish.js';
+import { SELECT } from './stages/select.js';
+import type { FlowSettings, FlowState, RepositoryStage, Stage, StageContext } from './stage-contract.js';
+import { FlowAborted } from './stage-contract.js';
+import { FlowRows } from './stage-rows.js';
+import { TASKS } from './stages/tasks.js';
+import { VALIDATE } from './stages/validate.js';
+import type { LiteMargin } from '../lite/lite-plan.js';
+import type { HubTarget } from '../steps/publish.js';
+
+export { FlowAborted } from './stage-contract.js';
+export { miningPhaseItem } from './stages/mine-progress.js';
+export { releasedVersions } from './stages/publish.js';
+
+export interface FlowOptions {
+  readonly projectRoot: string;
+  readonly stateRoot?: string;
+  /** The repositories to curate (manifest names). */
+  readonly repositories: readonly string[];
+  readonly manifest?: string;
+  readonly sources?: readonly string[];
+  readonly workers?: number;
+  /** Where the runner's jobs run (default: the local pool); see @repocod/distributed for a queue. */
+  readonly executor?: ExecutorFactory;
+  /**
+   * Baseline runs when mining (default 3), and runs with the gold patches when validating (default: the
+   * manifest's validate_runs of each repository, else 3).
+   */
+  readonly repeat?: number;
+  /**
+   * The selection spec (default REPOCOD-Lite's). A spec over a reference (`reference`, `keepAll`: see
+   * repocod reference) makes the flow a rebuild of it: mine and tasks take exactly the functions its rows
+   * resolve to, every one mined, select pools their tasks, and the release says what became of each row.
+   */
+  readonly spec?: SelectionSpec;
+  /**
+   * Mine every candidate of every repository. By default the flow mines Lite-first (see lite-mining.ts):
+   * only the candidates the selection can pick, with the same picks as mining them all.
+   */
+  readonly mineAll?: boolean;
+  /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
+  readonly candidates?: CandidateModeName;
+  /** Lite-first mining's margin over each quota (default 20%). */
+  readonly margin?: LiteMargin;
+  readonly narrow?: boolean;
+  /** The version the flow releases (default DEFAULT_RELEASE_VERSION). */
+  readonly version?: string;
+  /** The release folder. */
+  readonly out: string;
+  readonly keep?: readonly string[];
+  readonly push?: HubTarget;
+  /**
+   * The stages to run (default all). The TUI runs every stage but publish, then publish alone once the
+   * curator has confirmed; a stage left out is taken as it stands in the catalog (select: the latest
+   * selection).
+   */
+  readonly stages?: readonly FlowStage[];
+  readonly onEvent?: (event: FlowEvent) => void;
+  /** Checked between items: an aborted flow stops at the next boundary, keeping what is stored. */
+  readonly signal?: AbortSignal;
+  /** How often a running stage reports where it stands (default DEFAULT_PROGRESS_INTERVAL_MS). */
+  readonly progressIntervalMs?: number;
+}
+
+export interface FlowResult {
+  readonly ok: boolean;
+  /** Stages that failed, with the repository and what to do. */
+  readonly failures: readonly {
+    readonly stage: FlowStage;
+    readonly repository: string | null;
+    readonly message: string;
+  }[];
+  readonly release: {
+    readonly folder: string;
+    readonly version: string;
+    readonly rows: number;
+    readonly written: boolean;
+  } | null;
+  readonly durationSeconds: number;
+}
+
+/**
+ * The stages of a flow, in order: per repository the checkout and environment, the functions, the
+ * relevant tests and the tasks (Lite-first: the mining and tasks of every repository together); then
+ * over all of them the selection, the validation and the release. A new stage is a new entry here.
+ */
+export function flowStages(settings: Pick<FlowSettings, 'mineAll'>): readonly Stage[] {
+  const mining: readonly Stage[] = settings.mineAll ? [MINE_ALL, TASKS] : [LITE_FIRST];
+  return [PREPARE, EXTRACT, ...mining, SELECT, VALIDATE, PUBLISH];
+}
+
+/** The flow's settings with their defaults, resolved here once. */
+export function flowSettings(options: FlowOptions): FlowSettings {
+  const spec = options.spec ?? REPOCOD_LITE_SPEC;
+  return {
+    workers: resolveWorkers(options.workers),
+    repeat: resolveRepeat(options.repeat),
+    validateRepeat: options.repeat,
+    spec,
+    // A reference names its functions: every one is mined, so Lite-first planning does not apply.
+    mineAll: options.mineAll === true || spec.reference !== undefined,
+    margin: options.margin,
+    narrow: options.narrow,
+    version: options.version ?? DEFAULT_RELEASE_VERSION,
+    out: options.out,
+    keep: options.keep,
+    push: options.push,
+  };
+}
+
+/**
+ * The whole curation on the catalog, stage by stage, for the TUI and the headless mode alike (see
+ * flowStages). Every stage stores its work as it goes and answers what is already stored, so running
+ * the flow again carries on where it stopped. The per-repository stages run repository by repository;
+ * a repository whose stage fails is reported and leaves the flow, and the others go on. The stages
+ * over all repositories need every repository to have got that far.
+ */
+export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<FlowResult> {
+  const started = performance.now();
+  const emit = options.onEvent ?? (() => undefined);
+  const settings = flowSettings(options);
+  const chosen = new Set(options.stages ?? FLOW_STAGES);
+  const perRepository: readonly FlowStage[] = ['extract', 'mine', 'tasks'];
+  if (!chosen.has('prepare') && perRepository.some((stage) => chosen.has(stage))) {
+    throw new RepocodError('usage', 'the flow runs extract, mine and tasks only with prepare');
+  }
+  const rows = new FlowRows(catalog, emit, options.signal, options.progressIntervalMs);
+  const state: FlowState = {
+    active: [...options.repositories],
+    extracted: new Set(),
+    miningKeys: new Map(),
+    selectionId: undefined,
+    release: null,
+  };
+  const context: StageContext = {
+    catalog,
+    settings,
+    common: {
+      projectRoot: options.projectRoot,
+      stateRoot: options.stateRoot,
+      manifest: options.manifest,
+      sources: options.sources,
+      executor: options.executor,
+      candidates: options.candidates,
+      prepared: new Map(),
+    },
+    state,
+    rows,
+  };
+  const finish = (ok: boolean): FlowResult => {
+    const result = {
+      ok: ok && rows.failures.length === 0,
+      failures: rows.failures,
+      release: state.release,
+      durationSeconds: (performance.now() - started) / 1000,
+    };
+    emit({
+      kind: 'flow-done',
+      ok: result.ok,
+      failures: rows.failures.length,
+      release: state.release,
+      seconds: result.durationSeconds,
+    });
+    return result;
+  };
+
+  emit({
+    kind: 'flow-start',
+    repositories: [...options.repositories],
+    stages: FLOW_STAGES.filter((name) => chosen.has(name)),
+  });
+  try {
+    for (const group of stageGroups(flowStages(settings))) {
+      if (group.kind === 'per-repository') {
+        await runPerRepository(context, group.stages, chosen);
+        continue;
+      }
+      const { stage } = group;
+      if (stage.scope === 'spanning') {
+        if (chosen.has(stage.stage) && state.extracted.size > 0) await stage.run(context);
+        continue;
+      }
+      // The stages over all repositories need every one of them.
+      if (state.active.length < options.repositories.length) return finish(false);
+      if (rows.aborted()) throw new FlowAborted();
+      if (!chosen.has(stage.stage)) continue;
+      const done = await rows.run(stage.stage, null, async (progress) => ({
+        summary: await stage.run(context, progress),
+        value: true,
+      }));
+      if (done === undefined) return finish(false);
+    }
+    return finish(state.active.length === options.repositories.length);
+  } catch (error) {
+    if (error instanceof FlowAborted) emit({ kind: 'flow-stopped', seconds: (performance.now() - started) / 1000 });
+    throw error;
+  }
+}
+
+type StageGroup =
+  | { readonly kind: 'per-repository'; readonly stages: RepositoryStage[] }
+  | { readonly kind: 'one'; readonly stage: Exclude<Stage, RepositoryStage> };
+
+/** Consecutive per-repository stages together (they run repository by repository), the others alone. */
+function stageGroups(stages: readonly Stage[]): StageGroup[] {
+  const groups: StageGroup[] = [];
+  for (const stage of stages) {
+    const last = groups.at(-1);
+    if (stage.scope !== 'repository') groups.push({ kind: 'one', stage });
+    else if (last?.kind === 'per-repository') last.stages.push(stage);
+    else groups.push({ kind: 'per-repository', stages: [stage] });
+  }
+  return groups;
+}
+
+/** Each repository through the stages in turn; a failure takes the repository out of the flow. */
+async function runPerRepository(
+  context: StageContext,
+  stages: readonly RepositoryStage[],
+  chosen: ReadonlySet<FlowStage>,
+): Promise<void> {
+  const { state, rows } = context;
+  for (const repository of [...state.active]) {
+    for (const stage of stages) {
+      if (rows.aborted()) throw new FlowAborted();
+      if (!chosen.has(stage.stage)) continue;
+      const done = await rows.run(stage.stage, repository, async (progress) => ({
+        summary: await stage.run(context, repository, progress),
+        value: true,
+      }));
+      if (done === undefined) {
+        state.active.splice(state.active.indexOf(repository), 1);
+        break;
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ConfigInfo } from '@repocod/publish';
+import { configsOfCard } from '@repocod/publish';
+import { publishStage } from '../../steps/publish.js';
+import type { CollectiveStage } from '../stage-contract.js';
+
+/** The selection's validated tasks as a new version of the release folder (never rewriting one). */
+export const PUBLISH: CollectiveStage = {
+  stage: 'publish',
+  scope: 'all',
+  async run({ catalog, common, settings, state }, progress) {
+    const { out, version, push } = settings;
+    const earlier = releasedVersions(out).find((config) => config.version === version);
+    if (earlier !== undefined && push === undefined) {
+      progress.step(1, 1, `${version} is already in ${out}`);
+      progress.problem(
+        `version ${version} is already released in ${out} (versions are never rewritten); ` +
+          'give another version to release the catalog as it is now',
+      );
+      state.release = { folder: out, version, rows: earlier.numExamples, written: false };
+      return `version ${version} already in ${out} (${earlier.numExamples} tasks): left as it is`;
+    }
+    const value = await publishStage(catalog, {
+      version: earlier === undefined ? version : undefined,
+      out,
+      selectionId: state.selectionId,
+      keep: settings.keep,
+      push,
+      stateRoot: common.stateRoot,
+      reference: { projectRoot: common.projectRoot, manifest: common.manifest, sources: common.sources },
+    });
+    progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
+    const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;
+    state.release = { folder: out, version, rows, written: value.version !== null };
+    const pushed =
+      value.pushed === null ? '' : `; pushed to ${push?.repo} (commit ${value.pushed.commitOid.slice(0, 12)})`;
+    const written =
+      value.version === null ? `version ${version} already in ${out}` : `version ${version}: ${rows} task(s) in ${out}`;
+    return `${written}${pushed}`;
+  },
+};
+
+/** The versions a release folder already holds, with their sizes (none when it has no card yet). */
+export function releasedVersions(folder: string): ConfigInfo[] {
+  const card = join(folder, 'README.md');
+  if (!existsSync(card)) return [];
+  return configsOfCard(readFileSync(card, 'utf8'), card);
+}

@@ -1,0 +1,44 @@
+import { listRepositories } from '../../steps/find-repository.js';
+import { referenceTaskIds } from '../../reference/reference-functions.js';
+import { selectStage } from '../../steps/select.js';
+import type { CollectiveStage } from '../stage-contract.js';
+
+/**
+ * The Lite subset over every repository's tasks (over a reference's, when the spec names one), stored
+ * with its spec; later stages take its id.
+ */
+export const SELECT: CollectiveStage = {
+  stage: 'select',
+  scope: 'all',
+  async run({ catalog, common, settings, state }, progress) {
+    const { reference } = settings.spec;
+    const pool =
+      reference === undefined
+        ? undefined
+        : await referenceTaskIds(catalog, reference, {
+            repositories: listRepositories(common),
+            projectRoot: common.projectRoot,
+          });
+    for (const row of pool?.withoutTask ?? [])
+      progress.problem(
+        `reference ${reference} row ${row.row.index} (${row.row.functionName ?? row.row.instanceId ?? '?'}): no task \
+(no relevant tests found here)`,
+      );
+    const value = await selectStage(catalog, settings.spec, 'the flow', {
+      ...(pool === undefined ? {} : { referenceTasks: pool.instanceIds }),
+    });
+    state.selectionId = value.selectionId;
+    progress.step(value.picks.length, value.picks.length, value.selectionId);
+    for (const short of value.short)
+      progress.problem(
+        `${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`,
+      );
+    const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
+    const passedOver =
+      value.passedOver.length === 0 ? '' : `; ${value.passedOver.length} passed over, validation failed`;
+    const mode = `levels by ${value.spec.levels}${
+      reference === undefined ? '' : `; reference ${reference}${value.spec.keepAll === true ? ', all kept' : ''}`
+    }`;
+    return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; ${mode}`;
+  },
+};

@@ -1,0 +1,123 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Catalog } from '@repocod/catalog';
+import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateStage } from './evaluate.js';
+import { evaluationReports } from '../reports/evaluation-reports.js';
+import { openMinedDemo } from '../testing/mined-demo.js';
+import { publishStage } from './publish.js';
+import { selectStage } from './select.js';
+import { tasksStage } from './tasks.js';
+import { validateStage } from './validate.js';
+
+const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
+const state = mkdtempSync(join(tmpdir(), 'repocod-evaluate-'));
+const options = { projectRoot: PROJECT_ROOT, stateRoot: state, workers: 2 };
+const release = join(state, 'release');
+const outDir = join(state, 'evaluations');
+const QUOTE = 'demo-inventory.pricing.quote';
+const SLUGIFY = 'demo-inventory.util.slugify';
+let catalog: Catalog;
+
+beforeAll(async () => {
+  catalog = await openMinedDemo(state);
+  await tasksStage(catalog, { ...options, repository: 'demo' });
+  const { selectionId } = await selectStage(catalog, {
+    ...REPOCOD_LITE_SPEC,
+    filter: "qualname IN ('slugify', 'quote')",
+  });
+  await validateStage(catalog, { ...options, selectionId });
+  await publishStage(catalog, { out: release, version: '1.0', selectionId, stateRoot: state });
+}, 600_000);
+
+afterAll(async () => {
+  await catalog?.close();
+});
+
+const SLUGIFY_BODY = `decomposed = unicodedata.normalize("NFKD", text)
+without_marks = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+words = re.split(r"[\\W_]+", without_marks.lower())
+return sep.join(word for word in words if word)
+`;
+
+describe('evaluateStage on the demo release', () => {
+  it('resolves every task with the gold patches, and answers a rerun from the catalog', async () => {
+    const gold = await evaluateStage(catalog, { ...options, release, gold: true, outDir });
+    expect(gold.runId).toBe('gold@1.0');
+    expect(gold.reports.map(({ model, report }) => [model, report.resolved_ids, report.pass_at_1])).toEqual([
+      ['gold', [QUOTE, SLUGIFY], 1],
+    ]);
+    expect(gold.evaluatedNow).toBe(2);
+    const again = await evaluateStage(catalog, { ...options, release, gold: true, outDir });
+    expect([again.evaluatedNow, again.fromCatalog]).toEqual([0, 2]);
+    const results = JSON.parse(readFileSync(join(outDir, 'gold@1.0', 'gold', SLUGIFY, 'results.json'), 'utf8'));
+    expect(results).toMatchObject({ outcome: 'resolved', failing_tests: [] });
+    expect(results.tests.length).toBeGreaterThan(0);
+  }, 600_000);
+
+  it('gives each kind of prediction its own outcome, and names what it cannot run', async () => {
+    const predictions = join(state, 'preds.jsonl');
+    const line = (record: object): string => JSON.stringify(record);
+    writeFileSync(
+      predictions,
+      [
+        line({ instance_id: SLUGIFY, model_name_or_path: 'right', completion: SLUGIFY_BODY }),
+        line({ instance_id: QUOTE, model_name_or_path: 'right', completion: 'return None' }),
+        line({ instance_id: SLUGIFY, model_name_or_path: 'empty', model_patch: '' }),
+        line({
+          instance_id: QUOTE,
+          model_name_or_path: 'empty',
+          model_patch:
+            'diff --git a/inventory/pricing.py b/inventory/pricing.py\n--- a/inventory/pricing.py\n\
++++ b/inventory/pricing.py\n@@ -1,1 +1,1 @@\n-no such line\n+x\n',
+        }),
+        line({ instance_id: SLUGIFY, model_name_or_path: 'syntax', completion: 'return sep.join(\n' }),
+        line({ instance_id: 'demo-nope', model_name_or_path: 'syntax', completion: 'return 1' }),
+        '{"instance_id": broken',
+      ].join('\n'),
+    );
+    const summary = await evaluateStage(catalog, { ...options, release, predictions, outDir });
+    expect(summary.runId).toBe('preds@1.0');
+    expect(summary.problems.map((problem) => [problem.source, problem.field])).toEqual([
+      [`${predictions}:7`, null],
+      [`${predictions}:6`, 'instance_id'],
+    ]);
+    const outcomes = (await catalog.evaluations('preds@1.0')).map((row) => [row.model, row.instanceId, row.outcome]);
+    expect(outcomes).toEqual([
+      ['empty', QUOTE, 'patch-failed'],
+      ['empty', SLUGIFY, 'empty'],
+      ['right', QUOTE, 'unresolved'],
+      ['right', SLUGIFY, 'resolved'],
+      ['syntax', SLUGIFY, 'unresolved'],
+    ]);
+    const reports = await evaluationReports(catalog, 'preds@1.0');
+    const syntax = reports.find((report) => report.model === 'syntax');
+    expect(syntax?.report).toMatchObject({ total_instances: 2, incomplete_ids: [QUOTE], pass_at_1: 0 });
+    expect(syntax?.rows.find((row) => row.instanceId === SLUGIFY)?.detail).toMatch(/collection error|do not pass/);
+    const applied = readFileSync(join(outDir, 'preds@1.0', 'right', SLUGIFY, 'model.patch'), 'utf8');
+    expect(applied).toContain('+    decomposed = unicodedata.normalize("NFKD", text)');
+    expect(reports.find((report) => report.model === 'right')?.report.by_level.length).toBeGreaterThan(0);
+  }, 600_000);
+  it("matches REPOCOD's output by function name and runs its whole definitions", async () => {
+    const predictions = join(state, 'repocod-model.json');
+    const slugify = `def slugify(text, sep="-"):\n${SLUGIFY_BODY.split('\n')
+      .map((row) => (row === '' ? '' : `    ${row}`))
+      .join('\n')}`;
+    writeFileSync(
+      predictions,
+      JSON.stringify({
+        demo: {
+          '0': { function_name: 'util.slugify', prompt: null, output: slugify },
+          '1': { function_name: 'no_such_function', output: 'return 1' },
+        },
+      }),
+    );
+    const summary = await evaluateStage(catalog, { ...options, release, predictions, outDir });
+    expect(summary.problems.map((problem) => problem.message)).toEqual(['no task of demo is named no_such_function']);
+    expect((await catalog.evaluations(summary.runId)).map((row) => [row.model, row.instanceId, row.outcome])).toEqual([
+      ['repocod-model', SLUGIFY, 'resolved'],
+    ]);
+  }, 600_000);
+});
