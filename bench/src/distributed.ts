@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { JobQueue, parseRedisUrl, redisForRun, RedisExecutor } from '@repocod/distributed';
 import type { StoredValidation } from '@repocod/pipeline';
-import { openCatalog, runFlow, validateStage } from '@repocod/pipeline';
+import { openCatalog, runFlow, runValidateCommand } from '@repocod/pipeline';
 const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
 import { startWorkerProcess } from '@repocod/testkit';
 
@@ -92,7 +92,7 @@ async function measure(label: string, workers: number): Promise<Measured> {
   const catalog = await openCatalog(copy);
   try {
     const started = performance.now();
-    const summary = await validateStage(catalog, {
+    const summary = await runValidateCommand(catalog, {
       projectRoot: PROJECT_ROOT,
       stateRoot,
       workers: 2,

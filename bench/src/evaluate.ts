@@ -12,7 +12,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { EvaluationReport } from '@repocod/pipeline';
-import { evaluateStage, openCatalog, runFlow } from '@repocod/pipeline';
+import { runEvaluateCommand, openCatalog, runFlow } from '@repocod/pipeline';
 
 const PROJECT_ROOT = resolve(new URL('../..', import.meta.url).pathname);
 const { values } = parseArgs({
@@ -40,7 +40,7 @@ try {
   const runs: { label: string; seconds: number; evaluated: number; report: EvaluationReport }[] = [];
   for (const workers of [1, 2]) {
     const started = performance.now();
-    const summary = await evaluateStage(catalog, {
+    const summary = await runEvaluateCommand(catalog, {
       projectRoot: PROJECT_ROOT,
       stateRoot,
       sources: values.source ?? [],

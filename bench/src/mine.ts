@@ -11,9 +11,9 @@ import { IN_MEMORY, openCatalog } from '@repocod/catalog';
 import type { FunctionMining, MiningMode, MiningSummary, MutationTarget } from '@repocod/mining';
 import { MemoryMiningStore, mineRepository } from '@repocod/mining';
 import { LocalExecutor } from '@repocod/runner';
-import { runExtract } from '@repocod/pipeline';
+import { extractStep } from '@repocod/pipeline';
 import { mutationTargets, selectFunctions } from '@repocod/pipeline';
-import { prepareStage } from '@repocod/pipeline';
+import { prepareStep } from '@repocod/pipeline';
 
 const projectRoot = resolve(new URL('../..', import.meta.url).pathname);
 const args = process.argv.slice(2);
@@ -40,9 +40,9 @@ for (let index = 0; index < args.length; index++) {
   }
 }
 
-const prepared = await prepareStage({ projectRoot, repository, sources, workers });
+const prepared = await prepareStep(repository, { projectRoot, sources, workers });
 const catalog = await openCatalog(IN_MEMORY);
-await runExtract(catalog, { root: prepared.checkout.path, repository: prepared.entry.name });
+await extractStep(catalog, { root: prepared.checkout.path, repository: prepared.entry.name });
 const targets = mutationTargets(
   selectFunctions(await catalog.functions(prepared.entry.name, { candidatesOnly: true }), only, prepared.entry.name),
   prepared.checkout.path,

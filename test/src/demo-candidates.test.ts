@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { isTestCodePath } from '@repocod/core';
-import { listPythonFiles, openCatalog, runExtract } from '@repocod/pipeline';
+import { listPythonFiles, openCatalog, extractStep } from '@repocod/pipeline';
 import { describe, expect, it } from 'vitest';
 import { DEMO_ROOT, PROJECT_ROOT, toolsPython } from './project-paths.js';
 
@@ -32,7 +32,7 @@ describe('demo candidates', () => {
 
     const catalog = await openCatalog(':memory:');
     try {
-      await runExtract(catalog, { root: DEMO_ROOT, repository: 'demo' });
+      await extractStep(catalog, { root: DEMO_ROOT, repository: 'demo' });
       const ours = (await catalog.functions('demo', { candidatesOnly: true }))
         .map((fn) => `${fn.file}:${fn.signatureSpan.start} ${fn.qualname}`)
         .sort();

@@ -1,17 +1,17 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MineStageOptions, MineStageSummary } from '@repocod/pipeline';
-import { mineStage, openCatalog } from '@repocod/pipeline';
+import type { MineCommandOptions, MineSummary } from '@repocod/pipeline';
+import { runMineCommand, openCatalog } from '@repocod/pipeline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './project-paths.js';
 
-let fast: MineStageSummary;
-let exact: MineStageSummary;
+let fast: MineSummary;
+let exact: MineSummary;
 
 beforeAll(async () => {
   const state = mkdtempSync(join(tmpdir(), 'repocod-demo-mining-'));
-  const options: MineStageOptions = {
+  const options: MineCommandOptions = {
     projectRoot: PROJECT_ROOT,
     stateRoot: state,
     repository: 'demo',
@@ -22,8 +22,8 @@ beforeAll(async () => {
   const fastCatalog = await openCatalog(join(state, 'fast.duckdb'));
   const exactCatalog = await openCatalog(join(state, 'exact.duckdb'));
   try {
-    fast = await mineStage(fastCatalog, { ...options, confirm: true });
-    exact = await mineStage(exactCatalog, { ...options, mode: 'exact' });
+    fast = await runMineCommand(fastCatalog, { ...options, confirm: true });
+    exact = await runMineCommand(exactCatalog, { ...options, mode: 'exact' });
   } finally {
     await fastCatalog.close();
     await exactCatalog.close();
@@ -37,7 +37,7 @@ beforeAll(async () => {
 describe('mining the demo', () => {
   it('finds identical FAIL_TO_PASS sets in the fast and the exact mode for all 52 candidates', () => {
     expect(fast.functions).toHaveLength(52);
-    const sets = (summary: MineStageSummary): Map<string, readonly string[]> =>
+    const sets = (summary: MineSummary): Map<string, readonly string[]> =>
       new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
     expect(sets(fast)).toEqual(sets(exact));
     expect(fast.functions.every((fn) => fn.status === 'tests')).toBe(true);
@@ -61,7 +61,7 @@ describe('mining the demo', () => {
   });
 
   it('runs far fewer tests than the exact mode', () => {
-    const executions = (summary: MineStageSummary): number =>
+    const executions = (summary: MineSummary): number =>
       summary.phases.reduce((sum, phase) => sum + phase.testExecutions, 0);
     const fastMining = fast.phases.filter((phase) => phase.phase !== 'confirm');
     expect(executions({ ...fast, phases: fastMining }) * 5).toBeLessThan(executions(exact));

@@ -5,6 +5,7 @@ import {
   DEFAULT_CATALOG_PATH,
   DEFAULT_RECORD_FOLDER,
   DEFAULT_RELEASE_FOLDER,
+  FLOW_STAGES,
   listRepositories,
   openCatalog,
   referenceRepositories,
@@ -168,13 +169,7 @@ async function runHeadless(
     if (line !== null) io.out(`${line}\n`);
   };
   const version = session.settings.version ?? DEFAULT_RELEASE_VERSION;
-  const result = await session.run(
-    repositories,
-    ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'],
-    onEvent,
-    undefined,
-    version,
-  );
+  const result = await session.run(repositories, FLOW_STAGES, onEvent, undefined, version);
   if (!json) io.out(headlessSummary(board, Date.now()));
   if (!result.ok) return 1;
   if (records !== null) {

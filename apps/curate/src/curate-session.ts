@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   Catalog,
-  EvaluateStageEvent,
+  EvaluateEvent,
   EvaluateSummary,
   FlowEvent,
   FlowResult,
@@ -17,10 +17,10 @@ import type {
   ValidationOverview,
 } from '@repocod/pipeline';
 import {
-  evaluateStage,
+  runEvaluateCommand,
   flowStatus,
   modelFolder,
-  publishStage,
+  publishStep,
   runFlow,
   runLog,
   taskDetail,
@@ -103,9 +103,9 @@ export class CurateSession {
    * (the folder's default config), as `repocod evaluate` does; outcomes go to the catalog, logs to
    * out/evaluations in the project.
    */
-  evaluate(predictions: string | null, onEvent: (event: EvaluateStageEvent) => void): Promise<EvaluateSummary> {
+  evaluate(predictions: string | null, onEvent: (event: EvaluateEvent) => void): Promise<EvaluateSummary> {
     const { projectRoot, stateRoot, manifest, sources, workers, executor, out } = this.settings;
-    return evaluateStage(this.catalog, {
+    return runEvaluateCommand(this.catalog, {
       projectRoot,
       stateRoot,
       manifest,
@@ -137,7 +137,7 @@ export class CurateSession {
   /** What publishing `version` would write and upload, with nothing written (publish's dry run). */
   previewPublish(version: string): Promise<PublishSummary> {
     const { out, keep, push, stateRoot } = this.settings;
-    return publishStage(this.catalog, { version, out, keep, push: push ?? undefined, dryRun: true, stateRoot });
+    return publishStep(this.catalog, { version, out, keep, push: push ?? undefined, dryRun: true, stateRoot });
   }
 
   /** A flow started by run() has not ended yet (its stage may be mid-way through pytest runs). */

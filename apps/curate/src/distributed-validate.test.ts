@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { RedisForRun } from '@repocod/distributed';
 import { JobQueue, parseRedisUrl, redisForRun, RedisExecutor } from '@repocod/distributed';
 import type { Catalog, StoredValidation } from '@repocod/pipeline';
-import { REPOCOD_LITE_SPEC, selectStage, validateStage } from '@repocod/pipeline';
+import { REPOCOD_LITE_SPEC, selectStep, runValidateCommand } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './project-root.js';
 import { openDemoCatalog } from './tui/demo-fixture.js';
@@ -49,8 +49,8 @@ afterAll(async () => {
 
 async function validate(catalog: Catalog, queue?: JobQueue): Promise<readonly StoredValidation[]> {
   const filter = `repository = 'demo' AND qualname IN (${TEN.map((name) => `'${name}'`).join(', ')})`;
-  const { selectionId } = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter });
-  const summary = await validateStage(catalog, {
+  const { selectionId } = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter });
+  const summary = await runValidateCommand(catalog, {
     selectionId,
     projectRoot: PROJECT_ROOT,
     stateRoot: coordinatorState,

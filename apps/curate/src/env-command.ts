@@ -1,5 +1,5 @@
 import { RepocodError } from '@repocod/core';
-import { prepareStage } from '@repocod/pipeline';
+import { prepareStep } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
@@ -14,9 +14,8 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   const [repository, extra] = args.positionals;
   if (repository === undefined || extra !== undefined) throw new RepocodError('usage', ENV_USAGE);
   const started = performance.now();
-  const prepared = await prepareStage({
+  const prepared = await prepareStep(repository, {
     ...repositoryOptions(args),
-    repository,
     freshEnvironment: args.flags.get('fresh') === true,
     onLog: io.interactive ? (line) => io.err(`  ${line}\n`) : undefined,
   });

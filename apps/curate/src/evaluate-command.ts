@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RepocodError, resolveWorkers } from '@repocod/core';
-import type { EvaluateStageEvent, EvaluateSummary, ModelReport, ProgressTicker } from '@repocod/pipeline';
+import type { EvaluateEvent, EvaluateSummary, ModelReport, ProgressTicker } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
   downloadHubRelease,
-  evaluateStage,
+  runEvaluateCommand,
   evaluationReports,
   hubToken,
   modelFolder,
@@ -79,7 +79,7 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
     const ticker = startProgressLines(io, '  ');
     try {
       const summary = await withExecutor(args, io, ({ executor }) =>
-        evaluateStage(catalog, {
+        runEvaluateCommand(catalog, {
           executor,
           ...repositoryOptions(args),
           release,
@@ -153,7 +153,7 @@ async function releaseFolder(args: ParsedArgs, io: CommandIO, outDir: string): P
   return target;
 }
 
-function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: EvaluateStageEvent) => void {
+function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: EvaluateEvent) => void {
   return (event) => {
     if (event.kind === 'evaluate-start') {
       io.err(

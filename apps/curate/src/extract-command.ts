@@ -5,7 +5,7 @@ import {
   assertRepositoryFolder,
   loadExtractionConfig,
   openCatalog,
-  runExtract,
+  extractStep,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
@@ -34,7 +34,7 @@ export async function extractCommand(args: ParsedArgs, io: CommandIO): Promise<n
   assertRepositoryFolder(path);
   const catalog = await openCatalog(dbPath);
   try {
-    const summary = await runExtract(catalog, {
+    const summary = await extractStep(catalog, {
       root: path,
       repository: stringOption(args, 'name'),
       config,

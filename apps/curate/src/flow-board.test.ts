@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { FlowEvent } from '@repocod/pipeline';
-import { emptyBoard, etaSeconds, foldFlowEvent, formatSeconds } from './flow-board.js';
+import type { FlowEvent, FlowStatus, StageDefinition } from '@repocod/pipeline';
+import { FLOW_STAGE_LIST } from '@repocod/pipeline';
+import { boardFromStatus, emptyBoard, etaSeconds, foldFlowEvent, formatSeconds } from './flow-board.js';
 
 function fold(events: readonly [FlowEvent, number][]) {
   return events.reduce((board, [event, now]) => foldFlowEvent(board, event, now), emptyBoard([]));
@@ -160,5 +161,47 @@ describe('the flow board', () => {
       '3 min 05 s',
       '1 h 02 min',
     ]);
+  });
+});
+
+describe('a stage added to the stage list', () => {
+  const audit: StageDefinition = {
+    stage: 'audit',
+    title: 'an audit of the release',
+    rows: 'per-repository',
+    runner: () => null,
+    stored: (_status, repository) => (repository === undefined ? null : `${repository.tasks} tasks audited`),
+  };
+  const stages = [...FLOW_STAGE_LIST, audit];
+
+  it('gets its rows on the board, and what the catalog holds of it, from its one object', () => {
+    const board = emptyBoard(['demo', 'flask'], stages);
+    expect(board.rows.slice(-2).map((row) => `${row.stage} ${row.repository}`)).toEqual(['audit demo', 'audit flask']);
+    const repository = {
+      name: 'demo',
+      origin: 'datasets/demo',
+      baseCommit: null,
+      standInFor: null,
+      checkedOut: true,
+      environment: true,
+      functions: 10,
+      candidates: 5,
+      mined: 5,
+      withTests: 4,
+      tasks: 4,
+    };
+    const status: FlowStatus = {
+      repositories: [repository],
+      selection: null,
+      validation: { passed: 0, failed: 0, infraError: 0, notValidated: 0 },
+      releaseFolder: 'out/release',
+      releasedVersions: [],
+    };
+    const rows = boardFromStatus(status, ['demo'], stages).rows;
+    expect(rows.find((row) => row.stage === 'audit')).toMatchObject({
+      status: 'done',
+      summary: 'in the catalog: 4 tasks audited',
+    });
+    expect(rows.find((row) => row.stage === 'tasks')).toMatchObject({ summary: 'in the catalog: 4 tasks' });
   });
 });

@@ -1,5 +1,6 @@
 import type { FlowEvent, FlowStage, FlowStatus } from '@repocod/pipeline';
-import { FLOW_STAGES, PER_REPOSITORY_STAGES } from '@repocod/pipeline';
+import type { StageDefinition } from '@repocod/pipeline';
+import { FLOW_STAGE_LIST } from '@repocod/pipeline';
 
 /**
  * The flow as both front ends show it: one row per stage and repository (or one row for the stages
@@ -41,10 +42,13 @@ export interface FlowBoard {
   readonly release: Extract<FlowEvent, { kind: 'flow-done' }>['release'];
 }
 
-/** The board before any event: every row pending (for the repositories chosen). */
-export function emptyBoard(repositories: readonly string[]): FlowBoard {
-  const rows = FLOW_STAGES.flatMap((stage) =>
-    PER_REPOSITORY_STAGES.has(stage)
+/** The board before any event: every row pending (for the repositories chosen), in the order of the stages. */
+export function emptyBoard(
+  repositories: readonly string[],
+  stages: readonly StageDefinition[] = FLOW_STAGE_LIST,
+): FlowBoard {
+  const rows = stages.flatMap(({ stage, rows }) =>
+    rows === 'per-repository'
       ? repositories.map((repository) => pendingRow(stage, repository))
       : [pendingRow(stage, null)],
   );
@@ -201,56 +205,18 @@ export function formatSeconds(seconds: number): string {
  * The board as the catalog and the state folder leave it, before anything runs: on a second start the
  * stages screen shows what the last session finished (and `r` carries on from there).
  */
-export function boardFromStatus(status: FlowStatus, repositories: readonly string[]): FlowBoard {
-  const board = emptyBoard(repositories);
+export function boardFromStatus(
+  status: FlowStatus,
+  repositories: readonly string[],
+  stages: readonly StageDefinition[] = FLOW_STAGE_LIST,
+): FlowBoard {
+  const board = emptyBoard(repositories, stages);
   const byName = new Map(status.repositories.map((repository) => [repository.name, repository]));
-  const stored = (row: StageRow, summary: string | null): StageRow =>
-    summary === null ? row : { ...row, status: 'done', summary: `in the catalog: ${summary}` };
-  // biome-ignore lint/suspicious/useIterableCallbackReturn: the switch covers every stage (TypeScript checks it)
+  const byStage = new Map(stages.map((definition) => [definition.stage, definition]));
   const rows = board.rows.map((row): StageRow => {
     const repository = row.repository === null ? undefined : byName.get(row.repository);
-    switch (row.stage) {
-      case 'prepare':
-        return stored(
-          row,
-          repository?.checkedOut === true && repository.environment ? 'checked out, environment built' : null,
-        );
-      case 'extract':
-        return stored(
-          row,
-          repository !== undefined && repository.functions > 0
-            ? `${repository.functions} functions, ${repository.candidates} candidates`
-            : null,
-        );
-      case 'mine':
-        return stored(
-          row,
-          repository !== undefined && repository.mined > 0
-            ? `${repository.mined} functions mined, ${repository.withTests} with relevant tests`
-            : null,
-        );
-      case 'tasks':
-        return stored(row, repository !== undefined && repository.tasks > 0 ? `${repository.tasks} tasks` : null);
-      case 'select':
-        return stored(
-          row,
-          status.selection === null
-            ? null
-            : `selection ${status.selection.selectionId}, ${status.selection.tasks} tasks`,
-        );
-      case 'validate': {
-        const { passed, failed, infraError, notValidated } = status.validation;
-        const complete = status.selection !== null && notValidated === 0 && infraError === 0;
-        return stored(row, complete ? `${passed} passed, ${failed} failed` : null);
-      }
-      case 'publish':
-        return stored(
-          row,
-          status.releasedVersions.length === 0
-            ? null
-            : `versions ${status.releasedVersions.map((version) => version.version).join(', ')}`,
-        );
-    }
+    const summary = byStage.get(row.stage)?.stored(status, repository) ?? null;
+    return summary === null ? row : { ...row, status: 'done', summary: `in the catalog: ${summary}` };
   });
   return { ...board, rows };
 }

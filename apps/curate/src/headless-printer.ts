@@ -1,5 +1,5 @@
 import type { FlowEvent } from '@repocod/pipeline';
-import { DEFAULT_PROGRESS_INTERVAL_MS, FLOW_STAGE_TITLES } from '@repocod/pipeline';
+import { DEFAULT_PROGRESS_INTERVAL_MS, stageTitle } from '@repocod/pipeline';
 import type { FlowBoard } from './flow-board.js';
 import { elapsedSeconds, formatSeconds } from './flow-board.js';
 import { progressLine } from './progress-line.js';
@@ -17,7 +17,7 @@ export function headlessLine(event: FlowEvent, progressIntervalMs = DEFAULT_PROG
     case 'flow-start':
       return `curate: ${event.repositories.join(', ')}`;
     case 'stage-start':
-      return `[${event.stage}]${where(event.repository)}: ${FLOW_STAGE_TITLES[event.stage]} …`;
+      return `[${event.stage}]${where(event.repository)}: ${stageTitle(event.stage)} …`;
     case 'stage-progress':
       if (event.periodic !== true) return null;
       return `  [${event.stage}]${where(event.repository)}: \

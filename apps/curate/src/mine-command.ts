@@ -2,17 +2,18 @@ import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type {
   LiteMargin,
   LiteMiningSummary,
-  MineStageEvent,
-  MineStageSummary,
+  MineCommandEvent,
+  MineStepEvent,
+  MineSummary,
   MiningTracebacks,
   ProgressTicker,
   SelectionSpec,
 } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
-  liteMining,
+  runLiteMineCommand,
   loadExtractionConfig,
-  mineStage,
+  runMineCommand,
   miningPhaseItem,
   openCatalog,
 } from '@repocod/pipeline';
@@ -78,7 +79,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   try {
     const started = performance.now();
     const summary = await withExecutor(args, io, ({ executor }) =>
-      mineStage(catalog, {
+      runMineCommand(catalog, {
         executor,
         ...repositoryOptions(args),
         repository,
@@ -120,7 +121,7 @@ const PHASE_NAMES = {
  * Progress on stderr: a line per phase, a progress line every interval with the phase's jobs done
  * (the ticker's); on a terminal, the functions done redrawn in place.
  */
-function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineStageEvent) => void {
+function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineCommandEvent | MineStepEvent) => void {
   return (event) => {
     switch (event.kind) {
       case 'prepared':
@@ -132,6 +133,10 @@ ${event.prepared.worktrees.length} worktree(s)\n`,
         break;
       case 'extracted':
         io.err(`  ${event.summary.candidates} candidate functions, ${event.targets} to mine\n`);
+        break;
+      case 'targets':
+        // A round of Lite-first mining: the repositories were prepared and extracted before the first.
+        io.err(`  ${event.targets} function(s) to mine\n`);
         break;
       case 'phase-start': {
         const resumed = event.resumed > 0 ? ` (${event.resumed} more finished by an earlier run)` : '';
@@ -172,7 +177,7 @@ ${event.stats.testExecutions} test executions\n`,
   };
 }
 
-export function formatMineSummary(summary: MineStageSummary): string {
+export function formatMineSummary(summary: MineSummary): string {
   const functions = summary.functions;
   const withTests = functions.filter((fn) => fn.status === 'tests');
   const noTests = functions.filter((fn) => fn.status === 'no-tests');
@@ -280,7 +285,7 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
   try {
     const printer = progressPrinter(io, ticker);
     const summary = await withExecutor(args, io, ({ executor }) =>
-      liteMining(catalog, {
+      runLiteMineCommand(catalog, {
         executor,
         ...repositoryOptions(args),
         repositories,

@@ -5,7 +5,7 @@ import {
   DEFAULT_CATALOG_PATH,
   DEFAULT_RELEASE_FOLDER,
   openCatalog,
-  publishStage,
+  publishStep,
   selectionOverReference,
 } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
@@ -53,7 +53,7 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   try {
     const reference = stringOption(args, 'reference');
     const given = stringOption(args, 'selection');
-    const summary = await publishStage(catalog, {
+    const summary = await publishStep(catalog, {
       version,
       out: stringOption(args, 'out') ?? join(PROJECT_ROOT, DEFAULT_RELEASE_FOLDER),
       selectionId:

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { RunTestsSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, openCatalog, runTestsStage } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, runTestsCommand } from '@repocod/pipeline';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -36,7 +36,7 @@ export async function runCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
   ticker.step(0, 0, `${repository}: checkout and environment`);
   try {
     const summary = await withExecutor(args, io, ({ executor }) =>
-      runTestsStage(catalog, {
+      runTestsCommand(catalog, {
         executor,
         ...repositoryOptions(args),
         repository,

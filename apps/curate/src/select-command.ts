@@ -1,6 +1,6 @@
 import { LEVEL_MODES, RepocodError } from '@repocod/core';
 import type { ReferenceTasks, SelectSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, listRepositories, openCatalog, referenceTaskIds, selectStage } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, listRepositories, openCatalog, referenceTaskIds, selectStep } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -48,7 +48,7 @@ export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<nu
             projectRoot: PROJECT_ROOT,
           });
     if (pool !== undefined) io.out(formatReferencePool(pool));
-    const summary = await selectStage(catalog, spec, specFile ?? 'the default spec', {
+    const summary = await selectStep(catalog, spec, specFile ?? 'the default spec', {
       ...(pool === undefined ? {} : { referenceTasks: pool.instanceIds }),
     });
     io.out(formatSelection(summary, args.flags.get('explain') === true));

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, openCatalog, tasksStage } from '@repocod/pipeline';
+import { DEFAULT_CATALOG_PATH, openCatalog, runTasksCommand } from '@repocod/pipeline';
 import { candidatesOption } from './candidates-option.js';
 import { LEVELS_HELP, levelsOption } from './levels-option.js';
 import { withExecutor } from './executor-option.js';
@@ -41,7 +41,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   try {
     const started = performance.now();
     const summary = await withExecutor(args, io, ({ executor }) =>
-      tasksStage(catalog, {
+      runTasksCommand(catalog, {
         executor,
         ...repositoryOptions(args),
         repository,

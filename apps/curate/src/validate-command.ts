@@ -1,4 +1,4 @@
-import type { ProgressTicker, ValidateStageEvent, ValidateSummary } from '@repocod/pipeline';
+import type { ProgressTicker, ValidateEvent, ValidateSummary } from '@repocod/pipeline';
 import type { Catalog } from '@repocod/pipeline';
 import {
   checksOf,
@@ -6,7 +6,7 @@ import {
   DEFAULT_CATALOG_PATH,
   openCatalog,
   selectionOverReference,
-  validateStage,
+  runValidateCommand,
 } from '@repocod/pipeline';
 import { RepocodError, resolveWorkers } from '@repocod/core';
 import { withExecutor } from './executor-option.js';
@@ -51,7 +51,7 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
     const started = performance.now();
     const selectionId = await selectionOption(catalog, args);
     const summary = await withExecutor(args, io, ({ executor }) =>
-      validateStage(catalog, {
+      runValidateCommand(catalog, {
         executor,
         ...repositoryOptions(args),
         selectionId,
@@ -84,7 +84,7 @@ async function selectionOption(catalog: Catalog, args: ParsedArgs): Promise<stri
   return reference === undefined ? given : selectionOverReference(catalog, reference, given);
 }
 
-function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: ValidateStageEvent) => void {
+function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: ValidateEvent) => void {
   return (event) => {
     if (event.kind === 'validate-repository') {
       io.err(

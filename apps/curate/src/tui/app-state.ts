@@ -1,5 +1,5 @@
 import type {
-  EvaluateStageEvent,
+  EvaluateEvent,
   FlowEvent,
   FlowStatus,
   TaskDetail,
@@ -65,7 +65,7 @@ export type AppAction =
   | { readonly kind: 'confirm-quit'; readonly asking: boolean }
   | { readonly kind: 'typing'; readonly typing: boolean }
   | { readonly kind: 'evaluate-started'; readonly predictions: string; readonly at: number }
-  | { readonly kind: 'evaluate-event'; readonly event: EvaluateStageEvent }
+  | { readonly kind: 'evaluate-event'; readonly event: EvaluateEvent }
   | { readonly kind: 'evaluate-ended'; readonly ok: boolean; readonly message: string };
 
 export interface InitialAppState {

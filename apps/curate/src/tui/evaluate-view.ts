@@ -1,4 +1,4 @@
-import type { EvaluateStageEvent } from '@repocod/pipeline';
+import type { EvaluateEvent } from '@repocod/pipeline';
 import type { Colour, StyledLine } from './styled-line.js';
 import { line } from './styled-line.js';
 import { cutColumns } from './truncate.js';
@@ -52,7 +52,7 @@ export function startedEvaluation(predictions: string, at: number): EvaluationVi
   return { ...IDLE_EVALUATION, state: 'running', predictions, startedAt: at };
 }
 
-export function foldEvaluateEvent(view: EvaluationView, event: EvaluateStageEvent): EvaluationView {
+export function foldEvaluateEvent(view: EvaluationView, event: EvaluateEvent): EvaluationView {
   switch (event.kind) {
     case 'evaluate-start':
       return {

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import type React from 'react';
-import { FLOW_STAGE_TITLES } from '@repocod/pipeline';
+import { stageTitle } from '@repocod/pipeline';
 import type { FlowBoard, StageRow } from '../flow-board.js';
 import { elapsedSeconds, etaSeconds, formatSeconds } from '../flow-board.js';
 import type { KeyHelp } from './help-bar.js';
@@ -161,8 +161,8 @@ function etaText(row: StageRow, now: number): string {
 }
 
 function detailText(row: StageRow): string {
-  if (row.status === 'running') return row.item === '' ? FLOW_STAGE_TITLES[row.stage] : row.item;
-  if (row.status === 'pending') return FLOW_STAGE_TITLES[row.stage];
+  if (row.status === 'running') return row.item === '' ? stageTitle(row.stage) : row.item;
+  if (row.status === 'pending') return stageTitle(row.stage);
   if (row.status === 'skipped') return 'not run';
   return (row.summary ?? '').split('\n')[0] ?? '';
 }

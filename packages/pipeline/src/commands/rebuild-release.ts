@@ -15,14 +15,14 @@ import type { PreparedRepository } from '@repocod/runner';
 import { parseSelectionSpec } from '@repocod/tasks';
 import { JobCounter } from '../jobs/counted-executor.js';
 import { currentVerdicts } from '../steps/current-verdicts.js';
-import { runExtract } from '../steps/extract.js';
+import { extractStep } from '../steps/extract.js';
 import { listRepositories } from '../steps/find-repository.js';
-import { prepareStage } from '../steps/prepare.js';
-import { publishStage } from '../steps/publish.js';
-import { selectStage } from '../steps/select.js';
-import { tasksStage } from '../steps/tasks.js';
+import { PreparedRepositories } from '../steps/prepare.js';
+import { publishStep } from '../steps/publish.js';
+import { selectStep } from '../steps/select.js';
+import { tasksStep } from '../steps/tasks.js';
 import { toolVersion } from '../records/tool-version.js';
-import { validateStage } from '../steps/validate.js';
+import { validateStep } from '../steps/validate.js';
 
 /** The phases of a rebuild, in order; each one's wall time is reported. */
 export const REBUILD_PHASES = [
@@ -152,13 +152,19 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
     return { value: undefined, line: `${rows} row(s) restored` };
   });
 
+  const checkouts = new PreparedRepositories({
+    projectRoot: options.projectRoot,
+    stateRoot: options.stateRoot,
+    manifest: options.manifest,
+    sources: sources.list,
+    workers: resolveWorkers(options.workers),
+  });
   const prepared = await phase('environments', async () => {
     const ready = new Map<string, PreparedRepository>();
     for (const name of repositories) {
       const started = performance.now();
-      const stageOptions = stageOptionsOf(options, name, sources.list);
-      const repository = await prepareStage(stageOptions);
-      const extracted = await runExtract(catalog, { root: repository.checkout.path, repository: name });
+      const repository = await checkouts.get(name);
+      const extracted = await extractStep(catalog, { root: repository.checkout.path, repository: name });
       ready.set(name, repository);
       const line = `${name}: environment ${repository.environment.key.slice(0, 12)}, ${extracted.functions} functions`;
       options.onEvent?.({ kind: 'phase-step', phase: 'environments', line, seconds: secondsSince(started) });
@@ -171,8 +177,8 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
     let tasks = 0;
     for (const name of repositories) {
       const started = performance.now();
-      const summary = await tasksStage(catalog, {
-        ...stageOptionsOf(options, name, sources.list),
+      const summary = await tasksStep(catalog, await checkouts.get(name), {
+        projectRoot: options.projectRoot,
         executor,
         allowNoTasks: true,
       });
@@ -190,7 +196,7 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
       throw new RepocodError('usage', `no selection ${options.write.selectionId ?? ''} in the catalog to release`);
     const specText = stored === null ? JSON.stringify(committed?.spec) : stored.spec;
     const source = stored === null ? `${options.releaseManifest} (spec)` : `selection ${stored.selectionId} (spec)`;
-    const selected = await selectStage(catalog, parseSelectionSpec(specText, source), source);
+    const selected = await selectStep(catalog, parseSelectionSpec(specText, source), source);
     if (stored !== null && selected.selectionId !== stored.selectionId)
       throw new RepocodError(
         'rebuild-differs',
@@ -203,12 +209,8 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
   const validateRuns = new Map<string, number>();
   await phase('validate', async () => {
     counter.stage = 'validate';
-    const summary = await validateStage(catalog, {
+    const summary = await validateStep(catalog, checkouts, {
       projectRoot: options.projectRoot,
-      stateRoot: options.stateRoot,
-      manifest: options.manifest,
-      sources: sources.list,
-      workers: options.workers,
       selectionId,
       executor,
     });
@@ -219,7 +221,7 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
 
   const version = options.write?.version ?? committed?.version ?? DEFAULT_RELEASE_VERSION;
   await phase('publish', async () => {
-    const published = await publishStage(catalog, {
+    const published = await publishStep(catalog, {
       version,
       out: options.out,
       selectionId,
@@ -257,17 +259,6 @@ export async function rebuildRelease(catalog: Catalog, options: RebuildOptions):
 
 function secondsSince(started: number): number {
   return (performance.now() - started) / 1000;
-}
-
-function stageOptionsOf(options: RebuildOptions, repository: string, sources: readonly string[]) {
-  return {
-    projectRoot: options.projectRoot,
-    stateRoot: options.stateRoot,
-    manifest: options.manifest,
-    sources,
-    repository,
-    workers: resolveWorkers(options.workers),
-  };
 }
 
 /** The repositories with tasks in the catalog: the pool a selection is made from. */

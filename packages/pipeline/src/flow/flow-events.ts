@@ -1,20 +1,5 @@
-/** The stages of the whole flow, in order: the TUI's stages screen and the headless lines follow them. */
-export const FLOW_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate', 'publish'] as const;
-export type FlowStage = (typeof FLOW_STAGES)[number];
-
-/** For people: what each stage does, in a few words. */
-export const FLOW_STAGE_TITLES: Readonly<Record<FlowStage, string>> = {
-  prepare: 'checkout and environment',
-  extract: 'functions and metrics',
-  mine: 'relevant tests (FAIL_TO_PASS)',
-  tasks: 'tasks, levels and patches',
-  select: 'Lite selection',
-  validate: 'validation with the shared runner',
-  publish: 'release folder',
-};
-
-/** The stages run once per repository; the others run once over all of them. */
-export const PER_REPOSITORY_STAGES: ReadonlySet<FlowStage> = new Set(['prepare', 'extract', 'mine', 'tasks']);
+/** A stage's name (FLOW_STAGE_LIST in stage-list.ts holds the flow's stages). */
+export type FlowStage = string;
 
 /**
  * The typed progress of the whole flow. Both front ends render this one stream: the TUI as bars and

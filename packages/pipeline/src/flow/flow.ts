@@ -5,19 +5,19 @@ import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import type { FlowEvent, FlowStage } from './flow-events.js';
-import { FLOW_STAGES } from './flow-events.js';
-import { EXTRACT } from './stages/extract.js';
-import { LITE_FIRST } from './stages/lite-first.js';
-import { MINE_ALL } from './stages/mine-all.js';
-import { PREPARE } from './stages/prepare.js';
-import { PUBLISH } from './stages/publish.js';
-import { SELECT } from './stages/select.js';
-import type { FlowSettings, FlowState, RepositoryStage, Stage, StageContext } from './stage-contract.js';
+import type {
+  FlowSettings,
+  FlowState,
+  RepositoryStage,
+  Stage,
+  StageContext,
+  StageDefinition,
+} from './stage-contract.js';
+import { FLOW_STAGE_LIST, flowStages, stageNames } from './stage-list.js';
 import { FlowAborted } from './stage-contract.js';
 import { FlowRows } from './stage-rows.js';
-import { TASKS } from './stages/tasks.js';
-import { VALIDATE } from './stages/validate.js';
 import type { LiteMargin } from '../lite/lite-plan.js';
+import { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
 
 export { FlowAborted } from './stage-contract.js';
@@ -67,6 +67,8 @@ export interface FlowOptions {
    * selection).
    */
   readonly stages?: readonly FlowStage[];
+  /** The flow's stages, in order (default FLOW_STAGE_LIST): a new stage is one more entry. */
+  readonly stageList?: readonly StageDefinition[];
   readonly onEvent?: (event: FlowEvent) => void;
   /** Checked between items: an aborted flow stops at the next boundary, keeping what is stored. */
   readonly signal?: AbortSignal;
@@ -91,16 +93,6 @@ export interface FlowResult {
   readonly durationSeconds: number;
 }
 
-/**
- * The stages of a flow, in order: per repository the checkout and environment, the functions, the
- * relevant tests and the tasks (Lite-first: the mining and tasks of every repository together); then
- * over all of them the selection, the validation and the release. A new stage is a new entry here.
- */
-export function flowStages(settings: Pick<FlowSettings, 'mineAll'>): readonly Stage[] {
-  const mining: readonly Stage[] = settings.mineAll ? [MINE_ALL, TASKS] : [LITE_FIRST];
-  return [PREPARE, EXTRACT, ...mining, SELECT, VALIDATE, PUBLISH];
-}
-
 /** The flow's settings with their defaults, resolved here once. */
 export function flowSettings(options: FlowOptions): FlowSettings {
   const spec = options.spec ?? REPOCOD_LITE_SPEC;
@@ -117,6 +109,12 @@ export function flowSettings(options: FlowOptions): FlowSettings {
     out: options.out,
     keep: options.keep,
     push: options.push,
+    projectRoot: options.projectRoot,
+    stateRoot: options.stateRoot,
+    manifest: options.manifest,
+    sources: options.sources,
+    executor: options.executor,
+    candidates: options.candidates,
   };
 }
 
@@ -131,11 +129,10 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const started = performance.now();
   const emit = options.onEvent ?? (() => undefined);
   const settings = flowSettings(options);
-  const chosen = new Set(options.stages ?? FLOW_STAGES);
-  const perRepository: readonly FlowStage[] = ['extract', 'mine', 'tasks'];
-  if (!chosen.has('prepare') && perRepository.some((stage) => chosen.has(stage))) {
-    throw new RepocodError('usage', 'the flow runs extract, mine and tasks only with prepare');
-  }
+  const list = options.stageList ?? FLOW_STAGE_LIST;
+  const names = stageNames(list);
+  const chosen = new Set(options.stages ?? names);
+  checkNeeds(list, chosen);
   const rows = new FlowRows(catalog, emit, options.signal, options.progressIntervalMs);
   const state: FlowState = {
     active: [...options.repositories],
@@ -147,15 +144,13 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const context: StageContext = {
     catalog,
     settings,
-    common: {
-      projectRoot: options.projectRoot,
-      stateRoot: options.stateRoot,
-      manifest: options.manifest,
-      sources: options.sources,
-      executor: options.executor,
-      candidates: options.candidates,
-      prepared: new Map(),
-    },
+    repositories: new PreparedRepositories({
+      projectRoot: settings.projectRoot,
+      stateRoot: settings.stateRoot,
+      manifest: settings.manifest,
+      sources: settings.sources,
+      workers: settings.workers,
+    }),
     state,
     rows,
   };
@@ -179,17 +174,17 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   emit({
     kind: 'flow-start',
     repositories: [...options.repositories],
-    stages: FLOW_STAGES.filter((name) => chosen.has(name)),
+    stages: names.filter((name) => chosen.has(name)),
   });
   try {
-    for (const group of stageGroups(flowStages(settings))) {
+    for (const group of stageGroups(flowStages(settings, list))) {
       if (group.kind === 'per-repository') {
         await runPerRepository(context, group.stages, chosen);
         continue;
       }
       const { stage } = group;
       if (stage.scope === 'spanning') {
-        if (chosen.has(stage.stage) && state.extracted.size > 0) await stage.run(context);
+        if (chosen.has(stage.stage)) await stage.run(context);
         continue;
       }
       // The stages over all repositories need every one of them.
@@ -206,6 +201,18 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   } catch (error) {
     if (error instanceof FlowAborted) emit({ kind: 'flow-stopped', seconds: (performance.now() - started) / 1000 });
     throw error;
+  }
+}
+
+/** A chosen stage whose needs are not chosen is a usage error: `extract` works on the checkout `prepare` makes. */
+function checkNeeds(list: readonly StageDefinition[], chosen: ReadonlySet<FlowStage>): void {
+  for (const needed of new Set(list.flatMap((definition) => definition.needs ?? []))) {
+    const dependants = list.filter((definition) => definition.needs?.includes(needed)).map(({ stage }) => stage);
+    if (!chosen.has(needed) && dependants.some((stage) => chosen.has(stage))) {
+      const named =
+        dependants.length === 1 ? dependants[0] : `${dependants.slice(0, -1).join(', ')} and ${dependants.at(-1)}`;
+      throw new RepocodError('usage', `the flow runs ${named} only with ${needed}`);
+    }
   }
 }
 

@@ -1,9 +1,11 @@
 import type { CandidateModeName } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
-import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
+import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import type { FlowEvent, FlowStage } from './flow-events.js';
+import type { FlowStatus, RepositoryStatus } from './flow-status.js';
 import type { LiteMargin } from '../lite/lite-plan.js';
+import type { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
 
 /**
@@ -28,19 +30,16 @@ export interface FlowSettings {
   readonly out: string;
   readonly keep: readonly string[] | undefined;
   readonly push: HubTarget | undefined;
-}
-
-/** What every stage hands the stage functions (mineStage, tasksStage …) to find and run a repository. */
-export interface StageCommon {
   readonly projectRoot: string;
+  /** Where clones, environments and worktrees live (default `.repocod/` under the project root). */
   readonly stateRoot: string | undefined;
+  /** The user's manifest (default: the built-in ones) and `--source NAME=PATH` overrides. */
   readonly manifest: string | undefined;
   readonly sources: readonly string[] | undefined;
+  /** Where the runner's jobs run (default: the local pool on each repository's worktrees). */
   readonly executor: ExecutorFactory | undefined;
   /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
   readonly candidates: CandidateModeName | undefined;
-  /** Each repository as the prepare stage made it; the stage functions take it from here. */
-  readonly prepared: Map<string, PreparedRepository>;
 }
 
 /** What the stages leave for the ones after them. */
@@ -77,7 +76,8 @@ export interface StageRow extends StageProgress {
 export interface StageContext {
   readonly catalog: Catalog;
   readonly settings: FlowSettings;
-  readonly common: StageCommon;
+  /** Each repository as the prepare stage made it: the later stages take it from here. */
+  readonly repositories: PreparedRepositories;
   readonly state: FlowState;
   /** The rows of the stages screen and the headless lines: for a stage that keeps rows of its own. */
   readonly rows: StageRows;
@@ -103,6 +103,27 @@ export interface StageRows {
     repository: string | null,
     body: (progress: StageProgress) => Promise<{ summary: string; value: T }>,
   ): Promise<T | undefined>;
+}
+
+/**
+ * A stage of the flow: the one place its name, its title, its rows and how it runs are stated. The flow's list of
+ * them (FLOW_STAGE_LIST) is what the stages screen, the headless lines, `--status` and runFlow all read.
+ */
+export interface StageDefinition {
+  readonly stage: FlowStage;
+  /** For people: what the stage does, in a few words. */
+  readonly title: string;
+  /** Its rows: one per repository, or one over all of them. */
+  readonly rows: 'per-repository' | 'one';
+  /** The stages that must run before it in the same flow (a repository's checkout before its functions …). */
+  readonly needs?: readonly FlowStage[];
+  /** How it runs under these settings; null when another stage's runner does its work. */
+  runner(settings: FlowSettings): Stage | null;
+  /**
+   * What the catalog and the state folder already hold of its work, in a few words (a row's summary before
+   * anything runs); null when nothing. `repository` is the row's (undefined for a row over all of them).
+   */
+  stored(status: FlowStatus, repository: RepositoryStatus | undefined): string | null;
 }
 
 /** A stage run once per repository still in the flow, one row each. */

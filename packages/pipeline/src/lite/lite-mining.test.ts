@@ -6,14 +6,15 @@ import { openCatalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { SelectionSpec } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runExtract } from '../steps/extract.js';
+import { extractStep } from '../steps/extract.js';
 import type { LiteMiningEvent, LiteMiningSummary } from './lite-mining.js';
 import { liteMining } from './lite-mining.js';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { prepareStage } from '../steps/prepare.js';
+import { PreparedRepositories, prepareStep } from '../steps/prepare.js';
 import type { SelectSummary } from '../steps/select.js';
-import { selectStage } from '../steps/select.js';
-import { tasksStage } from '../steps/tasks.js';
+import { selectStep } from '../steps/select.js';
+import { runTasksCommand } from '../commands/tasks.js';
+import { runLiteMineCommand } from '../commands/lite-mine.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-lite-'));
@@ -36,19 +37,19 @@ beforeAll(async () => {
   // Every candidate mined: the demo as the global setup mined it (mined-demo-setup.ts), in a copy.
   full = await openMinedDemo(state);
   lite = await openCatalog(join(state, 'lite.duckdb'));
-  await tasksStage(full, options);
-  fullSelection = await selectStage(full, SPEC);
+  await runTasksCommand(full, options);
+  fullSelection = await selectStep(full, SPEC);
 
   const { repository: _repository, ...common } = options;
-  summary = await liteMining(lite, {
+  summary = await runLiteMineCommand(lite, {
     ...common,
     repositories: ['demo'],
     spec: SPEC,
     mode: 'fast',
     onEvent: (event) => events.push(event),
   });
-  await tasksStage(lite, options);
-  liteSelection = await selectStage(lite, SPEC);
+  await runTasksCommand(lite, options);
+  liteSelection = await selectStep(lite, SPEC);
 }, 900_000);
 
 afterAll(async () => {
@@ -103,9 +104,9 @@ describe('Lite-first mining on the demo', () => {
     // The tasks built since (beforeAll) include one that fails its checks (util.retry): the planner
     // mines replacements for it once, and only once; errors would be retried the same way.
     const failedChecks = (await lite.tasks('demo')).filter((task) => !task.checksPassed).length;
-    const first = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
+    const first = await runLiteMineCommand(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
     expect(first.rounds).toBe(failedChecks > 0 ? 1 : 0);
-    const again = await liteMining(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
+    const again = await runLiteMineCommand(lite, { ...common, repositories: ['demo'], spec: SPEC, mode: 'fast' });
     expect({ rounds: again.rounds, minedNow: again.minedNow }).toEqual({ rounds: 0, minedNow: 0 });
     expect(again.mined).toBe(summary.mined + first.minedNow);
   });
@@ -115,7 +116,7 @@ describe('Lite-first mining on the demo', () => {
   }, async () => {
     const { repository: _repository, ...common } = options;
     const spec = { ...SPEC, score: 'len(fail_to_pass)' };
-    const attempt = liteMining(lite, { ...common, repositories: ['demo'], spec, mode: 'fast' });
+    const attempt = runLiteMineCommand(lite, { ...common, repositories: ['demo'], spec, mode: 'fast' });
     await expect(attempt).rejects.toBeInstanceOf(RepocodError);
     await expect(attempt).rejects.toThrow(/cannot rank candidates before mining[\s\S]*prompt_lines[\s\S]*--all/);
   });
@@ -126,12 +127,12 @@ describe('Lite-first mining on the demo', () => {
     const { repository: _repository, ...common } = options;
     // The demo under a second name; the demo itself keeps only its three lowest-scoring candidates, so
     // the plan's first round (quotas bigger than both) starts with the twin's, whichever comes first.
-    const demo = await prepareStage(options);
+    const demo = await prepareStep('demo', options);
     const twin = { ...demo, entry: { ...demo.entry, name: 'demo-twin' } };
     const catalog = await openCatalog(join(state, 'order.duckdb'));
     try {
-      await runExtract(catalog, { root: demo.checkout.path, repository: 'demo' });
-      await runExtract(catalog, { root: demo.checkout.path, repository: 'demo-twin' });
+      await extractStep(catalog, { root: demo.checkout.path, repository: 'demo' });
+      await extractStep(catalog, { root: demo.checkout.path, repository: 'demo-twin' });
       await catalog.query(`UPDATE functions SET is_candidate = false WHERE repository = 'demo' AND function_id NOT IN (
         SELECT function_id FROM functions WHERE repository = 'demo' AND is_candidate
         ORDER BY prompt_lines * solution_lines, function_id LIMIT 3)`);
@@ -150,7 +151,13 @@ describe('Lite-first mining on the demo', () => {
           asked.push(request.repository);
           return null;
         };
-        const result = await liteMining(catalog, { ...common, repositories, prepared, spec, mode: 'fast', mineRound });
+        const result = await liteMining(catalog, new PreparedRepositories(common, prepared), {
+          ...common,
+          repositories,
+          spec,
+          mode: 'fast',
+          mineRound,
+        });
         expect(asked).toEqual(repositories);
         expect(result.dropped).toEqual(repositories);
       }
@@ -180,7 +187,7 @@ describe('a stored mining error', () => {
     const spec = { ...SPEC, quotas: { 'self-contained': 1, 'file-level': 1, 'repo-level': 1 } };
     const probe = { ...common, repositories: ['demo'], spec, mode: 'fast' as const, mineRound: async () => null };
     // A run wants the function mined again; the flow's probe takes it as mined, without a task.
-    expect((await liteMining(lite, probe)).rounds).toBe(1);
-    expect((await liteMining(lite, { ...probe, retryErrors: false })).rounds).toBe(0);
+    expect((await runLiteMineCommand(lite, probe)).rounds).toBe(1);
+    expect((await runLiteMineCommand(lite, { ...probe, retryErrors: false })).rounds).toBe(0);
   }, 120_000);
 });

@@ -9,13 +9,12 @@ import type { PreparedRepository } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { buildRepositoryIndex } from '@repocod/tasks';
 import { classifyFunctions, levelModeOf } from '../candidates/classify-functions.js';
-import { runExtract } from '../steps/extract.js';
 import type { LiteCandidate, LiteMargin, LiteOutcome, LitePlan } from './lite-plan.js';
 import { DEFAULT_LITE_MARGIN, liteKey, planLiteMining } from './lite-plan.js';
-import type { MineStageEvent, MineStageOptions, MineStageSummary } from '../steps/mine.js';
-import { mineStage } from '../steps/mine.js';
+import type { MineStepEvent, MineSummary, MiningSettings } from '../steps/mine.js';
+import { mineStep } from '../steps/mine.js';
 import { miningKeyOf } from '../steps/mining-key.js';
-import { prepareStage } from '../steps/prepare.js';
+import type { PreparedRepositories } from '../steps/prepare.js';
 import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js';
 
 /**
@@ -28,12 +27,11 @@ import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js'
  */
 
 /**
- * What Lite-first mining takes: mine's options for every repository, the spec and the margin. Of the
- * prepare options, `prepared` names the repositories already prepared and extracted (the flow's); the
- * others are prepared and extracted here.
+ * What Lite-first mining takes: the repositories, each prepared and extracted (liteMining asks
+ * `prepared` for each), mining's settings for every one of them, the spec and the margin.
  */
-export interface LiteMiningOptions
-  extends Omit<MineStageOptions, 'repository' | 'only' | 'onlyFunctionIds' | 'traceAll' | 'onEvent'> {
+export interface LiteMiningOptions extends MiningSettings {
+  readonly projectRoot: string;
   readonly repositories: readonly string[];
   readonly spec: SelectionSpec;
   /** Default 20% of each quota. */
@@ -46,17 +44,18 @@ export interface LiteMiningOptions
   readonly retryErrors?: boolean;
   /**
    * Mines one repository's share of a round; null drops the repository (its failure was reported).
-   * Default: mineStage with these options, failures thrown.
+   * Default: mineStep with these settings, failures thrown.
    */
-  readonly mineRound?: (request: LiteRoundRequest) => Promise<MineStageSummary | null>;
+  readonly mineRound?: (request: LiteRoundRequest) => Promise<MineSummary | null>;
   readonly onEvent?: (event: LiteMiningEvent) => void;
 }
 
 export interface LiteRoundRequest {
   readonly repository: string;
+  readonly prepared: PreparedRepository;
   readonly round: number;
-  /** What mineStage takes to mine exactly these candidates (and map every candidate's coverage). */
-  readonly mineOptions: Pick<MineStageOptions, 'onlyFunctionIds' | 'traceAll'>;
+  /** What mineStep takes to mine exactly these candidates (and map every candidate's coverage). */
+  readonly mineOptions: { readonly onlyFunctionIds: readonly string[]; readonly traceAll: true };
   readonly functions: number;
 }
 
@@ -68,12 +67,12 @@ export type LiteMiningEvent =
       readonly plan: LitePlan;
       readonly repositories: readonly string[];
     }
-  | { readonly kind: 'lite-mine'; readonly round: number; readonly repository: string; readonly event: MineStageEvent }
+  | { readonly kind: 'lite-mine'; readonly round: number; readonly repository: string; readonly event: MineStepEvent }
   | {
       readonly kind: 'lite-mined';
       readonly round: number;
       readonly repository: string;
-      readonly summary: MineStageSummary;
+      readonly summary: MineSummary;
     };
 
 export interface LiteMiningSummary {
@@ -103,18 +102,22 @@ export interface LiteRepositorySummary {
   readonly withTests: number;
 }
 
-export async function liteMining(catalog: Catalog, options: LiteMiningOptions): Promise<LiteMiningSummary> {
+export async function liteMining(
+  catalog: Catalog,
+  prepared: PreparedRepositories,
+  options: LiteMiningOptions,
+): Promise<LiteMiningSummary> {
   const emit = options.onEvent ?? (() => undefined);
   const margin = options.margin ?? DEFAULT_LITE_MARGIN;
   const ranked: LiteCandidate[] = [];
   const outcomes = new Map<string, LiteOutcome>();
   const counts = new Map<string, { candidates: number; ranked: number; minedNow: number }>();
   for (const repository of options.repositories) {
-    const prepared = options.prepared?.get(repository) ?? (await prepareAndExtract(catalog, repository, options));
-    const { candidates, all } = await rankCandidates(catalog, prepared, options.spec, options);
+    const ready = await prepared.get(repository);
+    const { candidates, all } = await rankCandidates(catalog, ready, options.spec, options);
     ranked.push(...candidates);
     counts.set(repository, { candidates: all, ranked: candidates.length, minedNow: 0 });
-    for (const [key, outcome] of await storedOutcomes(catalog, prepared, options)) outcomes.set(key, outcome);
+    for (const [key, outcome] of await storedOutcomes(catalog, ready, options)) outcomes.set(key, outcome);
     emit({ kind: 'lite-ranked', repository, candidates: all, ranked: candidates.length });
   }
 
@@ -140,6 +143,7 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
     for (const [repository, functionIds] of byRepository) {
       const summary = await mineRound({
         repository,
+        prepared: await prepared.get(repository),
         round: rounds,
         mineOptions: { onlyFunctionIds: functionIds, traceAll: true },
         functions: functionIds.length,
@@ -178,34 +182,23 @@ export async function liteMining(catalog: Catalog, options: LiteMiningOptions): 
   };
 }
 
-async function prepareAndExtract(
-  catalog: Catalog,
-  repository: string,
-  options: LiteMiningOptions,
-): Promise<PreparedRepository> {
-  const prepared = await prepareStage({ ...options, repository });
-  await runExtract(catalog, { root: prepared.checkout.path, repository, config: options.extraction });
-  return prepared;
-}
-
 async function defaultRound(
   catalog: Catalog,
   options: LiteMiningOptions,
   request: LiteRoundRequest,
   emit: (event: LiteMiningEvent) => void,
-): Promise<MineStageSummary> {
-  const {
-    repositories: _repositories,
-    spec: _spec,
-    margin: _margin,
-    mineRound: _mineRound,
-    onEvent: _onEvent,
-    ...mineOptions
-  } = options;
-  const summary = await mineStage(catalog, {
-    ...mineOptions,
+): Promise<MineSummary> {
+  const summary = await mineStep(catalog, request.prepared, {
+    mode: options.mode,
+    repeat: options.repeat,
+    confirm: options.confirm,
+    tracebacks: options.tracebacks,
+    shardFiles: options.shardFiles,
+    candidates: options.candidates,
+    extraction: options.extraction,
+    executor: options.executor,
+    projectRoot: options.projectRoot,
     ...request.mineOptions,
-    repository: request.repository,
     onEvent: (event) => emit({ kind: 'lite-mine', round: request.round, repository: request.repository, event }),
   });
   emit({ kind: 'lite-mined', round: request.round, repository: request.repository, summary });
@@ -220,7 +213,7 @@ export async function rankCandidates(
   catalog: Catalog,
   prepared: PreparedRepository,
   spec: SelectionSpec,
-  { candidates: mode, extraction }: Pick<MineStageOptions, 'candidates' | 'extraction'> = {},
+  { candidates: mode, extraction }: Pick<MiningSettings, 'candidates' | 'extraction'> = {},
 ): Promise<{ candidates: LiteCandidate[]; all: number }> {
   const repository = prepared.entry.name;
   const functions = await candidatesUnderMode(

@@ -7,7 +7,7 @@ import { candidateModeCounts, catalogMiningOutcomes } from './candidate-mode-cou
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { openMinedDemo } from '../testing/mined-demo.js';
 import { repositoryTestNames } from '../candidates/repository-test-names.js';
-import { tasksStage } from '../steps/tasks.js';
+import { runTasksCommand } from '../commands/tasks.js';
 import { DEMO_ROOT } from '../testing/test-support.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
@@ -49,7 +49,7 @@ describe('candidate modes on the mined demo', () => {
 
   it('make tasks of the mined functions a mode keeps, and only of those', async () => {
     const root = join(state, 'repos', 'demo');
-    const summary = await tasksStage(catalog, {
+    const summary = await runTasksCommand(catalog, {
       projectRoot: PROJECT_ROOT,
       stateRoot: state,
       repository: 'demo',
@@ -75,8 +75,8 @@ describe('candidate modes on the mined demo', () => {
 
   it('leave a repository without mined functions without tasks when asked, and stop on it otherwise', async () => {
     const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2, miningKey: 'none' };
-    await expect(tasksStage(catalog, options)).rejects.toThrow(/no mined function with relevant tests/);
-    const summary = await tasksStage(catalog, { ...options, allowNoTasks: true });
+    await expect(runTasksCommand(catalog, options)).rejects.toThrow(/no mined function with relevant tests/);
+    const summary = await runTasksCommand(catalog, { ...options, allowNoTasks: true });
     expect(summary.tasks).toEqual([]);
     expect(await catalog.tasks('demo')).toEqual([]);
   }, 120_000);

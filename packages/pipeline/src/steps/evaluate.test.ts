@@ -4,13 +4,13 @@ import { join, resolve } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateStage } from './evaluate.js';
+import { runEvaluateCommand } from '../commands/evaluate.js';
 import { evaluationReports } from '../reports/evaluation-reports.js';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { publishStage } from './publish.js';
-import { selectStage } from './select.js';
-import { tasksStage } from './tasks.js';
-import { validateStage } from './validate.js';
+import { publishStep } from './publish.js';
+import { selectStep } from './select.js';
+import { runTasksCommand } from '../commands/tasks.js';
+import { runValidateCommand } from '../commands/validate.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-evaluate-'));
@@ -23,13 +23,13 @@ let catalog: Catalog;
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
-  await tasksStage(catalog, { ...options, repository: 'demo' });
-  const { selectionId } = await selectStage(catalog, {
+  await runTasksCommand(catalog, { ...options, repository: 'demo' });
+  const { selectionId } = await selectStep(catalog, {
     ...REPOCOD_LITE_SPEC,
     filter: "qualname IN ('slugify', 'quote')",
   });
-  await validateStage(catalog, { ...options, selectionId });
-  await publishStage(catalog, { out: release, version: '1.0', selectionId, stateRoot: state });
+  await runValidateCommand(catalog, { ...options, selectionId });
+  await publishStep(catalog, { out: release, version: '1.0', selectionId, stateRoot: state });
 }, 600_000);
 
 afterAll(async () => {
@@ -42,15 +42,15 @@ words = re.split(r"[\\W_]+", without_marks.lower())
 return sep.join(word for word in words if word)
 `;
 
-describe('evaluateStage on the demo release', () => {
+describe('runEvaluateCommand on the demo release', () => {
   it('resolves every task with the gold patches, and answers a rerun from the catalog', async () => {
-    const gold = await evaluateStage(catalog, { ...options, release, gold: true, outDir });
+    const gold = await runEvaluateCommand(catalog, { ...options, release, gold: true, outDir });
     expect(gold.runId).toBe('gold@1.0');
     expect(gold.reports.map(({ model, report }) => [model, report.resolved_ids, report.pass_at_1])).toEqual([
       ['gold', [QUOTE, SLUGIFY], 1],
     ]);
     expect(gold.evaluatedNow).toBe(2);
-    const again = await evaluateStage(catalog, { ...options, release, gold: true, outDir });
+    const again = await runEvaluateCommand(catalog, { ...options, release, gold: true, outDir });
     expect([again.evaluatedNow, again.fromCatalog]).toEqual([0, 2]);
     const results = JSON.parse(readFileSync(join(outDir, 'gold@1.0', 'gold', SLUGIFY, 'results.json'), 'utf8'));
     expect(results).toMatchObject({ outcome: 'resolved', failing_tests: [] });
@@ -78,7 +78,7 @@ describe('evaluateStage on the demo release', () => {
         '{"instance_id": broken',
       ].join('\n'),
     );
-    const summary = await evaluateStage(catalog, { ...options, release, predictions, outDir });
+    const summary = await runEvaluateCommand(catalog, { ...options, release, predictions, outDir });
     expect(summary.runId).toBe('preds@1.0');
     expect(summary.problems.map((problem) => [problem.source, problem.field])).toEqual([
       [`${predictions}:7`, null],
@@ -114,7 +114,7 @@ describe('evaluateStage on the demo release', () => {
         },
       }),
     );
-    const summary = await evaluateStage(catalog, { ...options, release, predictions, outDir });
+    const summary = await runEvaluateCommand(catalog, { ...options, release, predictions, outDir });
     expect(summary.problems.map((problem) => problem.message)).toEqual(['no task of demo is named no_such_function']);
     expect((await catalog.evaluations(summary.runId)).map((row) => [row.model, row.instanceId, row.outcome])).toEqual([
       ['repocod-model', SLUGIFY, 'resolved'],

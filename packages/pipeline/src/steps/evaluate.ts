@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Catalog, StoredEvaluation } from '@repocod/catalog';
-import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
+import { contentHash, RepocodError } from '@repocod/core';
 import type {
   CompletionSite,
   EvaluatedTask,
@@ -25,13 +25,11 @@ import {
 import { loadPythonParser } from '@repocod/python';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease } from '@repocod/publish';
-import type { JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
+import type { ExecutorFactory, JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
 import { jobRunIds, localExecutor } from '@repocod/runner';
 import { evaluationReports } from '../reports/evaluation-reports.js';
-import { listRepositories } from './find-repository.js';
 import { JobPool } from '../jobs/job-pool.js';
-import type { PrepareStageOptions } from './prepare.js';
-import { prepareStage } from './prepare.js';
+import type { PreparedRepositories } from './prepare.js';
 
 /** Bumped when what an evaluation decides changes: evaluations stored under an older version are redone. */
 export const EVALUATION_VERSION = 1;
@@ -39,7 +37,11 @@ export const EVALUATION_VERSION = 1;
 /** The model name `--gold` evaluates under. */
 export const GOLD_MODEL = 'gold';
 
-export interface EvaluateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
+export interface EvaluateStepOptions {
+  /** The project: the default `outDir` is under it. */
+  readonly projectRoot: string;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
   /** A release folder (publish's layout, or one downloaded from the Hub). */
   readonly release: string;
   /** Default: the release's default config (`data/`). */
@@ -60,10 +62,10 @@ export interface EvaluateStageOptions extends Omit<PrepareStageOptions, 'reposit
   readonly fresh?: boolean;
   /** Stop each run at the first failing test, as REPOCOD's evaluator does (`pytest -x`; EXIT_FIRST_ARGS). */
   readonly exitFirst?: boolean;
-  readonly onEvent?: (event: EvaluateStageEvent) => void;
+  readonly onEvent?: (event: EvaluateEvent) => void;
 }
 
-export type EvaluateStageEvent =
+export type EvaluateEvent =
   | {
       readonly kind: 'evaluate-start';
       readonly runId: string;
@@ -122,20 +124,24 @@ interface Pending {
 }
 
 /**
- * `repocod evaluate`: each prediction on its task's pre state, the hidden tests restored, its
+ * Each prediction on its task's pre state, the hidden tests restored, its
  * FAIL_TO_PASS run once on the shared runner (worktrees of the task's repository in parallel, or
  * Redis workers), graded apart (evaluate/evaluation-outcome.ts). Every outcome goes to the catalog
  * under the run id as soon as it is in, so a rerun resumes and never runs the same prediction twice,
  * with per-task logs under `<outDir>/<run id>/<model>/<instance>/`, then a report per model.
  */
-export async function evaluateStage(catalog: Catalog, options: EvaluateStageOptions): Promise<EvaluateSummary> {
+export async function evaluateStep(
+  catalog: Catalog,
+  repositories: PreparedRepositories,
+  options: EvaluateStepOptions,
+): Promise<EvaluateSummary> {
   const started = performance.now();
   const release = readRelease(options.release, options.version);
   const scope = tasksInScope(release.tasks, options.instances, release.file);
   const read = readPredictions(options, scope);
   const runId = options.runId ?? defaultRunId(options, release.version);
   const outDir = options.outDir ?? join(options.projectRoot, 'out', 'evaluations');
-  const entries = listRepositories(options);
+  const entries = repositories.manifestEntries();
   const repositoryOf = new Map(scope.map((task) => [task.instanceId, repositoryOfTask(task, entries)]));
   const reportTasks: ReportTask[] = scope.map((task) => ({
     instanceId: task.instanceId,
@@ -181,7 +187,7 @@ export async function evaluateStage(catalog: Catalog, options: EvaluateStageOpti
   );
   let evaluatedNow = 0;
   let fromCatalog = 0;
-  const repositories = [
+  const predicted = [
     ...new Set([
       ...predictions.flatMap((prediction) => {
         const id = predictionInstanceId(prediction);
@@ -200,8 +206,8 @@ export async function evaluateStage(catalog: Catalog, options: EvaluateStageOpti
 release was built with (--manifest) or the clone (--source NAME=PATH)`,
       });
   }
-  for (const repository of repositories) {
-    const counts = await evaluateRepository(catalog, options, {
+  for (const repository of predicted) {
+    const counts = await evaluateRepository(catalog, await repositories.get(repository), options, {
       repository,
       runId,
       outDir,
@@ -250,14 +256,10 @@ interface RepositoryRun {
 
 async function evaluateRepository(
   catalog: Catalog,
-  options: EvaluateStageOptions,
+  prepared: PreparedRepository,
+  options: EvaluateStepOptions,
   run: RepositoryRun,
 ): Promise<{ evaluatedNow: number; fromCatalog: number }> {
-  const prepared = await prepareStage({
-    ...options,
-    repository: run.repository,
-    workers: resolveWorkers(options.workers),
-  });
   const timeoutSeconds = options.timeoutSeconds ?? prepared.entry.timeoutSeconds;
   const parser = await loadPythonParser();
   const sites = new SiteFinder(prepared, parser);
@@ -498,7 +500,7 @@ function tasksInScope(
 }
 
 function readPredictions(
-  options: EvaluateStageOptions,
+  options: EvaluateStepOptions,
   scope: readonly ReleaseTask[],
 ): { predictions: Prediction[]; problems: PredictionProblem[] } {
   if (options.gold === true)
@@ -519,7 +521,7 @@ function readPredictions(
   return { predictions: [...read.predictions], problems: [...read.problems] };
 }
 
-function defaultRunId(options: EvaluateStageOptions, version: string): string {
+function defaultRunId(options: EvaluateStepOptions, version: string): string {
   const name =
     options.gold === true ? GOLD_MODEL : basename(options.predictions ?? 'predictions').replace(/\.(jsonl|json)$/i, '');
   return `${name}@${version}`;

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { type Catalog, openCatalog } from '@repocod/catalog';
 import { REPOCOD_CANDIDATE_FILTER, isRepocodError } from '@repocod/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type ExtractOptions, type ExtractSummary, runExtract } from './extract.js';
+import { type ExtractOptions, type ExtractSummary, extractStep } from './extract.js';
 import { DEFAULT_EXTRACTION_CONFIG, type ExtractionConfig, extractorFingerprint } from './extractor-fingerprint.js';
 import type { ProgressEvent } from '../flow/progress.js';
 import { DEMO_ROOT, copyDemo, makeTempDir } from '../testing/test-support.js';
@@ -41,7 +41,7 @@ afterEach(async () => {
 /** Runs the stage and records its progress events. */
 async function extract(options: ExtractOptions): Promise<{ summary: ExtractSummary; events: ProgressEvent[] }> {
   const events: ProgressEvent[] = [];
-  const summary = await runExtract(catalog, { ...options, onProgress: (event) => events.push(event) });
+  const summary = await extractStep(catalog, { ...options, onProgress: (event) => events.push(event) });
   return { summary, events };
 }
 
@@ -53,7 +53,7 @@ async function scalar(sql: string): Promise<number> {
   return Number((await catalog.query(sql)).rows[0]?.[0]);
 }
 
-describe('runExtract on the demo, fresh catalog', () => {
+describe('extractStep on the demo, fresh catalog', () => {
   it('stores every function and reports the pinned figures', async () => {
     const { summary } = await extract({ root: DEMO_ROOT });
 
@@ -183,13 +183,13 @@ describe('runExtract on the demo, fresh catalog', () => {
 
   it('refuses a root that does not exist, naming it', async () => {
     const missing = join(dir, 'no-such-repo');
-    const error: unknown = await runExtract(catalog, { root: missing }).catch((e: unknown) => e);
+    const error: unknown = await extractStep(catalog, { root: missing }).catch((e: unknown) => e);
     expect(isRepocodError(error) && error.code).toBe('path-not-found');
     expect(String(error)).toContain(missing);
   });
 });
 
-describe('runExtract rerun', () => {
+describe('extractStep rerun', () => {
   it('skips every unchanged file and keeps the same functions', async () => {
     const first = await extract({ root: DEMO_ROOT });
     const before = await catalog.functions('demo');
@@ -208,7 +208,7 @@ describe('runExtract rerun', () => {
   });
 });
 
-describe('runExtract on a changed tree', () => {
+describe('extractStep on a changed tree', () => {
   let root: string;
   beforeEach(() => {
     root = copyDemo(dir);
@@ -316,7 +316,7 @@ describe('runExtract on a changed tree', () => {
   });
 });
 
-describe('runExtract with another candidate filter', () => {
+describe('extractStep with another candidate filter', () => {
   const stricter: ExtractionConfig = {
     ...DEFAULT_EXTRACTION_CONFIG,
     candidateFilter: { ...REPOCOD_CANDIDATE_FILTER, minDocstringLinesExclusive: 20 },
@@ -343,7 +343,7 @@ describe('runExtract with another candidate filter', () => {
   });
 });
 
-describe('runExtract interrupted', () => {
+describe('extractStep interrupted', () => {
   const FILE_COUNT = 250;
   let root: string;
 
@@ -362,7 +362,7 @@ describe('runExtract interrupted', () => {
 
   it('keeps every batch stored before the failure, and the rerun does only the rest', async () => {
     const events: ProgressEvent[] = [];
-    const failed = runExtract(catalog, {
+    const failed = extractStep(catalog, {
       root,
       onProgress: (event) => {
         events.push(event);
@@ -387,7 +387,7 @@ describe('runExtract interrupted', () => {
 
   it('loses at most the files of the batch in flight', async () => {
     // Fails on the 150th parsed file: 100 are stored, the 50 parsed since are lost.
-    const failed = runExtract(catalog, {
+    const failed = extractStep(catalog, {
       root,
       onProgress: stopAt((e) => e.kind === 'extract-file' && e.done === 150),
     });

@@ -43,7 +43,7 @@ const STORE_BATCH = 100;
  * into the catalog. Files whose bytes and extractor fingerprint are unchanged since the last run are
  * skipped; files gone from the tree are removed from the catalog.
  */
-export async function runExtract(catalog: Catalog, options: ExtractOptions): Promise<ExtractSummary> {
+export async function extractStep(catalog: Catalog, options: ExtractOptions): Promise<ExtractSummary> {
   const root = resolve(options.root);
   const repository = options.repository ?? basename(root);
   const config = options.config ?? DEFAULT_EXTRACTION_CONFIG;

@@ -5,14 +5,14 @@ import type { Catalog } from '@repocod/catalog';
 import { openCatalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MineStageSummary } from './mine.js';
-import { mineStage } from './mine.js';
+import type { MineSummary } from './mine.js';
+import { runMineCommand } from '../commands/mine.js';
 import { miningKeyOf } from './mining-key.js';
-import { prepareStage } from './prepare.js';
-import { selectStage } from './select.js';
-import { tasksStage } from './tasks.js';
+import { prepareStep } from './prepare.js';
+import { selectStep } from './select.js';
+import { runTasksCommand } from '../commands/tasks.js';
 import type { ValidateSummary } from './validate.js';
-import { validateStage } from './validate.js';
+import { runValidateCommand } from '../commands/validate.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-baseline-runs-'));
@@ -25,15 +25,15 @@ writeFileSync(
 const options = { projectRoot: PROJECT_ROOT, stateRoot: state, repository: 'demo', workers: 2, manifest };
 const CHOSEN = ['slugify', 'PricedItem.price_for'];
 let catalog: Catalog;
-let mined: MineStageSummary;
+let mined: MineSummary;
 let validated: ValidateSummary;
 
 beforeAll(async () => {
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  mined = await mineStage(catalog, { ...options, mode: 'fast', only: CHOSEN });
-  await tasksStage(catalog, options);
-  const selection = await selectStage(catalog, REPOCOD_LITE_SPEC);
-  validated = await validateStage(catalog, { ...options, selectionId: selection.selectionId });
+  mined = await runMineCommand(catalog, { ...options, mode: 'fast', only: CHOSEN });
+  await runTasksCommand(catalog, options);
+  const selection = await selectStep(catalog, REPOCOD_LITE_SPEC);
+  validated = await runValidateCommand(catalog, { ...options, selectionId: selection.selectionId });
 }, 600_000);
 
 afterAll(async () => {
@@ -44,7 +44,7 @@ describe("a manifest's baseline_runs", () => {
   it('runs the baseline that many times, under a mining key of its own', async () => {
     expect(mined.baseline.tests.length).toBeGreaterThan(150);
     expect(mined.baseline.tests.every((test) => test.outcomes.length === 1)).toBe(true);
-    const prepared = await prepareStage(options);
+    const prepared = await prepareStep('demo', options);
     const asWritten = { ...prepared, entry: { ...prepared.entry, baselineRuns: undefined } };
     // The command's --repeat 3 gives way to the manifest's 1: the same key as --repeat 1 without it.
     expect(mined.miningKey).toBe(miningKeyOf(prepared, 3));

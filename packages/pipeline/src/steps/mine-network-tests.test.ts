@@ -6,8 +6,8 @@ import { openCatalog } from '@repocod/catalog';
 import { networkBound } from '@repocod/mining';
 import { networkIsolation } from '@repocod/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MineStageSummary } from './mine.js';
-import { mineStage } from './mine.js';
+import type { MineSummary } from './mine.js';
+import { runMineCommand } from '../commands/mine.js';
 
 // datasets/network-fixture: http_status() is run by a test against a loopback server (works without
 // network) and by one against pypi.org (needs the network, which the runner's tests never have).
@@ -18,11 +18,11 @@ const REMOTE = 'tests/test_status.py::test_status_of_pypi';
 const isolated = networkIsolation().isolated;
 
 let catalog: Catalog;
-let summary: MineStageSummary;
+let summary: MineSummary;
 
 beforeAll(async () => {
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  summary = await mineStage(catalog, {
+  summary = await runMineCommand(catalog, {
     projectRoot: PROJECT_ROOT,
     stateRoot: state,
     manifest: join(PROJECT_ROOT, 'datasets/network-fixture/manifest.yaml'),

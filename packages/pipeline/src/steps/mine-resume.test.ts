@@ -5,14 +5,15 @@ import { openCatalog } from '@repocod/catalog';
 import type { Executor, ExecutorFactory, RunJob } from '@repocod/runner';
 import { localExecutor } from '@repocod/runner';
 import { describe, expect, it } from 'vitest';
-import type { MineStageEvent, MineStageOptions, MineStageSummary } from './mine.js';
-import { mineStage } from './mine.js';
+import type { MineCommandEvent, MineCommandOptions } from '../commands/mine.js';
+import type { MineSummary } from './mine.js';
+import { runMineCommand } from '../commands/mine.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-mine-resume-'));
 // Nine test files, two a shard: five shards, each traced once and run plain once (k = 2: what is resumed
 // does not depend on k, and one plain run a shard is enough to prove the plain jobs resume too).
-const options: MineStageOptions = {
+const options: MineCommandOptions = {
   projectRoot: PROJECT_ROOT,
   stateRoot: state,
   repository: 'demo',
@@ -42,7 +43,7 @@ function countingExecutor(calls: RunJob[][], limit?: number): ExecutorFactory {
   };
 }
 
-function standing(summary: MineStageSummary): { nodeId: string; status: string; outcomes: readonly string[] }[] {
+function standing(summary: MineSummary): { nodeId: string; status: string; outcomes: readonly string[] }[] {
   return summary.baseline.tests.map(({ nodeId, status, outcomes }) => ({ nodeId, status, outcomes }));
 }
 
@@ -53,7 +54,7 @@ describe('a stopped baseline', () => {
     try {
       const killed: RunJob[][] = [];
       await expect(
-        mineStage(catalog, { ...options, executor: countingExecutor(killed, FINISHED_BEFORE_THE_KILL) }),
+        runMineCommand(catalog, { ...options, executor: countingExecutor(killed, FINISHED_BEFORE_THE_KILL) }),
       ).rejects.toThrow(/killed after the first shards/);
       expect(killed).toHaveLength(1);
       expect(
@@ -61,8 +62,8 @@ describe('a stopped baseline', () => {
       ).toBe(true);
 
       const resumedCalls: RunJob[][] = [];
-      const events: MineStageEvent[] = [];
-      const resumed = await mineStage(catalog, {
+      const events: MineCommandEvent[] = [];
+      const resumed = await runMineCommand(catalog, {
         ...options,
         executor: countingExecutor(resumedCalls),
         onEvent: (event) => events.push(event),
@@ -77,11 +78,11 @@ describe('a stopped baseline', () => {
       });
 
       const uninterruptedCalls: RunJob[][] = [];
-      const uninterrupted = await mineStage(fresh, { ...options, executor: countingExecutor(uninterruptedCalls) });
+      const uninterrupted = await runMineCommand(fresh, { ...options, executor: countingExecutor(uninterruptedCalls) });
       expect(uninterruptedCalls[0]).toHaveLength(BASELINE_JOBS);
       expect(standing(resumed)).toEqual(standing(uninterrupted));
       expect(resumed.baseline.passing.size).toBeGreaterThan(100);
-      const sets = (summary: MineStageSummary): Map<string, readonly string[]> =>
+      const sets = (summary: MineSummary): Map<string, readonly string[]> =>
         new Map(summary.functions.map((fn) => [fn.qualname, fn.tests]));
       expect(sets(resumed)).toEqual(sets(uninterrupted));
       expect(resumed.functions.map((fn) => fn.status)).toEqual(['tests', 'tests', 'tests']);

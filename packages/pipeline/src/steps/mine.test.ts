@@ -6,8 +6,9 @@ import { openCatalog } from '@repocod/catalog';
 import { DEFAULT_EXTRACTION_CONFIG } from './extractor-fingerprint.js';
 import type { FunctionMining } from '@repocod/mining';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MineStageOptions, MineStageSummary } from './mine.js';
-import { mineStage } from './mine.js';
+import type { MineCommandOptions } from '../commands/mine.js';
+import type { MineSummary } from './mine.js';
+import { runMineCommand } from '../commands/mine.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const EDGE = 'mining-edge-cases';
@@ -17,7 +18,7 @@ const EVERY_DOCUMENTED = {
   ...DEFAULT_EXTRACTION_CONFIG,
   candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true },
 };
-const options: MineStageOptions = {
+const options: MineCommandOptions = {
   projectRoot: PROJECT_ROOT,
   stateRoot: state,
   manifest: join(PROJECT_ROOT, 'datasets/mining-edge-cases/manifest.yaml'),
@@ -28,8 +29,8 @@ const options: MineStageOptions = {
 };
 
 let catalog: Catalog;
-let fast: MineStageSummary;
-let exact: MineStageSummary;
+let fast: MineSummary;
+let exact: MineSummary;
 
 const CORE = 'tests/test_core.py';
 const PASSING = [
@@ -53,7 +54,7 @@ const PASSING = [
   'tests/test_units.py::test_kilometre',
 ];
 
-function byQualname(summary: MineStageSummary): Map<string, FunctionMining> {
+function byQualname(summary: MineSummary): Map<string, FunctionMining> {
   return new Map(summary.functions.map((fn) => [fn.qualname, fn]));
 }
 
@@ -61,15 +62,15 @@ beforeAll(async () => {
   // test_flaky fails on every other run, counted in this file (see its docstring).
   process.env.EDGE_FLAKY_FILE = join(state, 'flaky-runs');
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
-  fast = await mineStage(catalog, { ...options, confirm: true });
-  exact = await mineStage(catalog, { ...options, mode: 'exact' });
+  fast = await runMineCommand(catalog, { ...options, confirm: true });
+  exact = await runMineCommand(catalog, { ...options, mode: 'exact' });
 }, 600_000);
 
 afterAll(async () => {
   await catalog.close();
 });
 
-describe('mineStage on the edge-case project', () => {
+describe('runMineCommand on the edge-case project', () => {
   it('finds flaky tests in the baseline and leaves them out', () => {
     const flaky = fast.baseline.tests.filter((test) => test.status === 'flaky');
     expect(flaky.map((test) => test.nodeId)).toEqual([`${CORE}::test_flaky`]);
@@ -152,7 +153,7 @@ describe('mineStage on the edge-case project', () => {
     expect(rows.map((row) => [row.functionId, row.tests])).toEqual(
       fast.functions.map((fn) => [fn.id, fn.tests]).sort((a, b) => (String(a[0]) < String(b[0]) ? -1 : 1)),
     );
-    const again = await mineStage(catalog, options);
+    const again = await runMineCommand(catalog, options);
     expect(again.resumed).toBe(fast.functions.length);
     expect(again.phases).toEqual([]);
     expect(again.functions).toEqual(fast.functions);
@@ -163,9 +164,9 @@ describe('mineStage on the edge-case project', () => {
   }, async () => {
     const fresh = await openCatalog(join(state, 'resume.duckdb'));
     try {
-      const part = await mineStage(fresh, { ...options, only: ['Square.area', 'fib'] });
+      const part = await runMineCommand(fresh, { ...options, only: ['Square.area', 'fib'] });
       expect(part.functions.map((fn) => fn.qualname).sort()).toEqual(['Square.area', 'fib']);
-      const rest = await mineStage(fresh, options);
+      const rest = await runMineCommand(fresh, options);
       expect(rest.resumed).toBe(2);
       // The stored baseline is reused: only the traced run is made again (its two shards), for the
       // coverage of the functions not yet covered.
@@ -179,7 +180,7 @@ describe('mineStage on the edge-case project', () => {
   });
 
   it('names a --only that matches no candidate, with near names', async () => {
-    await expect(mineStage(catalog, { ...options, only: ['Square.aera'] })).rejects.toThrow(
+    await expect(runMineCommand(catalog, { ...options, only: ['Square.aera'] })).rejects.toThrow(
       /--only Square\.aera: no candidate function of mining-edge-cases.*did you mean/,
     );
   });
@@ -204,7 +205,9 @@ describe('mineStage on the edge-case project', () => {
     );
     const broken = await openCatalog(join(state, 'broken.duckdb'));
     try {
-      await expect(mineStage(broken, { ...options, manifest })).rejects.toMatchObject({ code: 'tests-cannot-run' });
+      await expect(runMineCommand(broken, { ...options, manifest })).rejects.toMatchObject({
+        code: 'tests-cannot-run',
+      });
     } finally {
       await broken.close();
     }

@@ -2,32 +2,21 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction } from '@repocod/catalog';
 import type { CandidateModeName } from '@repocod/core';
-import { RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
-import { functionKey } from '../reports/candidate-mode-counts.js';
-import { candidatesUnderMode } from '../candidates/candidate-selection.js';
-import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
+import { RepocodError, resolveRepeat } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
-import type { PreparedRepository } from '@repocod/runner';
+import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import { baselineRunsOf, localExecutor } from '@repocod/runner';
-import type { ExtractSummary } from './extract.js';
-import { runExtract } from './extract.js';
+import { candidatesUnderMode } from '../candidates/candidate-selection.js';
+import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
+import { functionKey } from '../reports/candidate-mode-counts.js';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
-import { CatalogMiningStore } from './mining-store.js';
-import type { PrepareStageOptions } from './prepare.js';
-import { prepareStage } from './prepare.js';
 import { miningKeyOf } from './mining-key.js';
+import { CatalogMiningStore } from './mining-store.js';
 
-export interface MineStageOptions extends PrepareStageOptions {
+/** How a repository's functions are mined: the settings every round of one mining shares. */
+export interface MiningSettings {
   readonly mode: MiningMode;
-  /** Only these functions: qualnames, or `file::qualname` when a qualname repeats. */
-  readonly only?: readonly string[];
-  /** Only these functions, by function id (Lite-first mining's rounds); with `only`, the functions of both. */
-  readonly onlyFunctionIds?: readonly string[];
-  /**
-   * Map the coverage of every candidate in the traced baseline run, not only of those mined now (Lite-first mining).
-   */
-  readonly traceAll?: boolean;
   /** Baseline runs (default 3). */
   readonly repeat?: number;
   /** Confirm every in-process answer in a fresh process (see mineRepository). */
@@ -36,47 +25,58 @@ export interface MineStageOptions extends PrepareStageOptions {
   readonly tracebacks?: MiningTracebacks;
   /** Test files per shard of the baseline's whole-suite runs (default DEFAULT_SHARD_FILES). */
   readonly shardFiles?: number;
-  /** The extraction settings (candidate filter …) for the checkout; default REPOCOD's. */
-  readonly extraction?: ExtractionConfig;
   /** Which candidates to mine (see CANDIDATE_MODES); default `docstring`, all of them. */
   readonly candidates?: CandidateModeName;
+  /** The extraction settings the checkout was extracted with: its testCode names the tests' folders. */
+  readonly extraction?: ExtractionConfig;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
+}
+
+export interface MineStepOptions extends MiningSettings {
+  /** The project the reference's rows are read in (with `reference`). */
+  readonly projectRoot: string;
+  /** Only these functions: qualnames, or `file::qualname` when a qualname repeats. */
+  readonly only?: readonly string[];
+  /** Only these functions, by function id (Lite-first mining's rounds); with `only`, the functions of both. */
+  readonly onlyFunctionIds?: readonly string[];
+  /**
+   * Map the coverage of every candidate in the traced baseline run, not only of those mined now (Lite-first mining).
+   */
+  readonly traceAll?: boolean;
   /**
    * A reference's name (`repocod reference`): mine exactly the functions its rows of this repository
    * resolve to, candidates of ours or not (the candidate mode does not apply).
    */
   readonly reference?: string;
-  readonly onEvent?: (event: MineStageEvent) => void;
+  readonly onEvent?: (event: MineStepEvent) => void;
 }
 
-export type MineStageEvent =
-  | { readonly kind: 'prepared'; readonly prepared: PreparedRepository }
-  | { readonly kind: 'extracted'; readonly summary: ExtractSummary; readonly targets: number }
-  | MiningEvent;
+/** Before mining's own events: how many functions it mines. */
+export type MineStepEvent = { readonly kind: 'targets'; readonly targets: number } | MiningEvent;
 
-export interface MineStageSummary extends MiningSummary {
+export interface MineSummary extends MiningSummary {
   readonly baseCommit: string;
   readonly miningKey: string;
   readonly workers: number;
   /** Candidates of the repository (before --only): a reference's functions with --reference. */
   readonly candidates: number;
+  /** Functions mined now or found in the catalog: the candidates --only keeps. */
+  readonly targets: number;
   /** With --reference: its rows of the repository and those that resolve to no function. */
   readonly reference: ReferenceFunctions | null;
 }
 
 /**
- * `repocod mine`: the checkout, its environment and worktrees; the functions of the checkout (extract,
- * incremental); then the relevant tests of every candidate, stored in the catalog as each finishes.
+ * The relevant tests of a prepared and extracted repository's candidates (or of a reference's functions),
+ * stored in the catalog as each finishes.
  */
-export async function mineStage(catalog: Catalog, options: MineStageOptions): Promise<MineStageSummary> {
-  const workers = resolveWorkers(options.workers);
-  const prepared = await prepareStage({ ...options, workers });
-  options.onEvent?.({ kind: 'prepared', prepared });
+export async function mineStep(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  options: MineStepOptions,
+): Promise<MineSummary> {
   const name = prepared.entry.name;
-  const extraction = await runExtract(catalog, {
-    root: prepared.checkout.path,
-    repository: name,
-    config: options.extraction,
-  });
   const reference =
     options.reference === undefined
       ? null
@@ -100,7 +100,7 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
           prepared.checkout.path,
         )
       : undefined;
-  options.onEvent?.({ kind: 'extracted', summary: extraction, targets: targets.length });
+  options.onEvent?.({ kind: 'targets', targets: targets.length });
   const repeat = baselineRunsOf(prepared.entry, resolveRepeat(options.repeat));
   const tracebacks = options.tracebacks ?? 'native';
   const miningKey = miningKeyOf(prepared, repeat, tracebacks);
@@ -121,13 +121,14 @@ export async function mineStage(catalog: Catalog, options: MineStageOptions): Pr
     miningKey,
     workers: executor.parallelism,
     candidates: candidates.length,
+    targets: targets.length,
     reference,
   };
 }
 
 function chooseFunctions(
   candidates: readonly CatalogFunction[],
-  options: MineStageOptions,
+  options: Pick<MineStepOptions, 'only' | 'onlyFunctionIds'>,
   repository: string,
 ): CatalogFunction[] {
   if (options.onlyFunctionIds === undefined) return selectFunctions(candidates, options.only, repository);

@@ -9,10 +9,10 @@ import { startLoopbackHub } from '@repocod/testkit';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { publishStage } from './publish.js';
-import { selectStage } from './select.js';
-import { tasksStage } from './tasks.js';
-import { validateStage } from './validate.js';
+import { publishStep } from './publish.js';
+import { selectStep } from './select.js';
+import { runTasksCommand } from '../commands/tasks.js';
+import { runValidateCommand } from '../commands/validate.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-publish-'));
@@ -29,12 +29,12 @@ const filter = (names: readonly string[]): string => `qualname IN (${names.map((
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
-  await tasksStage(catalog, { ...options, repository: 'demo' });
+  await runTasksCommand(catalog, { ...options, repository: 'demo' });
   // Record.__eq__ fails validation: without its body it returns None, and `assert a != b` holds.
   selectionId = (
-    await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'quote', 'ensure_non_negative']) })
+    await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'quote', 'ensure_non_negative']) })
   ).selectionId;
-  await validateStage(catalog, { ...options, selectionId });
+  await runValidateCommand(catalog, { ...options, selectionId });
   hub = await startLoopbackHub();
 }, 600_000);
 
@@ -48,7 +48,7 @@ const bytesOf = (folder: string, path: string): Buffer => readFileSync(join(fold
 describe('publishing a validated selection', () => {
   it('writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation \
 record', async () => {
-    const release = await publishStage(catalog, { version: '1.0', out, selectionId, stateRoot: state });
+    const release = await publishStep(catalog, { version: '1.0', out, selectionId, stateRoot: state });
     expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
     // The exact packages the tasks were validated with, from the environment's marker.
     const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
@@ -130,21 +130,21 @@ read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
 
   it('adds a version beside the first, releasing a failed task the curator keeps, and diffs it', async () => {
     const first = bytesOf(out, `1.0/${PARQUET_NAME}`);
-    const release = await publishStage(catalog, { version: '1.1', out, selectionId, keep: [EQ] });
+    const release = await publishStep(catalog, { version: '1.1', out, selectionId, keep: [EQ] });
     expect(release.release.diff).toEqual({ previous: '1.0', added: [EQ], removed: [], changed: [] });
     expect(release.content?.kept.map((task) => task.instanceId)).toEqual([EQ]);
     expect(bytesOf(out, `1.0/${PARQUET_NAME}`)).toEqual(first);
     expect(bytesOf(out, `data/${PARQUET_NAME}`)).toEqual(bytesOf(out, `1.1/${PARQUET_NAME}`));
     expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain('(1 kept by the curator despite a failed check)');
-    await expect(publishStage(catalog, { version: '1.2', out, selectionId, keep: ['demo-nope'] })).rejects.toThrow(
+    await expect(publishStep(catalog, { version: '1.2', out, selectionId, keep: ['demo-nope'] })).rejects.toThrow(
       /--keep demo-nope: not a task of selection/,
     );
   });
 
   it('refuses tasks that were not validated as they are now', async () => {
-    const other = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'Warehouse.pick']) });
+    const other = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['slugify', 'Warehouse.pick']) });
     await expect(
-      publishStage(catalog, { version: '9', out: join(state, 'unvalidated'), selectionId: other.selectionId }),
+      publishStep(catalog, { version: '9', out: join(state, 'unvalidated'), selectionId: other.selectionId }),
     ).rejects.toThrow(
       new RegExp(
         String.raw`1 of the 2 task\(s\) of selection \w+ have not been validated as they are now ` +
@@ -166,7 +166,7 @@ describe('publishing to the Hub (a loopback server)', () => {
   });
 
   it('uploads the whole release folder in one commit, creating the dataset repository', async () => {
-    const pushed = await publishStage(catalog, { out, push: push() });
+    const pushed = await publishStep(catalog, { out, push: push() });
     expect(pushed.pushed?.created).toBe(true);
     expect(pushed.commitTitle).toBe('Upload the release (versions 1.0, 1.1)');
     const [commit, ...more] = hub.commits('repocod/demo-lite');
@@ -184,7 +184,7 @@ describe('publishing to the Hub (a loopback server)', () => {
 
   it('starts an empty folder from the release on the Hub, adds the version beside it, and pushes', async () => {
     const fresh = join(state, 'from-hub');
-    const published = await publishStage(catalog, { version: '2.0', out: fresh, selectionId, push: push() });
+    const published = await publishStep(catalog, { version: '2.0', out: fresh, selectionId, push: push() });
     expect(published.downloaded?.versions).toEqual(['1.0', '1.1']);
     expect(bytesOf(fresh, `1.0/${PARQUET_NAME}`)).toEqual(bytesOf(out, `1.0/${PARQUET_NAME}`));
     expect(published.release.diff).toEqual({ previous: '1.1', added: [], removed: [EQ], changed: [] });
@@ -199,7 +199,7 @@ describe('publishing to the Hub (a loopback server)', () => {
     expect([...(onHub?.keys() ?? [])].sort()).toEqual([...releaseFiles(fresh)].sort());
     expect(Buffer.from(onHub?.get('README.md')?.bytes ?? [])).toEqual(bytesOf(fresh, 'README.md'));
     // The folder that lacks 2.0 may no longer push: its card would drop a published version.
-    await expect(publishStage(catalog, { out, push: push() })).rejects.toThrow(
+    await expect(publishStep(catalog, { out, push: push() })).rejects.toThrow(
       /repocod\/demo-lite on the Hub has version\(s\) 2\.0 that .*release lacks/,
     );
   });
@@ -207,7 +207,7 @@ describe('publishing to the Hub (a loopback server)', () => {
   it('lists what a dry run would upload, and writes and uploads nothing', async () => {
     const fresh = join(state, 'from-hub');
     const before = hub.commits().length;
-    const planned = await publishStage(catalog, {
+    const planned = await publishStep(catalog, {
       version: '3.0',
       out: fresh,
       selectionId,
@@ -242,7 +242,7 @@ describe('publishing to the Hub (a loopback server)', () => {
   it('keeps the release folder whole when the upload fails, and a rerun of the push completes it', async () => {
     const fresh = join(state, 'from-hub');
     hub.failNext('commit', 500, 'the Hub is having a bad day');
-    const failure = await publishStage(catalog, { version: '3.0', out: fresh, selectionId, push: push() }).catch(
+    const failure = await publishStep(catalog, { version: '3.0', out: fresh, selectionId, push: push() }).catch(
       (error: unknown) => error,
     );
     expect(isRepocodError(failure) && failure.code).toBe('hub-failed');
@@ -252,7 +252,7 @@ describe('publishing to the Hub (a loopback server)', () => {
     expect(message).not.toContain(hub.token);
     expect(existsSync(join(fresh, '3.0', PARQUET_NAME))).toBe(true);
     expect(hub.files('repocod/demo-lite')?.has(`3.0/${PARQUET_NAME}`)).toBe(false);
-    const rerun = await publishStage(catalog, { out: fresh, push: push() });
+    const rerun = await publishStep(catalog, { out: fresh, push: push() });
     expect(rerun.pushed?.created).toBe(false);
     expect(Buffer.from(hub.files('repocod/demo-lite')?.get(`3.0/${PARQUET_NAME}`)?.bytes ?? [])).toEqual(
       bytesOf(fresh, `3.0/${PARQUET_NAME}`),
@@ -268,7 +268,7 @@ describe('a release of tasks a migration renamed', () => {
     );
     try {
       const folder = join(state, 'renamed');
-      await publishStage(catalog, { version: '1.0', out: folder, selectionId });
+      await publishStep(catalog, { version: '1.0', out: folder, selectionId });
       const card = readFileSync(join(folder, 'README.md'), 'utf8');
       expect(card).toContain(
         [

@@ -72,7 +72,7 @@ export interface PublishSummary {
  * the release already on the Hub, so a new version lands beside the published ones. The folder is
  * written before anything is uploaded: a failed upload leaves it whole, to be pushed again as it is.
  */
-export async function publishStage(catalog: Catalog, options: PublishOptions): Promise<PublishSummary> {
+export async function publishStep(catalog: Catalog, options: PublishOptions): Promise<PublishSummary> {
   const { version, out, push } = options;
   const dryRun = options.dryRun === true;
   if (version === undefined && push === undefined)

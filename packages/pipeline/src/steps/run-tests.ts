@@ -1,13 +1,15 @@
 import { resolveWorkers, tailLines } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
-import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
+import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
 import { listTestFiles, localExecutor, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
 import { JobPool } from '../jobs/job-pool.js';
-import type { PrepareStageOptions } from './prepare.js';
-import { prepareStage } from './prepare.js';
 
-export interface RunTestsOptions extends PrepareStageOptions {
+export interface RunTestsStepOptions {
+  /** Jobs the listed tests are split into (default: one per core), and the whole suite's shards. */
+  readonly workers?: number;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
   readonly patches: readonly string[];
   readonly tests: readonly string[] | 'all';
   readonly repeat?: number;
@@ -45,15 +47,19 @@ export interface RunTestsSummary {
 }
 
 /**
- * `repocod run`: the requested tests on the base commit plus patches. Listed node ids are split by
+ * The requested tests on a prepared repository's base commit plus patches. Listed node ids are split by
  * file over the workers (a file's tests stay together, so module fixtures are set up once); the
  * whole suite is split into shards by test file (see splitSuite), each with a limit that fits it and
  * pytest-timeout on each test, so that no job holds a big suite and a hung test fails alone.
  */
-export async function runTestsStage(catalog: Catalog, options: RunTestsOptions): Promise<RunTestsSummary> {
+export async function runTestsStep(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  options: RunTestsStepOptions,
+): Promise<RunTestsSummary> {
   const workers = resolveWorkers(options.workers);
-  const prepared = await prepareStage({ ...options, workers });
-  const jobs = options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, workers);
+  const jobs =
+    options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, prepared.entry.name, workers);
   const started = performance.now();
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
   const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared), (result, tally) =>
@@ -81,13 +87,13 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
 }
 
 /** The whole suite as shards: a timed-out shard keeps what it ran (the report is written as tests end). */
-function suiteJobs(options: RunTestsOptions, prepared: PreparedRepository, workers: number): RunJob[] {
+function suiteJobs(options: RunTestsStepOptions, prepared: PreparedRepository, workers: number): RunJob[] {
   const { entry } = prepared;
   const perTest = options.timeoutSeconds ?? entry.timeoutSeconds;
   const files = listTestFiles(join(prepared.checkout.path, entry.packageRoot), entry.testRoots);
   const shards = splitSuite(files, { workers, filesPerShard: options.shardFiles });
   return shards.map((shard, index) => ({
-    repository: options.repository,
+    repository: entry.name,
     patches: options.patches,
     repeat: options.repeat,
     tests: 'all',
@@ -97,9 +103,9 @@ function suiteJobs(options: RunTestsOptions, prepared: PreparedRepository, worke
   }));
 }
 
-function splitJobs(options: RunTestsOptions, workers: number): RunJob[] {
+function splitJobs(options: RunTestsStepOptions, repository: string, workers: number): RunJob[] {
   const common = {
-    repository: options.repository,
+    repository,
     patches: options.patches,
     repeat: options.repeat,
     timeoutSeconds: options.timeoutSeconds,

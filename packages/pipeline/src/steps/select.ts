@@ -36,7 +36,7 @@ export interface SelectSummary {
  * picks as they were. The id is a hash of the spec and of the picks, so the same spec on the same tasks
  * and verdicts gives the same selection.
  */
-export async function selectStage(
+export async function selectStep(
   catalog: Catalog,
   given: SelectionSpec,
   source = 'the selection spec',

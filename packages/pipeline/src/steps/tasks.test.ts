@@ -6,9 +6,9 @@ import type { Catalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { selectStage } from './select.js';
+import { selectStep } from './select.js';
 import type { TasksSummary } from './tasks.js';
-import { tasksStage } from './tasks.js';
+import { runTasksCommand } from '../commands/tasks.js';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const state = mkdtempSync(join(tmpdir(), 'repocod-tasks-'));
@@ -18,7 +18,7 @@ let summary: TasksSummary;
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
-  summary = await tasksStage(catalog, options);
+  summary = await runTasksCommand(catalog, options);
 }, 600_000);
 
 afterAll(async () => {
@@ -77,10 +77,10 @@ describe('tasks of the demo', () => {
   });
 
   it('selects per level in SQL, saying when a level has fewer tasks than its quota', async () => {
-    const selection = await selectStage(catalog, REPOCOD_LITE_SPEC);
+    const selection = await selectStep(catalog, REPOCOD_LITE_SPEC);
     expect(selection.picks).toHaveLength(52);
     expect(selection.short.map((level) => level.level).sort()).toEqual(['file-level', 'repo-level', 'self-contained']);
-    const small = await selectStage(catalog, {
+    const small = await selectStep(catalog, {
       ...REPOCOD_LITE_SPEC,
       quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 },
     });
@@ -94,13 +94,13 @@ describe('tasks of the demo', () => {
     // Same spec, same tasks: same selection.
     expect(
       (
-        await selectStage(catalog, {
+        await selectStep(catalog, {
           ...REPOCOD_LITE_SPEC,
           quotas: { 'self-contained': 2, 'file-level': 2, 'repo-level': 2 },
         })
       ).selectionId,
     ).toBe(small.selectionId);
-    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(
+    await expect(selectStep(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(
       /spec\.json: the score or the filter is not valid SQL/,
     );
   });
@@ -123,9 +123,9 @@ describe('tasks of the demo', () => {
     expect(mix('repocod-v1')).toEqual({ 'self-contained': 35, 'file-level': 10, 'repo-level': 7 });
     expect(mix('deps')).toEqual({ 'self-contained': 26, 'file-level': 10, 'repo-level': 16 });
     const quotas = { 'self-contained': 3, 'file-level': 3, 'repo-level': 3 };
-    const deps = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas });
+    const deps = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, quotas });
     expect(deps.spec.levels).toBe('deps');
-    const v1 = await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'repocod-v1' });
+    const v1 = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'repocod-v1' });
     expect(v1.spec.levels).toBe('repocod-v1');
     expect(v1.selectionId).not.toBe(deps.selectionId);
     // The picks' levels are the v1 labels, and the catalog's tasks now carry them.
@@ -138,8 +138,8 @@ describe('tasks of the demo', () => {
     expect(moved.length).toBeGreaterThan(0);
     // A spec naming no mode now follows the tasks' labelling (v1 since the last select); a spec given back
     // its mode gives the same selection again, from the catalog alone.
-    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas })).selectionId).toBe(v1.selectionId);
-    expect((await selectStage(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'deps' })).selectionId).toBe(
+    expect((await selectStep(catalog, { ...REPOCOD_LITE_SPEC, quotas })).selectionId).toBe(v1.selectionId);
+    expect((await selectStep(catalog, { ...REPOCOD_LITE_SPEC, quotas, levels: 'deps' })).selectionId).toBe(
       deps.selectionId,
     );
   });
@@ -148,7 +148,7 @@ describe('tasks of the demo', () => {
     await catalog.query(
       "DELETE FROM task_levels WHERE mode = 'repocod-v4' AND instance_id = 'demo-inventory.util.retry'",
     );
-    await expect(selectStage(catalog, { ...REPOCOD_LITE_SPEC, levels: 'repocod-v4' })).rejects.toThrow(
+    await expect(selectStep(catalog, { ...REPOCOD_LITE_SPEC, levels: 'repocod-v4' })).rejects.toThrow(
       new RegExp(
         String.raw`1 task\(s\) have no label under repocod-v4 \(built before the level modes\), ` +
           String.raw`e\.g\. demo-inventory\.util\.retry; run ${'`'}repocod tasks demo${'`'} again`,

@@ -5,7 +5,7 @@ import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { functionKey } from '../reports/candidate-mode-counts.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { referenceFunctions } from '../reference/reference-functions.js';
-import { RepocodError, resolveWorkers, tailLines } from '@repocod/core';
+import { RepocodError, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository } from '@repocod/runner';
@@ -24,13 +24,15 @@ import type { FunctionLevels } from '../candidates/classify-functions.js';
 import { classifyFunctions, levelModeOf } from '../candidates/classify-functions.js';
 import { JobPool } from '../jobs/job-pool.js';
 import { miningKeyOf } from './mining-key.js';
-import type { PrepareStageOptions } from './prepare.js';
-import { prepareStage } from './prepare.js';
 import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js';
 import { preStateCollectJob, testsRemovedCollectJob } from '@repocod/validate';
 import { collectsCheck, needsTestsRemovedCollect } from '@repocod/validate';
 
-export interface TasksStageOptions extends PrepareStageOptions {
+export interface TasksStepOptions {
+  /** The project the reference's rows are read in (with `reference`). */
+  readonly projectRoot: string;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
   /** Which mining results to take (default fast); repeat and tracebacks name the mining key. */
   readonly mode?: MiningMode;
   readonly repeat?: number;
@@ -62,10 +64,10 @@ export interface TasksStageOptions extends PrepareStageOptions {
    * this repository resolve to, candidates of ours or not (the candidate mode does not apply).
    */
   readonly reference?: string;
-  readonly onEvent?: (event: TasksStageEvent) => void;
+  readonly onEvent?: (event: TasksEvent) => void;
 }
 
-export type TasksStageEvent =
+export type TasksEvent =
   | { readonly kind: 'tasks-built'; readonly tasks: number }
   | {
       readonly kind: 'task-checked';
@@ -91,13 +93,16 @@ export interface TasksSummary {
 }
 
 /**
- * `repocod tasks`: every mined function with relevant tests becomes a task: its instance id, its
+ * Every mined function of a prepared repository with relevant tests becomes a task: its instance id, its
  * context level and the dependencies behind it, the problem statements, the pre/gold patches of code
  * and tests, and the checks of those patches, stored in the catalog (replacing the repository's tasks).
  */
-export async function tasksStage(catalog: Catalog, options: TasksStageOptions): Promise<TasksSummary> {
+export async function tasksStep(
+  catalog: Catalog,
+  prepared: PreparedRepository,
+  options: TasksStepOptions,
+): Promise<TasksSummary> {
   const started = performance.now();
-  const prepared = await prepareStage({ ...options, workers: resolveWorkers(options.workers) });
   const name = prepared.entry.name;
   const miningKey = options.miningKey ?? miningKeyOf(prepared, options.repeat, options.tracebacks);
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
@@ -253,7 +258,7 @@ async function checkPatches(
   prepared: PreparedRepository,
   tasks: readonly PatchCheck[],
   executor: ExecutorFactory,
-  onEvent?: (event: TasksStageEvent) => void,
+  onEvent?: (event: TasksEvent) => void,
 ): Promise<Map<string, TaskChecks>> {
   const worktree = prepared.worktrees[0];
   if (worktree === undefined) throw new Error('the tasks stage needs a worktree');

@@ -6,11 +6,11 @@ import { openCatalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_EXTRACTION_CONFIG } from './extractor-fingerprint.js';
-import { mineStage } from './mine.js';
-import { selectStage } from './select.js';
-import { tasksStage } from './tasks.js';
+import { runMineCommand } from '../commands/mine.js';
+import { selectStep } from './select.js';
+import { runTasksCommand } from '../commands/tasks.js';
 import type { ValidateSummary } from './validate.js';
-import { validateStage } from './validate.js';
+import { runValidateCommand } from '../commands/validate.js';
 import { checksOf } from '@repocod/validate';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
@@ -31,7 +31,7 @@ beforeAll(async () => {
   catalog = await openCatalog(join(state, 'catalog.duckdb'));
   // Mined while test_flaky is stable (no counter file): it is flaky_target's one relevant test.
   delete process.env.EDGE_FLAKY_FILE;
-  await mineStage(catalog, {
+  await runMineCommand(catalog, {
     ...options,
     mode: 'fast',
     extraction: {
@@ -39,15 +39,15 @@ beforeAll(async () => {
       candidateFilter: { minDocstringLinesExclusive: 0, includeNested: true },
     },
   });
-  await tasksStage(catalog, options);
-  const { selectionId } = await selectStage(catalog, {
+  await runTasksCommand(catalog, options);
+  const { selectionId } = await selectStep(catalog, {
     ...REPOCOD_LITE_SPEC,
     filter: "qualname IN ('flaky_target', 'fib', 'square_cases')",
   });
   // From now on test_flaky fails on every other run (see its docstring): the k runs must catch it. Mining's
   // baseline saw it stable, so the gold patches run k times here (--gold-runs) rather than the baseline answering.
   process.env.EDGE_FLAKY_FILE = join(state, 'flaky-runs');
-  summary = await validateStage(catalog, {
+  summary = await runValidateCommand(catalog, {
     projectRoot: PROJECT_ROOT,
     stateRoot: state,
     manifest: options.manifest,

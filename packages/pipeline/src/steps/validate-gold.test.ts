@@ -5,10 +5,10 @@ import type { Catalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { selectStage } from './select.js';
-import { tasksStage } from './tasks.js';
+import { selectStep } from './select.js';
+import { runTasksCommand } from '../commands/tasks.js';
 import type { ValidateSummary } from './validate.js';
-import { validateStage } from './validate.js';
+import { runValidateCommand } from '../commands/validate.js';
 import { checksOf } from '@repocod/validate';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
@@ -20,10 +20,10 @@ let fromRuns: ValidateSummary;
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
-  await tasksStage(catalog, { ...options, repository: 'demo' });
-  const { selectionId } = await selectStage(catalog, REPOCOD_LITE_SPEC);
-  fromBaseline = await validateStage(catalog, { ...options, selectionId });
-  fromRuns = await validateStage(catalog, { ...options, selectionId, goldRuns: true });
+  await runTasksCommand(catalog, { ...options, repository: 'demo' });
+  const { selectionId } = await selectStep(catalog, REPOCOD_LITE_SPEC);
+  fromBaseline = await runValidateCommand(catalog, { ...options, selectionId });
+  fromRuns = await runValidateCommand(catalog, { ...options, selectionId, goldRuns: true });
 }, 1_800_000);
 
 afterAll(async () => {

@@ -5,12 +5,12 @@ import type { Catalog, StoredValidation } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from '../testing/mined-demo.js';
-import { selectStage } from './select.js';
+import { selectStep } from './select.js';
 import type { FlowEvent } from '../flow/flow-events.js';
 import { runFlow } from '../flow/flow.js';
-import { tasksStage } from './tasks.js';
-import type { ValidateStageEvent, ValidateSummary } from './validate.js';
-import { validateStage } from './validate.js';
+import { runTasksCommand } from '../commands/tasks.js';
+import type { ValidateEvent, ValidateSummary } from './validate.js';
+import { runValidateCommand } from '../commands/validate.js';
 import { checksOf } from '@repocod/validate';
 
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
@@ -25,20 +25,20 @@ const PICK = 'demo-inventory.warehouse.Warehouse.pick';
 let catalog: Catalog;
 let selectionId: string;
 let first: ValidateSummary;
-const events: ValidateStageEvent[] = [];
+const events: ValidateEvent[] = [];
 
 const byId = (summary: ValidateSummary): Map<string, StoredValidation> =>
   new Map(summary.validations.map((row) => [row.instanceId, row]));
 
 beforeAll(async () => {
   catalog = await openMinedDemo(state);
-  await tasksStage(catalog, { ...options, repository: 'demo' });
-  const selection = await selectStage(catalog, {
+  await runTasksCommand(catalog, { ...options, repository: 'demo' });
+  const selection = await selectStep(catalog, {
     ...REPOCOD_LITE_SPEC,
     filter: `qualname IN (${CHOSEN.map((name) => `'${name}'`).join(', ')})`,
   });
   selectionId = selection.selectionId;
-  first = await validateStage(catalog, { ...options, selectionId, onEvent: (event) => events.push(event) });
+  first = await runValidateCommand(catalog, { ...options, selectionId, onEvent: (event) => events.push(event) });
 }, 600_000);
 
 afterAll(async () => {
@@ -132,12 +132,12 @@ provenance', async () => {
   it('resumes: a rerun redoes nothing, and a task whose verdict was lost is judged again from its stored runs', {
     timeout: 300_000,
   }, async () => {
-    const again = await validateStage(catalog, { ...options, selectionId });
+    const again = await runValidateCommand(catalog, { ...options, selectionId });
     expect(again.repositories[0]).toMatchObject({ validatedNow: 0, jobsRun: 0 });
     expect(again.validations).toEqual(first.validations);
     // A run killed after a task's jobs finished but before its verdict was stored.
     await catalog.query(`DELETE FROM validations WHERE instance_id = 'demo-inventory.util.slugify'`);
-    const resumed = await validateStage(catalog, { ...options, selectionId });
+    const resumed = await runValidateCommand(catalog, { ...options, selectionId });
     expect(resumed.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 0, jobsFromCatalog: 3 });
     expect(byId(resumed).get('demo-inventory.util.slugify')).toMatchObject({
       status: 'passed',
@@ -150,13 +150,13 @@ provenance', async () => {
   }, async () => {
     // A verdict stored as failed (by an earlier, broken run): only that task is validated again.
     await catalog.query(`UPDATE validations SET status = 'failed' WHERE instance_id = '${EQ}'`);
-    const retried = await validateStage(catalog, { ...options, selectionId, retryFailed: true });
+    const retried = await runValidateCommand(catalog, { ...options, selectionId, retryFailed: true });
     expect(retried.repositories[0]).toMatchObject({ validatedNow: 1, jobsRun: 3, jobsFromCatalog: 0 });
     expect(retried.validations.map((row) => row.status)).toEqual(first.validations.map((row) => row.status));
   });
 
   it('runs the gold patches k times when asked, and finds the same verdicts', { timeout: 300_000 }, async () => {
-    const runs = await validateStage(catalog, { ...options, selectionId, goldRuns: true });
+    const runs = await runValidateCommand(catalog, { ...options, selectionId, goldRuns: true });
     // The collect and the without-body jobs are the same jobs: only the gold ones run.
     expect(runs.repositories[0]).toMatchObject({
       validatedNow: 5,
@@ -180,7 +180,12 @@ provenance', async () => {
   it('narrows FAIL_TO_PASS to the tests that fail without the body when asked, from a whole run', {
     timeout: 300_000,
   }, async () => {
-    const narrowed = await validateStage(catalog, { ...options, selectionId, narrow: true, repositories: ['demo'] });
+    const narrowed = await runValidateCommand(catalog, {
+      ...options,
+      selectionId,
+      narrow: true,
+      repositories: ['demo'],
+    });
     const rows = byId(narrowed);
     expect(narrowed.validations.map((row) => row.status)).toEqual(['passed', 'passed', 'passed', 'passed', 'passed']);
     expect(rows.get(PICK)?.droppedTests).toEqual([
@@ -209,10 +214,10 @@ provenance', async () => {
   });
 
   it('refuses a repository the selection has no task of, and a missing selection', { timeout: 300_000 }, async () => {
-    await expect(validateStage(catalog, { ...options, selectionId, repositories: ['flask'] })).rejects.toThrow(
+    await expect(runValidateCommand(catalog, { ...options, selectionId, repositories: ['flask'] })).rejects.toThrow(
       /--repo flask: selection \w+ has no task of it \(it has tasks of demo\)/,
     );
-    await expect(validateStage(catalog, { ...options, selectionId: 'nope' })).rejects.toThrow(
+    await expect(runValidateCommand(catalog, { ...options, selectionId: 'nope' })).rejects.toThrow(
       /no selection nope in the catalog/,
     );
   });
@@ -254,7 +259,7 @@ provenance', async () => {
       const selection = await catalog.selection();
       expect(selection?.picks.map((pick) => pick.instanceId)).toEqual([next?.instanceId]);
       // select on its own passes over the failed task too, and says so.
-      const again = await selectStage(catalog, spec);
+      const again = await selectStep(catalog, spec);
       expect(again.picks.map((pick) => pick.instanceId)).toEqual([next?.instanceId]);
       expect(again.passedOver).toEqual([top?.instanceId]);
     } finally {
@@ -264,6 +269,6 @@ WHERE instance_id = '${top?.instanceId}'`,
       );
     }
     // Restored, the task is as it was validated: its passed verdict is current again and select takes it.
-    expect((await selectStage(catalog, spec)).picks.map((pick) => pick.instanceId)).toEqual([top?.instanceId]);
+    expect((await selectStep(catalog, spec)).picks.map((pick) => pick.instanceId)).toEqual([top?.instanceId]);
   });
 });

@@ -1,13 +1,12 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
-import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
-import type { JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
+import { contentHash, RepocodError } from '@repocod/core';
+import type { ExecutorFactory, JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
 import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
 import type { SubmitOptions } from '../jobs/job-pool.js';
 import { JobPool } from '../jobs/job-pool.js';
 import { miningKeyOf } from './mining-key.js';
 import { tasksOfSelection } from './selection-tasks.js';
-import type { PrepareStageOptions } from './prepare.js';
-import { prepareStage } from './prepare.js';
+import type { PreparedRepositories } from './prepare.js';
 import { toolVersion } from '../records/tool-version.js';
 import {
   fitFromDurations,
@@ -28,7 +27,11 @@ import { needsTestsRemovedCollect, taskVerdict, withoutBodyUndecided } from '@re
  */
 export const VALIDATION_VERSION = 4;
 
-export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'repository'> {
+export interface ValidateStepOptions {
+  /** The project whose tool version each verdict records. */
+  readonly projectRoot: string;
+  /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
+  readonly executor?: ExecutorFactory;
   /** The selection whose tasks are validated (default: the latest). */
   readonly selectionId?: string;
   /** Only the tasks of these repositories (manifest names). */
@@ -45,10 +48,10 @@ export interface ValidateStageOptions extends Omit<PrepareStageOptions, 'reposit
   readonly narrow?: boolean;
   /** Run the gold patches k times even where mining's baseline of the same environment answers the check. */
   readonly goldRuns?: boolean;
-  readonly onEvent?: (event: ValidateStageEvent) => void;
+  readonly onEvent?: (event: ValidateEvent) => void;
 }
 
-export type ValidateStageEvent =
+export type ValidateEvent =
   | {
       readonly kind: 'validate-repository';
       readonly repository: string;
@@ -105,7 +108,7 @@ export interface ValidateSummary {
 }
 
 /**
- * `repocod validate`: every task of a selection checked with the shared runner: the pre state
+ * Every task of a selection checked with the shared runner: the pre state
  * collects; with the tests restored, a FAIL_TO_PASS test fails without the body (every one with
  * --narrow, which drops the others); with the gold code, every one passes in each of k runs (tests
  * that flip are removed and recorded), answered by mining's k baseline runs of the same environment
@@ -114,16 +117,20 @@ export interface ValidateSummary {
  * run ids), so a killed run resumes with the tasks that have none; tasks of one repository run in
  * parallel on its worktree pool.
  */
-export async function validateStage(catalog: Catalog, options: ValidateStageOptions): Promise<ValidateSummary> {
+export async function validateStep(
+  catalog: Catalog,
+  prepared: PreparedRepositories,
+  options: ValidateStepOptions,
+): Promise<ValidateSummary> {
   const started = performance.now();
   const { selectionId, tasks } = await selectedTasks(catalog, options.selectionId, options.repositories);
   const tool = toolVersion(options.projectRoot);
   const repositories: RepositoryValidation[] = [];
   const validations: StoredValidation[] = [];
   for (const [repository, ofRepository] of groupBy(tasks, (task) => task.repository)) {
-    const prepared = await prepareStage({ ...options, repository, workers: resolveWorkers(options.workers) });
-    const repeat = validateRunsOf(prepared.entry, options.repeat);
-    const result = await validateRepository(catalog, prepared, ofRepository, { ...options, repeat, tool });
+    const ready = await prepared.get(repository);
+    const repeat = validateRunsOf(ready.entry, options.repeat);
+    const result = await validateRepository(catalog, ready, ofRepository, { ...options, repeat, tool });
     repositories.push(result.repository);
     validations.push(...result.validations);
   }
@@ -157,7 +164,7 @@ ${known.join(', ')})`,
   return { selectionId: selection.selectionId, tasks };
 }
 
-interface RepositorySettings extends ValidateStageOptions {
+interface RepositorySettings extends ValidateStepOptions {
   readonly repeat: number;
   readonly tool: string;
 }

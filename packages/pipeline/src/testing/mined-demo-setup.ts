@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { openCatalog } from '@repocod/catalog';
 import type { TestProject } from 'vitest/node';
-import { mineStage } from '../steps/mine.js';
+import { runMineCommand } from '../commands/mine.js';
 
 /**
  * Vitest global setup: the demo mined once (fast mode, as every stage's test wants it) into a catalog of
@@ -19,7 +19,13 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const catalog = await openCatalog(catalogPath);
   try {
     const stateRoot = join(folder, 'state');
-    await mineStage(catalog, { projectRoot: PROJECT_ROOT, stateRoot, repository: 'demo', workers: 2, mode: 'fast' });
+    await runMineCommand(catalog, {
+      projectRoot: PROJECT_ROOT,
+      stateRoot,
+      repository: 'demo',
+      workers: 2,
+      mode: 'fast',
+    });
   } finally {
     await catalog.close();
   }

@@ -1,16 +1,14 @@
-import { RepocodError } from '@repocod/core';
-import { runExtract } from '../../steps/extract.js';
-import type { RepositoryStage } from '../stage-contract.js';
+import { extractStep } from '../../steps/extract.js';
+import type { RepositoryStage, StageDefinition } from '../stage-contract.js';
 
 /** The functions of the checkout, their metrics and which are candidates. */
-export const EXTRACT: RepositoryStage = {
+const EXTRACT_RUN: RepositoryStage = {
   stage: 'extract',
   scope: 'repository',
-  async run({ catalog, common, settings, state }, repository, progress) {
-    const prepared = common.prepared.get(repository);
-    if (prepared === undefined)
-      throw new RepocodError('usage', 'the flow runs extract, mine and tasks only with prepare');
-    const value = await runExtract(catalog, {
+  async run({ catalog, repositories, settings, state }, repository, progress) {
+    // runFlow runs extract only after prepare: the repository is the one the prepare stage made.
+    const prepared = await repositories.get(repository);
+    const value = await extractStep(catalog, {
       root: prepared.checkout.path,
       repository,
       onProgress: (event) => {
@@ -25,4 +23,16 @@ export const EXTRACT: RepositoryStage = {
       `${value.functions} functions, ${value.candidates} candidates`
     );
   },
+};
+
+export const EXTRACT: StageDefinition = {
+  stage: 'extract',
+  title: 'functions and metrics',
+  rows: 'per-repository',
+  needs: ['prepare'],
+  runner: () => EXTRACT_RUN,
+  stored: (_status, repository) =>
+    repository !== undefined && repository.functions > 0
+      ? `${repository.functions} functions, ${repository.candidates} candidates`
+      : null,
 };

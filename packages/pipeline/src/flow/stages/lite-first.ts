@@ -1,7 +1,7 @@
 import type { LiteMiningOptions, LiteMiningSummary } from '../../lite/lite-mining.js';
 import { liteMining } from '../../lite/lite-mining.js';
-import type { MineStageSummary } from '../../steps/mine.js';
-import { mineStage } from '../../steps/mine.js';
+import type { MineSummary } from '../../steps/mine.js';
+import { mineStep } from '../../steps/mine.js';
 import { mineProgress } from './mine-progress.js';
 import type { SpanningStage, StageContext, StageRow } from '../stage-contract.js';
 import { FlowAborted } from '../stage-contract.js';
@@ -55,7 +55,7 @@ async function minePass(
   pass: number,
   failed: Set<string>,
 ): Promise<Map<string, number>> {
-  const { catalog, common, settings, rows } = context;
+  const { catalog, repositories: prepared, settings, rows } = context;
   const started = new Map<string, MineRow>();
   const begin = (repository: string): MineRow => {
     const known = started.get(repository);
@@ -73,17 +73,17 @@ async function minePass(
   if (pass === 1) for (const repository of repositories) begin(repository);
   let summary: LiteMiningSummary;
   try {
-    summary = await liteMining(catalog, {
+    summary = await liteMining(catalog, prepared, {
       ...liteOptions(context, repositories),
-      mineRound: async (request): Promise<MineStageSummary | null> => {
+      mineRound: async (request): Promise<MineSummary | null> => {
         if (rows.aborted()) throw new FlowAborted();
         const row = begin(request.repository);
         row.row.step(0, request.functions, `round ${request.round}: ${request.functions} function(s)`);
         try {
-          const value = await mineStage(catalog, {
-            ...common,
-            repository: request.repository,
-            workers: settings.workers,
+          const value = await mineStep(catalog, request.prepared, {
+            projectRoot: settings.projectRoot,
+            executor: settings.executor,
+            candidates: settings.candidates,
             repeat: settings.repeat,
             mode: 'fast',
             ...request.mineOptions,
@@ -129,7 +129,7 @@ async function minePass(
 /** Whether the planner, now that the tasks' checks are known, wants more candidates mined. */
 async function needsMore(context: StageContext, repositories: readonly string[]): Promise<boolean> {
   if (repositories.length === 0) return false;
-  const probe = await liteMining(context.catalog, {
+  const probe = await liteMining(context.catalog, context.repositories, {
     ...liteOptions(context, repositories),
     retryErrors: false,
     mineRound: async () => null,
@@ -138,14 +138,15 @@ async function needsMore(context: StageContext, repositories: readonly string[])
 }
 
 /** Lite-first mining's options in this flow, all but how a round is mined. */
-function liteOptions({ common, settings }: StageContext, repositories: readonly string[]): LiteMiningOptions {
+function liteOptions({ settings }: StageContext, repositories: readonly string[]): LiteMiningOptions {
   return {
-    ...common,
+    projectRoot: settings.projectRoot,
+    executor: settings.executor,
+    candidates: settings.candidates,
     repositories,
     spec: settings.spec,
     margin: settings.margin,
     mode: 'fast',
-    workers: settings.workers,
     repeat: settings.repeat,
   };
 }

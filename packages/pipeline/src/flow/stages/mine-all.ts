@@ -1,4 +1,4 @@
-import { mineStage } from '../../steps/mine.js';
+import { mineStep } from '../../steps/mine.js';
 import { mineProgress } from './mine-progress.js';
 import type { RepositoryStage } from '../stage-contract.js';
 
@@ -6,16 +6,15 @@ import type { RepositoryStage } from '../stage-contract.js';
 export const MINE_ALL: RepositoryStage = {
   stage: 'mine',
   scope: 'repository',
-  async run({ catalog, common, settings, state }, repository, progress) {
-    let total = 0;
-    const value = await mineStage(catalog, {
-      ...common,
-      repository,
-      workers: settings.workers,
+  async run({ catalog, repositories, settings, state }, repository, progress) {
+    const value = await mineStep(catalog, await repositories.get(repository), {
+      projectRoot: settings.projectRoot,
+      executor: settings.executor,
+      candidates: settings.candidates,
       repeat: settings.repeat,
       mode: 'fast',
       reference: settings.spec.reference,
-      onEvent: mineProgress(progress, (targets) => (total = targets)),
+      onEvent: mineProgress(progress),
     });
     state.miningKeys.set(repository, value.miningKey);
     const withTests = value.functions.filter((fn) => fn.status === 'tests').length;
@@ -23,7 +22,7 @@ export const MINE_ALL: RepositoryStage = {
     const what =
       settings.spec.reference === undefined ? 'candidates' : `function(s) of reference ${settings.spec.reference}`;
     return (
-      `${total} ${what}: ${withTests} with relevant tests ` +
+      `${value.targets} ${what}: ${withTests} with relevant tests ` +
       `(${minedNow} mined now, ${value.resumed} from the catalog)`
     );
   },

@@ -1,16 +1,12 @@
 import type { MiningPhase } from '@repocod/mining';
-import type { MineStageEvent } from '../../steps/mine.js';
+import type { MineStepEvent } from '../../steps/mine.js';
 import type { StageProgress } from '../stage-contract.js';
 
 /**
  * Mining's events as a stage's progress: job-level progress in every phase (its jobs are what the pool works through).
  */
-export function mineProgress(
-  progress: StageProgress,
-  onTargets?: (targets: number) => void,
-): (event: MineStageEvent) => void {
+export function mineProgress(progress: StageProgress): (event: MineStepEvent) => void {
   return (event) => {
-    if (event.kind === 'extracted') onTargets?.(event.targets);
     if (event.kind === 'phase-start') progress.step(0, event.jobs, miningPhaseItem(event));
     if (event.kind === 'job-done') progress.step(event.done, event.total, '');
     if (event.kind === 'shard-incomplete') {

@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConfigInfo } from '@repocod/publish';
 import { configsOfCard } from '@repocod/publish';
-import { publishStage } from '../../steps/publish.js';
-import type { CollectiveStage } from '../stage-contract.js';
+import { publishStep } from '../../steps/publish.js';
+import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 
 /** The selection's validated tasks as a new version of the release folder (never rewriting one). */
-export const PUBLISH: CollectiveStage = {
+const PUBLISH_RUN: CollectiveStage = {
   stage: 'publish',
   scope: 'all',
-  async run({ catalog, common, settings, state }, progress) {
+  async run({ catalog, settings, state }, progress) {
     const { out, version, push } = settings;
     const earlier = releasedVersions(out).find((config) => config.version === version);
     if (earlier !== undefined && push === undefined) {
@@ -21,14 +21,14 @@ export const PUBLISH: CollectiveStage = {
       state.release = { folder: out, version, rows: earlier.numExamples, written: false };
       return `version ${version} already in ${out} (${earlier.numExamples} tasks): left as it is`;
     }
-    const value = await publishStage(catalog, {
+    const value = await publishStep(catalog, {
       version: earlier === undefined ? version : undefined,
       out,
       selectionId: state.selectionId,
       keep: settings.keep,
       push,
-      stateRoot: common.stateRoot,
-      reference: { projectRoot: common.projectRoot, manifest: common.manifest, sources: common.sources },
+      stateRoot: settings.stateRoot,
+      reference: { projectRoot: settings.projectRoot, manifest: settings.manifest, sources: settings.sources },
     });
     progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
     const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;
@@ -39,6 +39,17 @@ export const PUBLISH: CollectiveStage = {
       value.version === null ? `version ${version} already in ${out}` : `version ${version}: ${rows} task(s) in ${out}`;
     return `${written}${pushed}`;
   },
+};
+
+export const PUBLISH: StageDefinition = {
+  stage: 'publish',
+  title: 'release folder',
+  rows: 'one',
+  runner: () => PUBLISH_RUN,
+  stored: (status) =>
+    status.releasedVersions.length === 0
+      ? null
+      : `versions ${status.releasedVersions.map((version) => version.version).join(', ')}`,
 };
 
 /** The versions a release folder already holds, with their sizes (none when it has no card yet). */

@@ -1,30 +1,30 @@
 import { listRepositories } from '../../steps/find-repository.js';
 import { referenceTaskIds } from '../../reference/reference-functions.js';
-import { selectStage } from '../../steps/select.js';
-import type { CollectiveStage } from '../stage-contract.js';
+import { selectStep } from '../../steps/select.js';
+import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 
 /**
  * The Lite subset over every repository's tasks (over a reference's, when the spec names one), stored
  * with its spec; later stages take its id.
  */
-export const SELECT: CollectiveStage = {
+const SELECT_RUN: CollectiveStage = {
   stage: 'select',
   scope: 'all',
-  async run({ catalog, common, settings, state }, progress) {
+  async run({ catalog, settings, state }, progress) {
     const { reference } = settings.spec;
     const pool =
       reference === undefined
         ? undefined
         : await referenceTaskIds(catalog, reference, {
-            repositories: listRepositories(common),
-            projectRoot: common.projectRoot,
+            repositories: listRepositories(settings),
+            projectRoot: settings.projectRoot,
           });
     for (const row of pool?.withoutTask ?? [])
       progress.problem(
         `reference ${reference} row ${row.row.index} (${row.row.functionName ?? row.row.instanceId ?? '?'}): no task \
 (no relevant tests found here)`,
       );
-    const value = await selectStage(catalog, settings.spec, 'the flow', {
+    const value = await selectStep(catalog, settings.spec, 'the flow', {
       ...(pool === undefined ? {} : { referenceTasks: pool.instanceIds }),
     });
     state.selectionId = value.selectionId;
@@ -41,4 +41,13 @@ export const SELECT: CollectiveStage = {
     }`;
     return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; ${mode}`;
   },
+};
+
+export const SELECT: StageDefinition = {
+  stage: 'select',
+  title: 'Lite selection',
+  rows: 'one',
+  runner: () => SELECT_RUN,
+  stored: (status) =>
+    status.selection === null ? null : `selection ${status.selection.selectionId}, ${status.selection.tasks} tasks`,
 };

@@ -1,10 +1,10 @@
 import { CONTEXT_LEVELS } from '@repocod/core';
 import type { TasksSummary } from '../../steps/tasks.js';
-import { tasksStage } from '../../steps/tasks.js';
-import type { RepositoryStage, StageContext, StageProgress } from '../stage-contract.js';
+import { tasksStep } from '../../steps/tasks.js';
+import type { RepositoryStage, StageContext, StageDefinition, StageProgress } from '../stage-contract.js';
 
 /** The tasks of the mined functions, with their levels, patches and the patches' checks. */
-export const TASKS: RepositoryStage = {
+const TASKS_RUN: RepositoryStage = {
   stage: 'tasks',
   scope: 'repository',
   async run(context, repository, progress) {
@@ -12,16 +12,27 @@ export const TASKS: RepositoryStage = {
   },
 };
 
+/** Lite-first mining builds each repository's tasks after its rounds: the stage runs on its own with `--all`. */
+export const TASKS: StageDefinition = {
+  stage: 'tasks',
+  title: 'tasks, levels and patches',
+  rows: 'per-repository',
+  needs: ['prepare'],
+  runner: (settings) => (settings.mineAll ? TASKS_RUN : null),
+  stored: (_status, repository) =>
+    repository !== undefined && repository.tasks > 0 ? `${repository.tasks} tasks` : null,
+};
+
 /** Shared with Lite-first mining, which builds each repository's tasks after its rounds. */
 export async function buildTasks(
-  { catalog, common, settings, state }: StageContext,
+  { catalog, repositories, settings, state }: StageContext,
   repository: string,
   progress: StageProgress,
 ): Promise<{ summary: string; value: TasksSummary }> {
-  const value = await tasksStage(catalog, {
-    ...common,
-    repository,
-    workers: settings.workers,
+  const value = await tasksStep(catalog, await repositories.get(repository), {
+    projectRoot: settings.projectRoot,
+    executor: settings.executor,
+    candidates: settings.candidates,
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
     levels: settings.spec.levels,

@@ -1,8 +1,8 @@
 import { RepositoryLaps } from '../repository-laps.js';
-import { selectStage } from '../../steps/select.js';
-import { validateStage } from '../../steps/validate.js';
+import { selectStep } from '../../steps/select.js';
+import { validateStep } from '../../steps/validate.js';
 import { countValidations } from '@repocod/validate';
-import type { CollectiveStage } from '../stage-contract.js';
+import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 import { FlowStageError } from '../stage-contract.js';
 import { recordStageTime } from '../stage-rows.js';
 
@@ -10,16 +10,16 @@ import { recordStageTime } from '../stage-rows.js';
  * Every selected task checked with the shared runner, failed ones replaced by the next of their level;
  * tasks that could not be judged stop the flow.
  */
-export const VALIDATE: CollectiveStage = {
+const VALIDATE_RUN: CollectiveStage = {
   stage: 'validate',
   scope: 'all',
-  async run({ catalog, common, settings, state, rows }, progress) {
+  async run({ catalog, repositories, settings, state, rows }, progress) {
     const laps = new RepositoryLaps(performance.now());
     const validate = (selectionId: string | undefined) =>
-      validateStage(catalog, {
-        ...common,
+      validateStep(catalog, repositories, {
+        projectRoot: settings.projectRoot,
+        executor: settings.executor,
         selectionId,
-        workers: settings.workers,
         repeat: settings.validateRepeat,
         narrow: settings.narrow,
         onEvent: (event) => {
@@ -47,7 +47,7 @@ export const VALIDATE: CollectiveStage = {
     while (!rows.aborted()) {
       const failed = value.validations.filter((validation) => validation.status === 'failed').length;
       if (failed === 0 || countValidations(value.validations).byStatus['infra-error'] > 0) break;
-      const reselected = await selectStage(catalog, settings.spec);
+      const reselected = await selectStep(catalog, settings.spec);
       if (reselected.selectionId === value.selectionId) break;
       replaced += failed;
       progress.problem(
@@ -71,5 +71,17 @@ their levels (${reselected.picks.length} tasks)`,
       );
     }
     return summary;
+  },
+};
+
+export const VALIDATE: StageDefinition = {
+  stage: 'validate',
+  title: 'validation with the shared runner',
+  rows: 'one',
+  runner: () => VALIDATE_RUN,
+  stored: (status) => {
+    const { passed, failed, infraError, notValidated } = status.validation;
+    const complete = status.selection !== null && notValidated === 0 && infraError === 0;
+    return complete ? `${passed} passed, ${failed} failed` : null;
   },
 };
