@@ -1,4 +1,4 @@
-export * from './flow/progress.js';
+export * from './steps/extract-progress.js';
 export * from './flow/progress-ticker.js';
 export * from './steps/read-sources.js';
 export * from './steps/extractor-fingerprint.js';
@@ -50,6 +50,7 @@ export * from './lite/lite-record.js';
 export * from './reports/fidelity-report.js';
 export * from './candidates/repository-test-names.js';
 export * from './reports/candidate-mode-counts.js';
+export * from './candidates/mining-outcomes.js';
 export * from './records/record-mining-outcomes.js';
 export * from './candidates/candidate-selection.js';
 export * from './reports/candidate-mode-report.js';

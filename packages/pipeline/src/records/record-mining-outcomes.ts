@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnalysedFunction } from '@repocod/core';
 import { RepocodError } from '@repocod/core';
-import type { MiningOutcomes } from '../reports/candidate-mode-counts.js';
-import { functionKey } from '../reports/candidate-mode-counts.js';
+import type { MiningOutcomes } from '../candidates/mining-outcomes.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 
 /**
  * Mining's answers as a committed rebuild record gives them (`<folder>/<repository>.jsonl` and

@@ -5,7 +5,7 @@ import type { ContextLevel, LevelMode } from '@repocod/core';
 import { CONTEXT_LEVELS, LEVEL_MODES, RepocodError } from '@repocod/core';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import { buildRepositoryIndex } from '@repocod/tasks';
-import { functionKey } from '../reports/candidate-mode-counts.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 import type { FunctionLevels } from '../candidates/classify-functions.js';
 import { classifyFunctions } from '../candidates/classify-functions.js';
 

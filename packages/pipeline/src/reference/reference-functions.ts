@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { manifestNameOf } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
-import { functionKey } from '../reports/candidate-mode-counts.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 import { storedReferenceRows } from './reference-add.js';
 import { DEFAULT_RECORD_FOLDER } from '../records/rebuild-record-files.js';
 import type { ResolvedReferenceRow } from './reference-resolution.js';

@@ -2,7 +2,7 @@ import type { Catalog, CatalogFunction } from '@repocod/catalog';
 import type { ReferenceProblem, ReferenceRow, ResolvableFunction, RowResolution } from '@repocod/reference';
 import { manifestNameOf, resolveReferenceRow } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
-import { catalogMiningOutcomes, functionKey } from '../reports/candidate-mode-counts.js';
+import { catalogMiningOutcomes, functionKey } from '../candidates/mining-outcomes.js';
 import { storedReferenceRows } from './reference-add.js';
 import { recordMiningOutcomes } from '../records/record-mining-outcomes.js';
 

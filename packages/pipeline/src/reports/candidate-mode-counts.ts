@@ -1,6 +1,7 @@
-import type { Catalog } from '@repocod/catalog';
 import type { AnalysedFunction, CandidateModeName, TestNames } from '@repocod/core';
 import { CANDIDATE_MODE_NAMES, CANDIDATE_MODES, inCandidateMode } from '@repocod/core';
+import type { MiningOutcomes } from '../candidates/mining-outcomes.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 
 /** One candidate mode on one repository: how many candidates, how many of them mined, how many tasks. */
 export interface CandidateModeCount {
@@ -12,13 +13,6 @@ export interface CandidateModeCount {
 }
 
 export type CandidateModeCounts = Readonly<Record<CandidateModeName, CandidateModeCount>>;
-
-/** Mining's answer per function, keyed by `file::qualname` (see functionKey): true when it has relevant tests. */
-export type MiningOutcomes = ReadonlyMap<string, boolean>;
-
-export function functionKey(fn: { readonly file: string; readonly qualname: string }): string {
-  return `${fn.file}::${fn.qualname}`;
-}
 
 /**
  * Every candidate mode measured on a repository's candidates (the docstring rule's). The modes only
@@ -42,17 +36,4 @@ export function candidateModeCounts(
       return [name, count];
     }),
   ) as Record<CandidateModeName, CandidateModeCount>;
-}
-
-/** Mining's answers in the catalog (fast mode, every mining key; a function with tests under any key has tests). */
-export async function catalogMiningOutcomes(catalog: Catalog, repository: string): Promise<Map<string, boolean>> {
-  const outcomes = new Map<string, boolean>();
-  const functions = new Map((await catalog.functions(repository)).map((fn) => [fn.functionId, fn]));
-  for (const row of await catalog.relevantTests(repository, { mode: 'fast' })) {
-    const fn = functions.get(row.functionId);
-    if (row.status === 'error' || fn === undefined) continue;
-    const key = functionKey(fn);
-    outcomes.set(key, outcomes.get(key) === true || row.status === 'tests');
-  }
-  return outcomes;
 }

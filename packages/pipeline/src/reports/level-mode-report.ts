@@ -7,7 +7,7 @@ import type { LevelMixReference, RepositoryLevelMix } from '@repocod/fidelity';
 import { levelMixMarkdown, meanDistances, readReferenceTable } from '@repocod/fidelity';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import { buildRepositoryIndex } from '@repocod/tasks';
-import { catalogMiningOutcomes, functionKey } from './candidate-mode-counts.js';
+import { catalogMiningOutcomes, functionKey } from '../candidates/mining-outcomes.js';
 import { classifyFunctions } from '../candidates/classify-functions.js';
 import { REFERENCE_FOLDER_PATH } from './fidelity-report.js';
 import { recordMiningOutcomes } from '../records/record-mining-outcomes.js';

@@ -17,7 +17,7 @@ import type {
 import { auditReference, missingTestReason } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
-import { functionKey } from './candidate-mode-counts.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 import { GOLD_MODEL } from '../steps/evaluate.js';
 import { DEFAULT_RECORD_FOLDER } from '../records/rebuild-record-files.js';
 import { resolveReference } from '../reference/reference-resolution.js';

@@ -5,7 +5,7 @@ import { REPOCOD_CANDIDATE_FILTER, isRepocodError } from '@repocod/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type ExtractOptions, type ExtractSummary, extractStep } from './extract.js';
 import { DEFAULT_EXTRACTION_CONFIG, type ExtractionConfig, extractorFingerprint } from './extractor-fingerprint.js';
-import type { ProgressEvent } from '../flow/progress.js';
+import type { ProgressEvent } from './extract-progress.js';
 import { DEMO_ROOT, copyDemo, makeTempDir } from '../testing/test-support.js';
 
 /**

@@ -5,7 +5,7 @@ import { analyseFiles } from '@repocod/metrics';
 import { listPythonFiles } from '@repocod/python';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { DEFAULT_EXTRACTION_CONFIG, extractorFingerprint } from './extractor-fingerprint.js';
-import type { ProgressListener } from '../flow/progress.js';
+import type { ProgressListener } from './extract-progress.js';
 import { readSources } from './read-sources.js';
 
 export interface ExtractOptions {

@@ -9,7 +9,7 @@ import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import { baselineRunsOf, localExecutor } from '@repocod/runner';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
-import { functionKey } from '../reports/candidate-mode-counts.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { miningKeyOf } from './mining-key.js';
 import { CatalogMiningStore } from './mining-store.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
-import { functionKey } from '../reports/candidate-mode-counts.js';
+import { functionKey } from '../candidates/mining-outcomes.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { referenceFunctions } from '../reference/reference-functions.js';
 import { RepocodError, tailLines } from '@repocod/core';

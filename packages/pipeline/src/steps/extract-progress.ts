@@ -1,6 +1,6 @@
 import type { FileIssue } from '@repocod/core';
 
-/** Typed progress events: the TUI and the headless CLI render the same stream. */
+/** The extract step's progress, typed: the TUI and the headless CLI render the same stream. */
 export type ProgressEvent =
   | {
       readonly kind: 'extract-start';
