@@ -41,6 +41,8 @@ export { downloadHubRelease } from '@repocod/publish';
 export * from './reports/curation-view.js';
 export * from './flow/flow-events.js';
 export * from './flow/flow.js';
+export { miningPhaseItem } from './flow/stages/mine-progress.js';
+export * from './release/released-versions.js';
 export * from './flow/stage-list.js';
 export type { StageDefinition } from './flow/stage-contract.js';
 export * from './flow/flow-status.js';

@@ -5,7 +5,7 @@ import type { ManifestEntry } from '@repocod/runner';
 import { readEnvironmentMarker } from '@repocod/runner';
 import type { FindRepositoryOptions } from '../steps/find-repository.js';
 import { listRepositories } from '../steps/find-repository.js';
-import { releasedVersions } from './flow.js';
+import { releasedVersions } from '../release/released-versions.js';
 import { validationOverview } from '../reports/curation-view.js';
 
 /** What is done for one repository, read from the state folder and the catalog without running anything. */

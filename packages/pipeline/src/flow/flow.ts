@@ -21,8 +21,6 @@ import { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
 
 export { FlowAborted } from './stage-contract.js';
-export { miningPhaseItem } from './stages/mine-progress.js';
-export { releasedVersions } from './stages/publish.js';
 
 export interface FlowOptions {
   readonly projectRoot: string;

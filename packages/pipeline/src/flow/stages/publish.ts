@@ -1,7 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type { ConfigInfo } from '@repocod/publish';
-import { configsOfCard } from '@repocod/publish';
+import { releasedVersions } from '../../release/released-versions.js';
 import { publishStep } from '../../steps/publish.js';
 import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 
@@ -51,10 +48,3 @@ export const PUBLISH: StageDefinition = {
       ? null
       : `versions ${status.releasedVersions.map((version) => version.version).join(', ')}`,
 };
-
-/** The versions a release folder already holds, with their sizes (none when it has no card yet). */
-export function releasedVersions(folder: string): ConfigInfo[] {
-  const card = join(folder, 'README.md');
-  if (!existsSync(card)) return [];
-  return configsOfCard(readFileSync(card, 'utf8'), card);
-}
