@@ -1,23 +1,18 @@
-import type {
-  EvaluateEvent,
-  FlowEvent,
-  FlowStatus,
-  TaskDetail,
-  TaskOverview,
-  ValidationOverview,
-} from '@repocod/pipeline';
+import type { EvaluateEvent, FlowEvent, FlowStatus, TaskDetail } from '@repocod/pipeline';
 import type { FlowBoard } from '../flow-board.js';
 import { boardFromStatus, foldFlowEvent } from '../flow-board.js';
 import type { PublishPreview } from './publish-screen.js';
 import type { EvaluationView } from './evaluate-view.js';
 import { foldEvaluateEvent, IDLE_EVALUATION, startedEvaluation } from './evaluate-view.js';
 
-export type ScreenName = 'sources' | 'stages' | 'tasks' | 'task' | 'validation' | 'publish' | 'evaluate';
+/** A screen's name in the registry (screens.ts): the state holds which one shows. */
+export type ScreenName = string;
 
 /**
- * Everything the curator's TUI shows, in one value: the App is this state, the reducer below, and the
- * hooks that load what the screens need (each one dispatches what it found). Pure, so that every
- * transition is tested without a terminal.
+ * What the curator's TUI shares between its screens, in one value: the screen that shows, the flow and
+ * its board, the release the flow proposes, the evaluation (the flow and it take turns), the message
+ * line. What one screen alone reads (the tasks, the validations) is its controller hook's own.
+ * Pure, so that every transition is tested without a terminal.
  */
 export interface AppState {
   readonly screen: ScreenName;
@@ -29,10 +24,8 @@ export interface AppState {
   readonly running: boolean;
   /** The clock the stages screen's elapsed times and ETAs read, moved every second while the flow runs. */
   readonly now: number;
-  /** Loaded when the tasks screen opens; null until then. */
-  readonly tasks: readonly TaskOverview[] | null;
+  /** The task the tasks table opened: the task screen shows it. */
   readonly detail: TaskDetail | null;
-  readonly validation: ValidationOverview | null;
   /** The version the publish screen proposes. */
   readonly version: string;
   readonly preview: PublishPreview;
@@ -55,9 +48,7 @@ export type AppAction =
   | { readonly kind: 'flow-event'; readonly event: FlowEvent; readonly at: number }
   | { readonly kind: 'flow-ended'; readonly message: string | null }
   | { readonly kind: 'tick'; readonly now: number }
-  | { readonly kind: 'tasks'; readonly tasks: readonly TaskOverview[] }
   | { readonly kind: 'detail'; readonly detail: TaskDetail | null }
-  | { readonly kind: 'validation'; readonly overview: ValidationOverview }
   | { readonly kind: 'preview'; readonly preview: PublishPreview }
   | { readonly kind: 'version'; readonly version: string }
   | { readonly kind: 'outcome'; readonly outcome: AppState['outcome'] }
@@ -85,9 +76,7 @@ export function initialAppState({ status, requested, version, now }: InitialAppS
     board: boardFromStatus(status, [...included]),
     running: false,
     now,
-    tasks: null,
     detail: null,
-    validation: null,
     version,
     preview: { state: 'none' },
     outcome: null,
@@ -131,12 +120,8 @@ export function appReducer(state: AppState, action: AppAction): AppState {
       return { ...state, running: false, message: action.message ?? state.message };
     case 'tick':
       return { ...state, now: action.now };
-    case 'tasks':
-      return { ...state, tasks: action.tasks };
     case 'detail':
       return { ...state, detail: action.detail, screen: action.detail === null ? state.screen : 'task' };
-    case 'validation':
-      return { ...state, validation: action.overview };
     case 'preview':
       return { ...state, preview: action.preview };
     case 'version':
