@@ -1,5 +1,5 @@
 import { tailLines } from '@repocod/core';
-import type { RunJob } from '@repocod/runner';
+import type { JobResult, RunJob } from '@repocod/runner';
 import type { Baseline } from './baseline.js';
 import { packBatches } from './batches.js';
 import type { CoverageEntry, Route } from './coverage-map.js';
@@ -34,6 +34,18 @@ export interface MutationOutcome {
   readonly wholeSuite: readonly WholeSuiteFallback[];
 }
 
+/** The pending targets by route, with their jobs; those no test runs are finished already. */
+interface Routed {
+  readonly wholeSuite: readonly { readonly target: MutationTarget; readonly job: RunJob }[];
+  readonly inProcess: readonly MutationEntry[];
+  readonly importTime: readonly ImportTimeEntry[];
+}
+
+/** What a batch run says of one of its targets: its in-process answer, or why it goes to a fresh process. */
+type BatchOutcome =
+  | { readonly kind: 'answer'; readonly answer: InProcessAnswer; readonly seconds: number }
+  | { readonly kind: 'fallback'; readonly fallback: FreshProcessFallback };
+
 /** Every pending target against its mutation, by the route its coverage gives (all whole-suite when exact). */
 export async function mutate(
   run: MiningRun,
@@ -41,7 +53,57 @@ export async function mutate(
   baseline: Baseline,
   coverage: ReadonlyMap<string, CoverageEntry>,
 ): Promise<MutationOutcome> {
-  const { options, jobs: build, phases, progress } = run;
+  const { jobs: build, phases, progress } = run;
+  const { wholeSuite, inProcess, importTime } = await routeTargets(run, pending, baseline, coverage);
+  const batches = packInProcess(run, inProcess, baseline);
+  const batchJobs = batches.map((batch) => build.batch(batch));
+  const importJobs = importTime.flatMap(importTimeJobs);
+  // Whole-suite runs are the longest: they start first so that the pool ends evenly.
+  const jobs = [...wholeSuite.map((entry) => entry.job), ...importJobs, ...batchJobs];
+  const wholeSuiteByJob = new Map(wholeSuite.map((entry) => [entry.job, entry.target]));
+  const importByJob = new Map(importTime.flatMap((entry) => importTimeJobs(entry).map((job) => [job, entry] as const)));
+  const batchByJob = new Map(batchJobs.map((job, index) => [job, batches[index] ?? []]));
+  const answers: InProcessAnswer[] = [];
+  const freshProcess: FreshProcessFallback[] = [];
+  const suiteFallback: WholeSuiteFallback[] = [];
+  await phases.run('mutation', jobs, pending.length, async (job, result) => {
+    const single = wholeSuiteByJob.get(job);
+    if (single !== undefined) {
+      await progress.finish(patchedResult(single, 'all', result, baseline));
+      return;
+    }
+    const imported = importByJob.get(job);
+    if (imported !== undefined) {
+      imported.results.set(job, result);
+      const collected = imported.results.get(imported.collect);
+      const ran = imported.run === null ? null : imported.results.get(imported.run);
+      if (collected === undefined || ran === undefined) return;
+      const answer = importTimeResult(imported.target, imported.candidates, collected, ran, baseline);
+      if (answer.kind === 'whole-suite') suiteFallback.push({ target: imported.target, why: answer.why });
+      else await progress.finish(answer.result);
+      return;
+    }
+    for (const outcome of readBatch(batchByJob.get(job) ?? [], result, baseline)) {
+      if (outcome.kind === 'fallback') {
+        freshProcess.push(outcome.fallback);
+        continue;
+      }
+      const { target, candidates, tests } = outcome.answer;
+      answers.push(outcome.answer);
+      await progress.finish(functionAnswer(target, tests, 'in-process', candidates.length, outcome.seconds));
+    }
+  });
+  return { answers, freshProcess, wholeSuite: suiteFallback };
+}
+
+/** Each pending target's route and jobs; a target no passing test runs is finished here, with no job. */
+async function routeTargets(
+  run: MiningRun,
+  pending: readonly MutationTarget[],
+  baseline: Baseline,
+  coverage: ReadonlyMap<string, CoverageEntry>,
+): Promise<Routed> {
+  const { options, jobs: build, progress } = run;
   const wholeSuite: { target: MutationTarget; job: RunJob }[] = [];
   const inProcess: MutationEntry[] = [];
   const importTime: ImportTimeEntry[] = [];
@@ -71,66 +133,40 @@ export async function mutate(
       wholeSuite.push({ target, job: build.wholeSuite(target) });
     }
   }
+  return { wholeSuite, inProcess, importTime };
+}
+
+/** The in-process targets packed into batches by the baseline's durations of their candidates. */
+function packInProcess(run: MiningRun, inProcess: readonly MutationEntry[], baseline: Baseline): MutationEntry[][] {
   const durations = new Map(baseline.tests.map((test) => [test.nodeId, test.seconds]));
   const costed = inProcess.map((entry) => ({
     item: entry,
     cost: TARGET_OVERHEAD_SECONDS + entry.candidates.reduce((sum, nodeId) => sum + (durations.get(nodeId) ?? 0), 0),
   }));
-  const capacity = options.batchSeconds ?? DEFAULT_BATCH_SECONDS;
-  const batches = packBatches(costed, { workers: phases.parallelism, maxPerBatch: MAX_BATCH_SIZE, capacity });
-  const batchJobs = batches.map((batch) => build.batch(batch));
-  const importJobs = importTime.flatMap(importTimeJobs);
-  // Whole-suite runs are the longest: they start first so that the pool ends evenly.
-  const jobs = [...wholeSuite.map((entry) => entry.job), ...importJobs, ...batchJobs];
-  const wholeSuiteByJob = new Map(wholeSuite.map((entry) => [entry.job, entry.target]));
-  const importByJob = new Map(importTime.flatMap((entry) => importTimeJobs(entry).map((job) => [job, entry] as const)));
-  const batchByJob = new Map(batchJobs.map((job, index) => [job, batches[index] ?? []]));
-  const answers: InProcessAnswer[] = [];
-  const freshProcess: FreshProcessFallback[] = [];
-  const suiteFallback: WholeSuiteFallback[] = [];
-  await phases.run('mutation', jobs, pending.length, async (job, result) => {
-    const single = wholeSuiteByJob.get(job);
-    if (single !== undefined) {
-      await progress.finish(patchedResult(single, 'all', result, baseline));
-      return;
-    }
-    const imported = importByJob.get(job);
-    if (imported !== undefined) {
-      imported.results.set(job, result);
-      const collected = imported.results.get(imported.collect);
-      const ran = imported.run === null ? null : imported.results.get(imported.run);
-      if (collected === undefined || ran === undefined) return;
-      const answer = importTimeResult(imported.target, imported.candidates, collected, ran, baseline);
-      if (answer.kind === 'whole-suite') suiteFallback.push({ target: imported.target, why: answer.why });
-      else await progress.finish(answer.result);
-      return;
-    }
-    const batch = batchByJob.get(job) ?? [];
-    const batchRun = result.runs[0];
-    const records = new Map(mutationRecords(batchRun).map((record) => [record.id, record]));
-    for (const { target, candidates } of batch) {
-      const record = records.get(target.id);
-      if (record === undefined) {
-        freshProcess.push({
-          target,
-          candidates,
-          why: `its in-process batch ended before it (${
-            batchRun === undefined
-              ? 'not run'
-              : `${batchRun.status}: \
+  const capacity = run.options.batchSeconds ?? DEFAULT_BATCH_SECONDS;
+  return packBatches(costed, { workers: run.phases.parallelism, maxPerBatch: MAX_BATCH_SIZE, capacity });
+}
+
+/** What an in-process batch run says of each of its targets, in batch order. */
+function readBatch(batch: readonly MutationEntry[], result: JobResult, baseline: Baseline): BatchOutcome[] {
+  const batchRun = result.runs[0];
+  const records = new Map(mutationRecords(batchRun).map((record) => [record.id, record]));
+  return batch.map(({ target, candidates }): BatchOutcome => {
+    const record = records.get(target.id);
+    const fallback = (why: string): BatchOutcome => ({ kind: 'fallback', fallback: { target, candidates, why } });
+    if (record === undefined)
+      return fallback(
+        `its in-process batch ended before it (${
+          batchRun === undefined
+            ? 'not run'
+            : `${batchRun.status}: \
 ${tailLines(batchRun.log, 3, 'trimmed').join(' | ')}`
-          })`,
-        });
-      } else if (record.status === 'unswappable') {
-        freshProcess.push({ target, candidates, why: `in-process swap impossible: ${record.reason}` });
-      } else if ([...record.outcomes.values()].includes('missing')) {
-        freshProcess.push({ target, candidates, why: 'a candidate test was not collected in the batch process' });
-      } else {
-        const tests = relevantTests(candidates, record.outcomes, baseline.passing);
-        answers.push({ target, candidates, tests });
-        await progress.finish(functionAnswer(target, tests, 'in-process', candidates.length, record.seconds));
-      }
-    }
+        })`,
+      );
+    if (record.status === 'unswappable') return fallback(`in-process swap impossible: ${record.reason}`);
+    if ([...record.outcomes.values()].includes('missing'))
+      return fallback('a candidate test was not collected in the batch process');
+    const tests = relevantTests(candidates, record.outcomes, baseline.passing);
+    return { kind: 'answer', answer: { target, candidates, tests }, seconds: record.seconds };
   });
-  return { answers, freshProcess, wholeSuite: suiteFallback };
 }
