@@ -1,4 +1,5 @@
-import type { Executor, JobResult, RunJob } from '@repocod/runner';
+import type { Executor, JobResult, JobStore, RunJob } from '@repocod/runner';
+import { JobPool } from '@repocod/runner';
 import type { MiningEvent, MiningPhase, PhaseStats } from './mining-events.js';
 import { mutationRecords } from './mutation-artifact.js';
 
@@ -82,9 +83,8 @@ export class MiningPhases {
     jobs: readonly RunJob[],
     functions: number,
     onResult: (job: RunJob, result: JobResult) => Promise<void>,
-    resumed = 0,
   ): Promise<void> {
-    const progress = this.begin(phase, jobs.length, functions, resumed);
+    const progress = this.begin(phase, jobs.length, functions);
     if (progress === null) return;
     for await (const { index, result } of this.executor.run(jobs)) {
       const job = jobs[index] as RunJob;
@@ -92,5 +92,26 @@ export class MiningPhases {
       progress.ran(job, result);
     }
     this.end(progress);
+  }
+
+  /**
+   * Runs one phase's jobs through a job pool over `store`: a job the store holds is answered from there (an earlier,
+   * stopped run finished it), the others run and each is recorded as it ends. The results, by job.
+   */
+  async runStored(
+    phase: MiningPhase,
+    jobs: readonly RunJob[],
+    functions: number,
+    store: JobStore,
+  ): Promise<Map<RunJob, JobResult>> {
+    let progress: PhaseProgress | null = null;
+    const pool = new JobPool(store, this.executor, (result) => progress?.ran(result.job, result));
+    const answers = jobs.map((job) => pool.submit(job));
+    const { fromCatalog, toRun } = await pool.plan();
+    progress = this.begin(phase, toRun, functions, fromCatalog);
+    pool.start();
+    const results = await Promise.all(answers);
+    if (progress !== null) this.end(progress);
+    return new Map(jobs.map((job, index) => [job, results[index] as JobResult]));
   }
 }

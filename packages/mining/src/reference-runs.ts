@@ -1,6 +1,14 @@
 import { DEFAULT_REPEAT, RepocodError, tailLines } from '@repocod/core';
 import { join } from 'node:path';
-import type { JobResult, PreparedRepository, PytestRun, RunJob, SuiteShard, TestResult } from '@repocod/runner';
+import type {
+  JobResult,
+  JobStore,
+  PreparedRepository,
+  PytestRun,
+  RunJob,
+  SuiteShard,
+  TestResult,
+} from '@repocod/runner';
 import { describeShard, listTestFiles, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
 import type { Baseline, BaselineTest } from './baseline.js';
 import { baselineOf, classifyBaseline } from './baseline.js';
@@ -50,7 +58,12 @@ export class ReferenceRuns {
     // The k - 1 plain runs of a shard are one job: the same job's attempts, stored together.
     const plainRepeat = stored === null ? Math.max(0, repeat - 1) : 0;
     const jobs = this.shardJobs(shards, uncovered, plainRepeat);
-    const results = await this.results([...jobs.keys()], uncovered.length);
+    const results = await this.phases.runStored(
+      'baseline',
+      [...jobs.keys()],
+      uncovered.length,
+      completeShards(this.options.store.referenceJobs),
+    );
     const tracedResults: TestResult[] = [];
     const plainRuns: TestResult[][] = Array.from({ length: plainRepeat }, () => []);
     const covered = new Map<string, CoverageEntry>();
@@ -122,36 +135,6 @@ test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to s
     return new Map([...traced, ...plain]);
   }
 
-  /** Every job's result: a shard an earlier run stored is read back, the others run and are stored as they end. */
-  private async results(jobs: readonly RunJob[], functions: number): Promise<Map<RunJob, JobResult>> {
-    const { store } = this.options;
-    const results = new Map<RunJob, JobResult>();
-    const toRun: RunJob[] = [];
-    for (const job of jobs) {
-      const earlier = await store.finishedReferenceJob(job);
-      if (earlier === null) toRun.push(job);
-      else results.set(job, earlier);
-    }
-    const resumed = results.size;
-    await this.phases.run(
-      'baseline',
-      toRun,
-      functions,
-      async (job, result) => {
-        results.set(job, result);
-        // Only complete shards are kept: one that timed out or crashed runs again if the baseline is not saved this
-        // time.
-        if (
-          result.patchError === null &&
-          result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')
-        )
-          await store.saveReferenceJob(result);
-      },
-      resumed,
-    );
-    return results;
-  }
-
   /** The whole suite in shards by test file, balanced by the baseline's durations when one is stored. */
   private suiteShards(stored: readonly BaselineTest[] | null): SuiteShard[] {
     const { entry } = this.prepared;
@@ -209,4 +192,21 @@ log:\n${tailLines(run?.log ?? result.patchError ?? '', ERROR_LOG_LINES, 'trimmed
     }
     return run;
   }
+}
+
+/**
+ * The store of the reference runs, keeping only complete shards: one that timed out or crashed runs again if the
+ * baseline is not saved this time.
+ */
+function completeShards(store: JobStore): JobStore {
+  return {
+    stored: (job) => store.stored(job),
+    record: async (result) => {
+      if (
+        result.patchError === null &&
+        result.runs.every((run) => run.status === 'ok' || run.status === 'collection-error')
+      )
+        await store.record(result);
+    },
+  };
 }

@@ -26,10 +26,10 @@ import { loadPythonParser } from '@repocod/python';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease } from '@repocod/publish';
 import type { JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
-import { jobRunIds, localExecutor } from '@repocod/runner';
+import { JobPool, jobRunIds, localExecutor } from '@repocod/runner';
 import { evaluationReports } from './evaluation-reports.js';
 import { listRepositories } from './find-repository.js';
-import { JobPool } from './job-pool.js';
+import { CatalogJobStore } from './catalog-job-store.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
 
@@ -288,7 +288,7 @@ async function evaluateRepository(
       ? []
       : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
   });
-  const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), (options.executor ?? localExecutor)(prepared));
   const graded = async (entry: Pending): Promise<{ grade: EvaluationGrade; result: JobResult | null }> => {
     if (entry.failure !== null) return { grade: entry.failure, result: null };
     if (entry.modelPatch === null)

@@ -9,7 +9,7 @@ import { RepocodError, resolveWorkers, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository } from '@repocod/runner';
-import { applyPatches, git, localExecutor, resetWorktree } from '@repocod/runner';
+import { applyPatches, git, JobPool, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import {
   buildRepositoryIndex,
@@ -22,7 +22,7 @@ import {
 } from '@repocod/tasks';
 import type { FunctionLevels } from './classify-functions.js';
 import { classifyFunctions, levelModeOf } from './classify-functions.js';
-import { JobPool } from './job-pool.js';
+import { CatalogJobStore } from './catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
@@ -309,7 +309,7 @@ async function checkPatches(
   // A job already in the catalog (the same patches on the same environment) is not run again: rebuilding the tasks of
   // an unchanged repository (a resumed flow) costs only the git round trips. Validation's collect check is this very
   // job, and reads it back.
-  const pool = new JobPool(catalog, prepared, executor(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), executor(prepared));
   const checked = tasks.map(async (task) => {
     const pre = await pool.submit(preStateCollectJob({ repository, ...task }));
     // A pre state that does not collect is asked again with the tests removed (is the failure the body's?).

@@ -1,9 +1,8 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
-import type { JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
-import type { SubmitOptions } from './job-pool.js';
-import { JobPool } from './job-pool.js';
+import type { JobResult, PreparedRepository, SubmitOptions, TestOutcome } from '@repocod/runner';
+import { baselineRunsOf, JobPool, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
+import { CatalogJobStore } from './catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
@@ -196,7 +195,7 @@ async function validateRepository(
   const mining = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
   const { current, toValidate } = await tasksToValidate(catalog, prepared, tasks, settings, timeoutSeconds);
-  const pool = new JobPool(catalog, prepared, (settings.executor ?? localExecutor)(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), (settings.executor ?? localExecutor)(prepared));
   const context: ValidationContext = {
     pool,
     prepared,
