@@ -2,14 +2,8 @@ import { resolveWorkers, tailLines } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import {
-  JobPool,
-  listTestFiles,
-  localExecutor,
-  shardSelection,
-  shardTimeoutSeconds,
-  splitSuite,
-} from '@repocod/runner';
+import { listTestFiles, localExecutor, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
+import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from './catalog-job-store.js';
 import type { PrepareStageOptions } from './prepare-stage.js';
 import { prepareStage } from './prepare-stage.js';
@@ -63,17 +57,15 @@ export async function runTestsStage(catalog: Catalog, options: RunTestsOptions):
   const jobs = options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, workers);
   const started = performance.now();
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
-  const pool = new JobPool(
-    new CatalogJobStore(catalog, prepared),
-    (options.executor ?? localExecutor)(prepared),
-    (result, tally) =>
-      options.onEvent?.({
-        kind: 'job-done',
-        done: tally.ran,
-        total: tally.toRun,
-        status:
-          result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok'),
-      }),
+  const store = new CatalogJobStore(catalog, prepared);
+  const pool = new JobPool(store, (options.executor ?? localExecutor)(prepared), (result, tally) =>
+    options.onEvent?.({
+      kind: 'job-done',
+      done: tally.ran,
+      total: tally.toRun,
+      status:
+        result.patchError !== null ? 'patch-error' : (result.runs.find((run) => run.status !== 'ok')?.status ?? 'ok'),
+    }),
   );
   // Any stored run answers `run`, a timed-out shard too: it shows what the suite did (--fresh runs it again).
   const answers = Promise.all(jobs.map((job) => pool.submit(job, { fresh: options.fresh === true, rerun: [] })));

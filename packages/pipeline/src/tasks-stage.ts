@@ -9,7 +9,7 @@ import { RepocodError, resolveWorkers, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository } from '@repocod/runner';
-import { applyPatches, git, JobPool, localExecutor, resetWorktree } from '@repocod/runner';
+import { applyPatches, git, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import {
   buildRepositoryIndex,
@@ -22,6 +22,7 @@ import {
 } from '@repocod/tasks';
 import type { FunctionLevels } from './classify-functions.js';
 import { classifyFunctions, levelModeOf } from './classify-functions.js';
+import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from './catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import type { PrepareStageOptions } from './prepare-stage.js';

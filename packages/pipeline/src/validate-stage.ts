@@ -1,7 +1,9 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError, resolveWorkers } from '@repocod/core';
-import type { JobResult, PreparedRepository, SubmitOptions, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, JobPool, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
+import type { JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
+import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
+import type { SubmitOptions } from '@repocod/runner';
+import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from './catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import { tasksOfSelection } from './selection-tasks.js';
