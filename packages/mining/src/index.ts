@@ -7,5 +7,8 @@ export * from './mutation-artifact.js';
 export * from './mutation-target.js';
 export * from './relevant-tests.js';
 export * from './mine.js';
+export type { MineOptions, MiningTracebacks } from './mine-options.js';
+export type { MiningEvent, MiningPhase, PhaseStats } from './mining-events.js';
+export type { Mismatch } from './confirm-phase.js';
 export * from './harness-plans.js';
 export * from './settled-error.js';

@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import type { PreparedRepository } from '@repocod/runner';
 import { LocalExecutor, loadManifest, prepareRepository, runnerPaths } from '@repocod/runner';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MiningEvent } from './mine.js';
+import type { MiningEvent } from './mining-events.js';
 import { mineRepository } from './mine.js';
 import { MemoryMiningStore } from './mining-store.js';
 import type { MiningFunction } from './mutation-target.js';

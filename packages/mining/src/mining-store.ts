@@ -1,4 +1,5 @@
-import type { JobResult, RunJob } from '@repocod/runner';
+import type { JobStore } from '@repocod/runner';
+import { MemoryJobStore } from '@repocod/runner';
 import type { BaselineTest } from './baseline.js';
 import type { CoverageEntry } from './coverage-map.js';
 import type { FunctionMiningResult, MiningMode } from '@repocod/core';
@@ -24,11 +25,10 @@ export interface MiningStore {
   finishedFunctions(mode: MiningMode): Promise<ReadonlyMap<string, FunctionMining>>;
   saveFunction(mode: MiningMode, result: FunctionMining): Promise<void>;
   /**
-   * A reference run's shard (a baseline or traced job) that finished earlier under this store's key,
-   * with its artifact (the traced shard's coverage), or null: a stopped baseline resumes from there.
+   * The reference runs' shards (baseline and traced jobs) that finished under this store's key, each with its
+   * artifact (the traced shard's coverage): a stopped baseline resumes from there.
    */
-  finishedReferenceJob(job: RunJob): Promise<JobResult | null>;
-  saveReferenceJob(result: JobResult): Promise<void>;
+  readonly referenceJobs: JobStore;
 }
 
 /** A store in memory: for one-off runs (the benchmark measures each mode from nothing) and tests. */
@@ -36,7 +36,7 @@ export class MemoryMiningStore implements MiningStore {
   private baseline: readonly BaselineTest[] | null = null;
   private readonly coverage = new Map<string, CoverageEntry>();
   private readonly functions: Record<MiningMode, Map<string, FunctionMining>> = { fast: new Map(), exact: new Map() };
-  private readonly referenceJobs = new Map<string, JobResult>();
+  readonly referenceJobs: JobStore = new MemoryJobStore();
 
   async loadBaseline(): Promise<readonly BaselineTest[] | null> {
     return this.baseline;
@@ -60,13 +60,5 @@ export class MemoryMiningStore implements MiningStore {
 
   async saveFunction(mode: MiningMode, result: FunctionMining): Promise<void> {
     this.functions[mode].set(result.id, result);
-  }
-
-  async finishedReferenceJob(job: RunJob): Promise<JobResult | null> {
-    return this.referenceJobs.get(JSON.stringify(job)) ?? null;
-  }
-
-  async saveReferenceJob(result: JobResult): Promise<void> {
-    this.referenceJobs.set(JSON.stringify(result.job), result);
   }
 }

@@ -1,5 +1,6 @@
 import type { TestOutcome } from '@repocod/core';
 import { RepocodError, TEST_OUTCOMES } from '@repocod/core';
+import type { PytestRun } from '@repocod/runner';
 
 /** One target's record from the in-process mutation plugin (harness/repocod_mutate.py). */
 export type InProcessRecord =
@@ -54,4 +55,9 @@ function isOutcomeRecord(value: unknown): value is Record<string, TestOutcome> {
     value !== null &&
     Object.values(value).every((outcome) => typeof outcome === 'string' && OUTCOMES.has(outcome))
   );
+}
+
+/** The in-process plugin's records of a batch run; none when the run wrote nothing. */
+export function mutationRecords(run: PytestRun | undefined): InProcessRecord[] {
+  return run === undefined || run.artifact === null ? [] : parseMutationArtifact(run.artifact, 'a mutation batch');
 }

@@ -23,6 +23,8 @@ export * from './prepare-repository.js';
 export * from './run-job.js';
 export * from './suite-shards.js';
 export * from './local-executor.js';
+export * from './job-pool.js';
+export * from './memory-job-store.js';
 export * from './worktree-imports.js';
 export * from './process-groups.js';
 export * from './build-artefacts.js';

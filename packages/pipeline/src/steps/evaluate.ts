@@ -28,7 +28,8 @@ import { readRelease } from '@repocod/publish';
 import type { ExecutorFactory, JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
 import { jobRunIds, localExecutor } from '@repocod/runner';
 import { evaluationReports } from '../reports/evaluation-reports.js';
-import { JobPool } from '../jobs/job-pool.js';
+import { JobPool } from '@repocod/runner';
+import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 import type { PreparedRepositories } from './prepare.js';
 
 /** Bumped when what an evaluation decides changes: evaluations stored under an older version are redone. */
@@ -290,7 +291,7 @@ async function evaluateRepository(
       ? []
       : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
   });
-  const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), (options.executor ?? localExecutor)(prepared));
   const graded = async (entry: Pending): Promise<{ grade: EvaluationGrade; result: JobResult | null }> => {
     if (entry.failure !== null) return { grade: entry.failure, result: null };
     if (entry.modelPatch === null)

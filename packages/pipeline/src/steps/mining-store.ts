@@ -2,7 +2,7 @@ import type { MiningResultsStore, RunStore } from '@repocod/catalog';
 import { contentHash } from '@repocod/core';
 import type { BaselineTest, CoverageEntry, FunctionMining, MiningMode, MiningStore } from '@repocod/mining';
 import { parseCoverageArtifact } from '@repocod/mining';
-import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
+import type { JobResult, JobStore, PreparedRepository, RunJob } from '@repocod/runner';
 import { jobHash } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from '../jobs/job-records.js';
 
@@ -12,12 +12,16 @@ import { recordJobResult, storedJobResult } from '../jobs/job-records.js';
  * that also holds the mining key, so that a new key (a new harness) never reuses them.
  */
 export class CatalogMiningStore implements MiningStore {
+  readonly referenceJobs: JobStore;
+
   constructor(
     /** Mining's own tables, and the runs its reference jobs are kept as. */
     private readonly catalog: MiningResultsStore & RunStore,
     private readonly prepared: PreparedRepository,
     private readonly miningKey: string,
-  ) {}
+  ) {
+    this.referenceJobs = new ReferenceJobStore(catalog, prepared, miningKey);
+  }
 
   private get repository(): string {
     return this.prepared.entry.name;
@@ -71,8 +75,24 @@ export class CatalogMiningStore implements MiningStore {
   saveFunction(mode: MiningMode, result: FunctionMining): Promise<void> {
     return this.catalog.saveRelevantTests(this.repository, this.miningKey, mode, { ...result, functionId: result.id });
   }
+}
 
-  async finishedReferenceJob(job: RunJob): Promise<JobResult | null> {
+/**
+ * The shards of mining's reference runs as runner jobs (runs, test_results), under a hash that also holds the mining
+ * key; a traced shard's coverage artifact is kept as coverage rows of its own key.
+ */
+class ReferenceJobStore implements JobStore {
+  constructor(
+    private readonly catalog: MiningResultsStore & RunStore,
+    private readonly prepared: PreparedRepository,
+    private readonly miningKey: string,
+  ) {}
+
+  private get repository(): string {
+    return this.prepared.entry.name;
+  }
+
+  async stored(job: RunJob): Promise<JobResult | null> {
     const hash = this.referenceHash(job);
     const result = storedJobResult(job, this.prepared, await this.catalog.runsForJob(hash));
     if (result === null || job.plugins === undefined) return result;
@@ -86,7 +106,7 @@ export class CatalogMiningStore implements MiningStore {
     return { ...result, runs: result.runs.map((run) => ({ ...run, artifact })) };
   }
 
-  async saveReferenceJob(result: JobResult): Promise<void> {
+  async record(result: JobResult): Promise<void> {
     const hash = this.referenceHash(result.job);
     const artifact = result.runs[0]?.artifact ?? null;
     if (result.job.plugins !== undefined && artifact !== null) {

@@ -3,7 +3,8 @@ import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
 import { listTestFiles, localExecutor, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
-import { JobPool } from '../jobs/job-pool.js';
+import { JobPool } from '@repocod/runner';
+import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 
 export interface RunTestsStepOptions {
   /** Jobs the listed tests are split into (default: one per core), and the whole suite's shards. */
@@ -62,7 +63,8 @@ export async function runTestsStep(
     options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, prepared.entry.name, workers);
   const started = performance.now();
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
-  const pool = new JobPool(catalog, prepared, (options.executor ?? localExecutor)(prepared), (result, tally) =>
+  const store = new CatalogJobStore(catalog, prepared);
+  const pool = new JobPool(store, (options.executor ?? localExecutor)(prepared), (result, tally) =>
     options.onEvent?.({
       kind: 'job-done',
       done: tally.ran,

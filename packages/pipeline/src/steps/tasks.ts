@@ -22,7 +22,8 @@ import {
 } from '@repocod/tasks';
 import type { FunctionLevels } from '../candidates/classify-functions.js';
 import { classifyFunctions, levelModeOf } from '../candidates/classify-functions.js';
-import { JobPool } from '../jobs/job-pool.js';
+import { JobPool } from '@repocod/runner';
+import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js';
 import { preStateCollectJob, testsRemovedCollectJob } from '@repocod/validate';
@@ -314,7 +315,7 @@ async function checkPatches(
   // A job already in the catalog (the same patches on the same environment) is not run again: rebuilding the tasks of
   // an unchanged repository (a resumed flow) costs only the git round trips. Validation's collect check is this very
   // job, and reads it back.
-  const pool = new JobPool(catalog, prepared, executor(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), executor(prepared));
   const checked = tasks.map(async (task) => {
     const pre = await pool.submit(preStateCollectJob({ repository, ...task }));
     // A pre state that does not collect is asked again with the tests removed (is the failure the body's?).

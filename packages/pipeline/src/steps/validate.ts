@@ -2,8 +2,9 @@ import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { ExecutorFactory, JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
 import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
-import type { SubmitOptions } from '../jobs/job-pool.js';
-import { JobPool } from '../jobs/job-pool.js';
+import type { SubmitOptions } from '@repocod/runner';
+import { JobPool } from '@repocod/runner';
+import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
 import { tasksOfSelection } from './selection-tasks.js';
 import type { PreparedRepositories } from './prepare.js';
@@ -203,7 +204,7 @@ async function validateRepository(
   const mining = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
   const { current, toValidate } = await tasksToValidate(catalog, prepared, tasks, settings, timeoutSeconds);
-  const pool = new JobPool(catalog, prepared, (settings.executor ?? localExecutor)(prepared));
+  const pool = new JobPool(new CatalogJobStore(catalog, prepared), (settings.executor ?? localExecutor)(prepared));
   const context: ValidationContext = {
     pool,
     prepared,

@@ -1,15 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type Catalog, openCatalog } from '@repocod/catalog';
-import type { Executor, JobResult, PreparedRepository, PytestRun, RunJob, RunStatus } from '@repocod/runner';
-import { jobHash } from '@repocod/runner';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { JobPool } from './job-pool.js';
+import type { Executor } from './local-executor.js';
+import { MemoryJobStore } from './memory-job-store.js';
+import type { PreparedRepository } from './prepare-repository.js';
+import type { PytestRun, RunStatus } from './pytest-job.js';
+import type { JobResult, RunJob } from './run-job.js';
+import { jobHash } from './run-job.js';
 
 /**
- * The pool over a real catalog (DuckDB) with an executor that answers each job at once from its first test's
- * name: what is tested is the pool around it (what it asks the catalog, what it batches, what it records).
+ * The pool over a store in memory with an executor that answers each job at once from its first test's name: what
+ * is tested is the pool around it (what it asks the store, what it batches, what it records). How the pipeline's
+ * catalog keeps a job's runs is catalog-job-store.test.ts's.
  */
 const prepared = {
   entry: { name: 'demo', timeoutSeconds: 60 },
@@ -52,21 +53,12 @@ class RecordingExecutor implements Executor {
   }
 }
 
-let folder: string;
-let catalog: Catalog;
-beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'job-pool-'));
-  catalog = await openCatalog(join(folder, 'catalog.duckdb'));
-});
-afterAll(async () => {
-  await catalog.close();
-  rmSync(folder, { recursive: true, force: true });
-});
+const store = new MemoryJobStore();
 
 describe('JobPool', () => {
   it('says what it will run before it opens, runs it in one batch, records it, and answers it again', async () => {
     const executor = new RecordingExecutor();
-    const pool = new JobPool(catalog, prepared, executor);
+    const pool = new JobPool(store, executor);
     const answers = [pool.submit(job('t.py::a')), pool.submit(job('t.py::b', 3))];
     expect(await pool.plan()).toEqual({ fromCatalog: 0, toRun: 2, ran: 0 });
     expect(executor.batches).toEqual([]);
@@ -75,15 +67,15 @@ describe('JobPool', () => {
     expect(executor.batches).toEqual([['t.py::a', 't.py::b']]);
     expect(b?.runs).toHaveLength(3);
     expect(pool.tally).toEqual({ fromCatalog: 0, toRun: 2, ran: 2 });
-    expect((await catalog.runsForJob(a?.jobHash ?? '')).map((run) => run.runId)).toEqual([`${a?.jobHash}:1`]);
+    expect(await store.stored(job('t.py::a'))).toEqual(a);
 
-    const again = new JobPool(catalog, prepared, new RecordingExecutor());
+    const again = new JobPool(store, new RecordingExecutor());
     const stored = again.submit(job('t.py::b', 3));
     expect(await again.plan()).toEqual({ fromCatalog: 1, toRun: 0, ran: 0 });
     again.start();
     expect((await stored).runs.map((run) => run.results[0]?.outcome)).toEqual(['passed', 'passed', 'passed']);
     // Asked fresh, it runs anyway.
-    const fresh = new JobPool(catalog, prepared, new RecordingExecutor());
+    const fresh = new JobPool(store, new RecordingExecutor());
     const rerun = fresh.submit(job('t.py::b', 3), { fresh: true });
     fresh.start();
     await rerun;
@@ -92,7 +84,7 @@ describe('JobPool', () => {
 
   it('runs a follow-up asked for by a result in the next batch, after the one it came from', async () => {
     const executor = new RecordingExecutor();
-    const pool = new JobPool(catalog, prepared, executor);
+    const pool = new JobPool(store, executor);
     const chain = pool.submit(job('t.py::first')).then(() => pool.submit(job('t.py::then')));
     const beside = pool.submit(job('t.py::beside'));
     pool.start();
@@ -101,12 +93,12 @@ describe('JobPool', () => {
   });
 
   it('runs a stored run that could not finish again, unless the caller takes its status as the answer', async () => {
-    const first = new JobPool(catalog, prepared, new RecordingExecutor());
+    const first = new JobPool(store, new RecordingExecutor());
     const ran = [first.submit(job('t.py::timeout')), first.submit(job('t.py::crashed'))];
     first.start();
     await Promise.all(ran);
     const executor = new RecordingExecutor();
-    const pool = new JobPool(catalog, prepared, executor);
+    const pool = new JobPool(store, executor);
     const answers = [
       pool.submit(job('t.py::timeout'), { rerun: ['crashed', 'infra-error'] }),
       pool.submit(job('t.py::crashed'), { rerun: ['crashed', 'infra-error'] }),
@@ -121,7 +113,7 @@ describe('JobPool', () => {
   it('fails every job waiting in the pool when a batch fails, and keeps what it recorded before', async () => {
     const executor = new RecordingExecutor();
     executor.failOn = 't.py::lost';
-    const pool = new JobPool(catalog, prepared, executor);
+    const pool = new JobPool(store, executor);
     const kept = pool.submit(job('t.py::kept'));
     const lost = pool.submit(job('t.py::lost'));
     const after = pool.submit(job('t.py::after'));
@@ -136,7 +128,7 @@ describe('JobPool', () => {
     process.on('unhandledRejection', onUnhandled);
     const failing = new RecordingExecutor();
     failing.failOn = 't.py::x';
-    const second = new JobPool(catalog, prepared, failing);
+    const second = new JobPool(store, failing);
     const first = second.submit(job('t.py::x'));
     second.submit(job('t.py::y'));
     second.start();
@@ -144,7 +136,7 @@ describe('JobPool', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     process.off('unhandledRejection', onUnhandled);
     expect(unhandled).toEqual([]);
-    expect(await catalog.runsForJob(jobHash(job('t.py::kept'), prepared))).toHaveLength(1);
-    expect(await catalog.runsForJob(jobHash(job('t.py::lost'), prepared))).toHaveLength(0);
+    expect((await store.stored(job('t.py::kept')))?.runs).toHaveLength(1);
+    expect(await store.stored(job('t.py::lost'))).toBeNull();
   });
 });

@@ -1,12 +1,22 @@
-import type { RunStore } from '@repocod/catalog';
-import type { Executor, JobResult, PreparedRepository, RunJob, RunStatus } from '@repocod/runner';
-import { jobHash } from '@repocod/runner';
-import { recordJobResult, storedJobResult } from './job-records.js';
+import type { Executor } from './local-executor.js';
+import type { RunStatus } from './pytest-job.js';
+import type { JobResult, RunJob } from './run-job.js';
 
 /**
- * The one way a step gets a runner job's result: `submit(job)` answers it from the catalog or runs it, and
+ * Where a pool keeps the jobs it ran, so that the same job again is answered from there (the pipeline keeps them in
+ * its catalog; mining keeps its reference runs under its own key).
+ */
+export interface JobStore {
+  /** The job's stored result, when every attempt it asks for is stored; null when it must run. */
+  stored(job: RunJob): Promise<JobResult | null>;
+  /** Keeps a finished job's result. */
+  record(result: JobResult): Promise<void>;
+}
+
+/**
+ * The one way a step gets a runner job's result: `submit(job)` answers it from the store or runs it, and
  * records what ran. The rules, stated once:
- * - A job is answered from the catalog when every attempt it asks for is stored and none of them ended in a
+ * - A job is answered from the store when every attempt it asks for is stored and none of them ended in a
  *   status the caller reruns (`rerun`: by default a run that could not finish); `fresh` runs it regardless.
  * - The pool opens with `start()`: before it, submissions are only looked up, so that a step can say what it will
  *   run (`plan()`) before anything is answered; no result is delivered before `start()`.
@@ -14,23 +24,23 @@ import { recordJobResult, storedJobResult } from './job-records.js';
  *   batch runs (and no lookup is in flight) goes in one batch; a job submitted while a batch runs (a follow-up
  *   that a result asked for) waits for the next. A batch is one `executor.run`, so the executor's workers stay
  *   its own.
- * - Each result is recorded in the catalog before its submitter sees it: a killed run loses at most the jobs in
+ * - Each result is recorded in the store before its submitter sees it: a killed run loses at most the jobs in
  *   hand, and a rerun finds the others there.
  * - A batch that fails (the executor throws) fails every job waiting in the pool.
  */
 export interface SubmitOptions {
-  /** Run the job even when the catalog holds its runs (a task judged afresh). */
+  /** Run the job even when the store holds its runs (a task judged afresh). */
   readonly fresh?: boolean;
   /** Stored statuses that do not answer the job: it runs again (default RERUN_UNFINISHED). */
   readonly rerun?: readonly RunStatus[];
 }
 
-/** Runs that could not finish: their job is run again rather than answered from the catalog. */
+/** Runs that could not finish: their job is run again rather than answered from the store. */
 export const RERUN_UNFINISHED: readonly RunStatus[] = ['timeout', 'crashed', 'infra-error'];
 
 /** How a pool's jobs were answered so far. */
 export interface PoolCounts {
-  /** Jobs answered from the catalog's stored runs. */
+  /** Jobs answered from the store's runs (the name is the pipeline's, whose store is its catalog). */
   readonly fromCatalog: number;
   /** Jobs that must run, queued or run. */
   readonly toRun: number;
@@ -46,7 +56,7 @@ interface Queued {
 
 export class JobPool {
   private readonly queue: Queued[] = [];
-  /** Answers from the catalog held until the pool opens, in the order they were submitted. */
+  /** Answers from the store held until the pool opens, in the order they were submitted. */
   private readonly held: (() => void)[] = [];
   private lookups = 0;
   private started = false;
@@ -56,8 +66,7 @@ export class JobPool {
   private counts = { fromCatalog: 0, toRun: 0, ran: 0 };
 
   constructor(
-    private readonly catalog: RunStore,
-    private readonly prepared: PreparedRepository,
+    private readonly store: JobStore,
     private readonly executor: Executor,
     /** Told of each job the executor finished, once it is recorded (a step's progress). */
     private readonly onRan?: (result: JobResult, tally: PoolCounts) => void,
@@ -68,7 +77,7 @@ export class JobPool {
     return this.executor.parallelism;
   }
 
-  /** The job's result: from the catalog where it answers, else run (in a batch) and recorded. */
+  /** The job's result: from the store where it answers, else run (in a batch) and recorded. */
   submit(job: RunJob, options: SubmitOptions = {}): Promise<JobResult> {
     const answer = new Promise<JobResult>((resolve, reject) => {
       if (this.failure !== undefined) {
@@ -100,26 +109,26 @@ export class JobPool {
     return answer;
   }
 
-  /** Once every submission so far is looked up: how many the catalog answered and how many must run. */
+  /** Once every submission so far is looked up: how many the store answered and how many must run. */
   async plan(): Promise<PoolCounts> {
     while (this.lookups > 0) await new Promise<void>((resolve) => this.idle.push(resolve));
     return { ...this.counts };
   }
 
-  /** Opens the pool: answers from the catalog are delivered and batches may start. */
+  /** Opens the pool: answers from the store are delivered and batches may start. */
   start(): void {
     this.started = true;
     for (const deliver of this.held.splice(0)) deliver();
     this.wakeUp();
   }
 
-  /** Jobs answered from the catalog, to run, and run, so far. */
+  /** Jobs answered from the store, to run, and run, so far. */
   get tally(): PoolCounts {
     return { ...this.counts };
   }
 
   private async stored(job: RunJob, rerun: readonly RunStatus[]): Promise<JobResult | null> {
-    const result = storedJobResult(job, this.prepared, await this.catalog.runsForJob(jobHash(job, this.prepared)));
+    const result = await this.store.stored(job);
     if (result === null || result.runs.some((run) => rerun.includes(run.status))) return null;
     return result;
   }
@@ -144,7 +153,7 @@ export class JobPool {
     const answered = new Set<number>();
     try {
       for await (const { index, result } of this.executor.run(items.map((item) => item.job))) {
-        await recordJobResult(this.catalog, this.prepared, result);
+        await this.store.record(result);
         this.counts.ran++;
         answered.add(index);
         this.onRan?.(result, { ...this.counts });
