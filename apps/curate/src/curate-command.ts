@@ -60,28 +60,41 @@ ${DEFAULT_RECORD_FOLDER}) when the flow succeeded. Exit code 1 when a stage fail
 export async function curateCommand(args: ParsedArgs, io: CommandIO, terminal: boolean): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', CURATE_USAGE);
   const settings = { ...curateSettings(args), progressIntervalMs: progressInterval(io) };
-  return withExecutor(args, io, (choice) =>
-    curate(args, io, terminal, { ...settings, executor: choice.executor }, choice),
-  );
+  const json = args.flags.get('json') === true;
+  const headless = !terminal || args.flags.get('yes') === true || json;
+  const run: CurateRun = {
+    headless,
+    json,
+    requested: listOption(args, 'repo'),
+    records: recordsFolder(args, headless),
+  };
+  return withExecutor(args, io, (choice) => curate(run, io, { ...settings, executor: choice.executor }, choice));
+}
+
+/** What the command line asks of this run beyond the session's settings, read once before anything runs. */
+interface CurateRun {
+  /** No TUI: --yes, --json, or no terminal. */
+  readonly headless: boolean;
+  readonly json: boolean;
+  /** --repo NAME…: the repositories asked for (none: the reference's, else the demo). */
+  readonly requested: readonly string[];
+  /** Where --record writes the records after the flow; null without --record. */
+  readonly records: string | null;
 }
 
 async function curate(
-  args: ParsedArgs,
+  { headless, json, requested, records }: CurateRun,
   io: CommandIO,
-  terminal: boolean,
   settings: CurateSettings,
   choice: ExecutorChoice,
 ): Promise<number> {
-  const headless = !terminal || args.flags.get('yes') === true || args.flags.get('json') === true;
-  const requested = listOption(args, 'repo');
-  const records = recordsFolder(args, headless);
   const catalog = await openCatalog(settings.catalogPath);
   try {
     const session = new CurateSession(catalog, settings);
     choice.onNotice = (line) => session.notice(line);
     const repositories =
       requested.length > 0 ? requested : await referenceRepositoriesOrDemo(session, io, settings.spec?.reference);
-    if (headless) return await runHeadless(session, repositories, args.flags.get('json') === true, io, records);
+    if (headless) return await runHeadless(session, repositories, json, io, records);
     // Loaded only for the TUI: the headless mode (CI, scripts) never pays for React.
     const { runTui } = await import('./tui/run-tui.js');
     return await runTui(
