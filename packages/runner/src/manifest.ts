@@ -5,7 +5,7 @@ import { LineCounter, parseDocument } from 'yaml';
 import type { InstallStep } from './install-step.js';
 import { validateManifest } from './manifest-schema.js';
 
-export { DEFAULT_TIMEOUT_SECONDS } from './manifest-schema.js';
+export { DEFAULT_TIMEOUT_SECONDS } from './manifest-fields.js';
 
 /** A test the runner leaves out of every run of its repository, and why (kept for the record). */
 export interface DeselectedTest {
