@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { CLI_PATH, DEMO_ROOT, makeTempDir } from './test-support.js';
+import { CLI_PATH, DEMO_ROOT, makeTempDir } from './testing/test-support.js';
 
 let dir: string;
 let cleanup: () => void;

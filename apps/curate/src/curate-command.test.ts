@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, DEMO_ROOT, makeTempDir } from './test-support.js';
+import { bufferIO, DEMO_ROOT, makeTempDir } from './testing/test-support.js';
 
 const savedState = process.env.REPOCOD_STATE;
 afterEach(() => {

@@ -5,7 +5,7 @@ import type { Catalog, FlowEvent } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CurateSession } from './curate-session.js';
 import { PROJECT_ROOT } from './project-root.js';
-import { demoFixture, openDemoCatalog } from './tui/demo-fixture.js';
+import { demoFixture, openDemoCatalog } from './testing/demo-fixture.js';
 
 let catalog: Catalog;
 let session: CurateSession;

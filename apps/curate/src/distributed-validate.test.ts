@@ -8,7 +8,7 @@ import type { Catalog, StoredValidation } from '@repocod/pipeline';
 import { REPOCOD_LITE_SPEC, selectStep, runValidateCommand } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from './project-root.js';
-import { openDemoCatalog } from './tui/demo-fixture.js';
+import { openDemoCatalog } from './testing/demo-fixture.js';
 import type { WorkerProcess } from '@repocod/testkit';
 import { startWorkerProcess } from '@repocod/testkit';
 

@@ -4,7 +4,7 @@ import type { LoopbackHub } from '@repocod/testkit';
 import { startLoopbackHub } from '@repocod/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, makeTempDir } from './test-support.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
 
 const folder = makeTempDir();
 const db = join(folder.dir, 'catalog.duckdb');

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { USAGE, cliReference, main } from './main.js';
 import { PROJECT_ROOT } from './project-root.js';
-import { type BufferIO, DEMO_ROOT, bufferIO, makeTempDir } from './test-support.js';
+import { type BufferIO, DEMO_ROOT, bufferIO, makeTempDir } from './testing/test-support.js';
 
 /** What `repocod extract datasets/demo` prints on a fresh catalog (pinned). */
 const demoSummary = (db: string, parsed = 19, unchanged = 0): string =>

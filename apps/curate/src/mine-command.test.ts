@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, DEMO_ROOT, makeTempDir } from './test-support.js';
+import { bufferIO, DEMO_ROOT, makeTempDir } from './testing/test-support.js';
 
 const MANIFEST = join(DEMO_ROOT, '../mining-edge-cases/manifest.yaml');
 

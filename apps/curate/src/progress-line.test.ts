@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { progressInterval, progressLine } from './progress-line.js';
-import { bufferIO } from './test-support.js';
+import { bufferIO } from './testing/test-support.js';
 
 describe('progressLine', () => {
   it('gives done/total, what runs, elapsed time and ETA; a quiet spell as long as the interval is said', () => {

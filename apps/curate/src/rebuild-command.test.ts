@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import type { ReleaseManifest } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, makeTempDir } from './test-support.js';
-import { demoFixture } from './tui/demo-fixture.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
+import { demoFixture } from './testing/demo-fixture.js';
 
 const savedState = process.env.REPOCOD_STATE;
 const temp = makeTempDir();

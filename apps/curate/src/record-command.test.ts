@@ -5,8 +5,8 @@ import { openCatalog } from '@repocod/pipeline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
 import { PROJECT_ROOT } from './project-root.js';
-import { bufferIO, makeTempDir } from './test-support.js';
-import { demoFixture } from './tui/demo-fixture.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
+import { demoFixture } from './testing/demo-fixture.js';
 
 const LINE_KEYS = [
   ...['instance_id', 'repository', 'file', 'qualname', 'function_name', 'level', 'level_mode', 'levels'],

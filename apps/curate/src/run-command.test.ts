@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, makeTempDir } from './test-support.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
 
 /** `repocod env` and `repocod run` on the bundled demo: real checkout, real venv, real pytest. */
 describe('repocod env and run on the demo', () => {

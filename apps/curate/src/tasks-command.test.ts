@@ -2,8 +2,8 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, makeTempDir } from './test-support.js';
-import { demoFixture } from './tui/demo-fixture.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
+import { demoFixture } from './testing/demo-fixture.js';
 
 /** `repocod tasks`, `select` and `show` on the demo, after a real `repocod mine` (the fixture's). */
 describe('repocod tasks, select and show', () => {

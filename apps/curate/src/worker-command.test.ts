@@ -8,7 +8,7 @@ import type { JobResult, PreparedRepository, RunJob } from '@repocod/runner';
 import { jobHash, loadManifest, prepareRepository, runnerPaths } from '@repocod/runner';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from './main.js';
-import { bufferIO, DEMO_ROOT } from './test-support.js';
+import { bufferIO, DEMO_ROOT } from './testing/test-support.js';
 import type { WorkerProcess } from '@repocod/testkit';
 import { startWorkerProcess } from '@repocod/testkit';
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
-import { okExtraction } from './test-support.js';
+import { okExtraction } from './testing/test-support.js';
 
 describe('appendTrailingDefaults', () => {
   let catalog: Catalog;

@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import type { TestResultRecord } from './runs-table.js';
-import { makeTempDir, syntheticResults, syntheticRun } from './test-support.js';
+import { makeTempDir, syntheticResults, syntheticRun } from './testing/test-support.js';
 
 /**
  * Recording a run again inside a catalog of the real size: the main catalog held 2,043 runs and 260,176
@@ -91,16 +92,21 @@ describe('re-recording a run in a catalog of the real size (260,000 test results
   it('loses nothing when the process re-recording a run is killed in the middle', { timeout: 600_000 }, async () => {
     await catalog.close();
     // The child loads the built package: it records run shard-03 again and again, version after version.
+    // The run and its results come through a file, since the test support (src/testing) is not built.
+    const recording = join(dirname(path), 'shard-03.json');
+    writeFileSync(
+      recording,
+      JSON.stringify({ run: syntheticRun('shard-03', 1), results: syntheticResults(PER_RUN, 'sympy/t3.py::test') }),
+    );
     const script = `
+      const { readFileSync } = await import('node:fs');
       const { openCatalog } = await import(${JSON.stringify(new URL('../dist/catalog.js', import.meta.url).href)});
-      const { syntheticResults, syntheticRun } = await import(
-        ${JSON.stringify(new URL('../dist/test-support.js', import.meta.url).href)});
+      const { run, results } = JSON.parse(readFileSync(${JSON.stringify(recording)}, 'utf8'),
+        (key, value) => (key === 'startedAt' || key === 'finishedAt' ? new Date(value) : value));
       const catalog = await openCatalog(${JSON.stringify(path)});
       for (let version = 1; ; version++) {
-        const results = syntheticResults(${PER_RUN}, 'sympy/t3.py::test')
-          .map((result) => ({ ...result, message: 'version ' + version }));
         process.stdout.write('recording ' + version + '\\n');
-        await catalog.recordRun(syntheticRun('shard-03', 1), results);
+        await catalog.recordRun(run, results.map((result) => ({ ...result, message: 'version ' + version })));
       }`;
     const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import type { RunStatus, TestOutcome } from './runs-table.js';
-import { byNodeId, makeTempDir, syntheticResults, syntheticRun } from './test-support.js';
+import { byNodeId, makeTempDir, syntheticResults, syntheticRun } from './testing/test-support.js';
 
 describe('Catalog runs', () => {
   let catalog: Catalog;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import type { FileExtraction } from './file-extraction.js';
 import { formatTable } from './format-table.js';
-import { makeTempDir, okExtraction, syntheticFunction } from './test-support.js';
+import { makeTempDir, okExtraction, syntheticFunction } from './testing/test-support.js';
 
 const packageDir = dirname(dirname(fileURLToPath(import.meta.url)));
 

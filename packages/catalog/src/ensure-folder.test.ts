@@ -2,7 +2,7 @@ import { stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ensureFolder } from './ensure-folder.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from './testing/test-support.js';
 
 describe('ensureFolder', () => {
   let dir: string;

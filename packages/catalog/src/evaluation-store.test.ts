@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import type { StoredEvaluation } from './evaluation-store.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from './testing/test-support.js';
 
 const at = new Date(Date.UTC(2026, 11, 4, 10, 0, 0));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractionProblem, type FileExtraction } from './file-extraction.js';
-import { okExtraction, syntheticFunction } from './test-support.js';
+import { okExtraction, syntheticFunction } from './testing/test-support.js';
 
 const broken = (file: string): FileExtraction => ({
   ...okExtraction(file, 1),

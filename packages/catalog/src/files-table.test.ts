@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendFile, FILE_COLUMNS, fileFromRow } from './files-table.js';
-import { okExtraction, useMigratedDatabase } from './test-support.js';
+import { okExtraction, useMigratedDatabase } from './testing/test-support.js';
 
 describe('files table', () => {
   const connection = useMigratedDatabase();

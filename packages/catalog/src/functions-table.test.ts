@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { appendFunction, FUNCTION_COLUMNS, functionFromRow } from './functions-table.js';
-import { syntheticFunction, useMigratedDatabase } from './test-support.js';
+import { syntheticFunction, useMigratedDatabase } from './testing/test-support.js';
 
 describe('functions table', () => {
   const connection = useMigratedDatabase();

@@ -6,7 +6,7 @@ import { appendFile } from './files-table.js';
 import { appendFunction } from './functions-table.js';
 import { migrate } from './migrate.js';
 import { MIGRATIONS, type Migration } from './migrations.js';
-import { byNodeId, makeTempDir, okExtraction, syntheticResults, syntheticRun } from './test-support.js';
+import { byNodeId, makeTempDir, okExtraction, syntheticResults, syntheticRun } from './testing/test-support.js';
 
 /** The version a migration appended by a later release would have. */
 const NEXT = MIGRATIONS.length + 1;

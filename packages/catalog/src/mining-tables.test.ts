@@ -7,7 +7,7 @@ import {
   RELEVANT_TESTS_COLUMNS,
   type RelevantTestsRow,
 } from './mining-tables.js';
-import { useMigratedDatabase } from './test-support.js';
+import { useMigratedDatabase } from './testing/test-support.js';
 
 describe('mining tables', () => {
   const connection = useMigratedDatabase();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import type { StoredReference, StoredReferenceRow } from './reference-store.js';
-import { makeTempDir } from './test-support.js';
+import { makeTempDir } from './testing/test-support.js';
 
 const REFERENCE: StoredReference = {
   name: 'flaky',

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
 import { CHECKPOINT_TABLES } from './repository-checkpoint.js';
-import { makeTempDir, syntheticResults, syntheticRun } from './test-support.js';
+import { makeTempDir, syntheticResults, syntheticRun } from './testing/test-support.js';
 
 /** Two repositories' mining, tasks-stage and validation rows in a real catalog file. */
 async function fill(catalog: Catalog, repository: string, jobs: number): Promise<void> {

@@ -11,7 +11,7 @@ import {
   TEST_RESULT_COLUMNS,
   testResultFromRow,
 } from './runs-table.js';
-import { syntheticResults, syntheticRun, useMigratedDatabase } from './test-support.js';
+import { syntheticResults, syntheticRun, useMigratedDatabase } from './testing/test-support.js';
 
 describe('runs and test_results tables', () => {
   const connection = useMigratedDatabase();

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Catalog, openCatalog } from './catalog.js';
-import { makeTempDir, syntheticRun } from './test-support.js';
+import { makeTempDir, syntheticRun } from './testing/test-support.js';
 
 describe('Catalog stage times and environments', () => {
   let catalog: Catalog;

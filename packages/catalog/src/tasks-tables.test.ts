@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { contentHash } from '@repocod/core';
 import { IN_MEMORY, openCatalog } from './catalog.js';
 import { TASK_COLUMNS, type TaskRow } from './tasks-tables.js';
-import { useMigratedDatabase } from './test-support.js';
+import { useMigratedDatabase } from './testing/test-support.js';
 
 function task(
   instanceId: string,

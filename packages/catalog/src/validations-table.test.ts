@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IN_MEMORY, openCatalog } from './catalog.js';
-import { useMigratedDatabase } from './test-support.js';
+import { useMigratedDatabase } from './testing/test-support.js';
 import { type StoredValidation, VALIDATION_COLUMNS } from './validations-table.js';
 
 function validation(

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { REPOCOD_CANDIDATE_FILTER, isCandidate, parseCandidateFilter } from './candidate-filter.js';
-import { functionRecord } from './function-record-fixture.js';
+import { functionRecord } from './testing/function-record-fixture.js';
 
 const record = functionRecord;
 

@@ -7,7 +7,7 @@ import {
   parseCandidateMode,
   REPOCOD_CANDIDATE_MODE,
 } from './candidate-mode.js';
-import { functionRecord } from './function-record-fixture.js';
+import { functionRecord } from './testing/function-record-fixture.js';
 
 const record = functionRecord;
 

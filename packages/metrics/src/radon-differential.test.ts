@@ -4,7 +4,7 @@ import { listPythonFiles, pythonStdlibPath } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
 import { analyseFiles } from './analyse-files.js';
 import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
-import { PROJECT_ROOT } from './test-support.js';
+import { PROJECT_ROOT } from './testing/test-support.js';
 
 /**
  * The proof that our complexity is radon's: `radon cc -j` 5.1.0 and our code over every .py file of

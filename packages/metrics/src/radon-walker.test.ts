@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { measureFileComplexity } from './analyse-python-file.js';
 import { RADON_5_1_SETTINGS } from './python-syntax.js';
 import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
-import { PROJECT_ROOT } from './test-support.js';
+import { PROJECT_ROOT } from './testing/test-support.js';
 
 /** Each case: a source and the complexity radon 5.1.0 gives its function `f` (checked below against radon itself). */
 const CASES: readonly (readonly [string, string, number])[] = [

@@ -6,7 +6,7 @@ import type { LoopbackHub } from '@repocod/testkit';
 import { startLoopbackHub } from '@repocod/testkit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { dataFilesPattern, datasetConfigsOfCard, downloadHubDataset } from './hub-dataset-download.js';
-import { failure, writeReleaseFixture } from './hub-test-support.js';
+import { failure, writeReleaseFixture } from './testing/hub-test-support.js';
 import { PARQUET_NAME } from './release-folder.js';
 
 let hub: LoopbackHub;

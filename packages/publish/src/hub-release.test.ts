@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { downloadHubRelease, hubReleaseCard } from './hub-release.js';
-import { failure, folderContents, writeReleaseFixture } from './hub-test-support.js';
+import { failure, folderContents, writeReleaseFixture } from './testing/hub-test-support.js';
 import type { LoopbackHub } from '@repocod/testkit';
 import { startLoopbackHub } from '@repocod/testkit';
 import { pushRelease } from './push-release.js';

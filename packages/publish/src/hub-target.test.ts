@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { failure } from './hub-test-support.js';
+import { failure } from './testing/hub-test-support.js';
 import { checkHubToken, hubToken, parseHubRepo } from './hub-target.js';
 
 describe('parseHubRepo', () => {

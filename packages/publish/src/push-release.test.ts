@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { failure, folderContents, writeReleaseFixture } from './hub-test-support.js';
+import { failure, folderContents, writeReleaseFixture } from './testing/hub-test-support.js';
 import type { LoopbackHub } from '@repocod/testkit';
 import { startLoopbackHub } from '@repocod/testkit';
 import { planPush, pushRelease } from './push-release.js';

@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '@repocod/pipeline';
 import { CurateSession } from '../curate-session.js';
 import { App } from './app.js';
-import { demoFixture, openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, overlong, press, tick } from './ink-test-support.js';
+import { demoFixture, openDemoCatalog } from '../testing/demo-fixture.js';
+import { frameLines, KEY, overlong, press, tick } from '../testing/ink-test-support.js';
 
 const PROJECT_ROOT = fileURLToPath(new URL('../../../..', import.meta.url));
 const SIZE = { width: 100, height: 30 };

@@ -1,9 +1,9 @@
 import { type ValidationEntry, validationOverview } from '@repocod/pipeline';
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
 import { FailureView } from './failure-view.js';
-import { frameLines, KEY, press } from './ink-test-support.js';
+import { frameLines, KEY, press } from '../testing/ink-test-support.js';
 
 /** The failure view of a real failed task, with logs that cannot be had. */
 let failed: ValidationEntry | null = null;

@@ -2,7 +2,7 @@ import type { TaskOverview } from '@repocod/pipeline';
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import { bar, HistogramPanel, histogramLines } from './histogram-panel.js';
-import { frameLines, KEY, overlong, press } from './ink-test-support.js';
+import { frameLines, KEY, overlong, press } from '../testing/ink-test-support.js';
 import { sampleTask } from './sample-task.js';
 import { lineText } from './styled-line.js';
 import { displayWidth } from './truncate.js';

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { frameLines, KEY, overlong, press } from './ink-test-support.js';
+import { frameLines, KEY, overlong, press } from '../testing/ink-test-support.js';
 import { ScrollView, useScrollOffset } from './scroll-view.js';
 import { line, type StyledLine } from './styled-line.js';
 

@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
 import type { FlowStatus, RepositoryStatus } from '@repocod/pipeline';
-import { frameLines, overlong } from './ink-test-support.js';
+import { frameLines, overlong } from '../testing/ink-test-support.js';
 import { SourcesScreen } from './sources-screen.js';
 
 function repository(name: string, overrides: Partial<RepositoryStatus>): RepositoryStatus {

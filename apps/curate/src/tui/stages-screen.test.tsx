@@ -4,7 +4,7 @@ import type { FlowEvent } from '@repocod/pipeline';
 import { FLOW_STAGES } from '@repocod/pipeline';
 import { emptyBoard, foldFlowEvent } from '../flow-board.js';
 import { StagesScreen } from './stages-screen.js';
-import { frameLines, overlong } from './ink-test-support.js';
+import { frameLines, overlong } from '../testing/ink-test-support.js';
 
 const REPOCOD = [
   'astropy',

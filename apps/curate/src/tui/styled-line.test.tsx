@@ -1,6 +1,6 @@
 import { render } from 'ink-testing-library';
 import { describe, expect, it } from 'vitest';
-import { frameLines } from './ink-test-support.js';
+import { frameLines } from '../testing/ink-test-support.js';
 import { fitLine, LineView, line, lineText, textLines } from './styled-line.js';
 
 describe('fitLine', () => {

@@ -2,7 +2,7 @@ import { Text, useInput } from 'ink';
 import { render } from 'ink-testing-library';
 import type { ReactElement } from 'react';
 import { describe, expect, it } from 'vitest';
-import { KEY, tick } from './ink-test-support.js';
+import { KEY, tick } from '../testing/ink-test-support.js';
 import { useSyncedState } from './synced-state.js';
 
 function Counter({ onEnter }: { readonly onEnter: (count: number) => void }): ReactElement {

@@ -1,8 +1,8 @@
 import { type TaskDetail, taskDetail } from '@repocod/pipeline';
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, overlong, pageThrough, press } from './ink-test-support.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
+import { frameLines, KEY, overlong, pageThrough, press } from '../testing/ink-test-support.js';
 import { TASK_KEYS, TaskScreen } from './task-screen.js';
 
 /**

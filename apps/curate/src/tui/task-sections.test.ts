@@ -1,6 +1,6 @@
 import { taskDetail } from '@repocod/pipeline';
 import { describe, expect, it } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
 import { lineText } from './styled-line.js';
 import { taskSections } from './task-sections.js';
 

@@ -1,8 +1,8 @@
 import { type TaskOverview, taskOverviews } from '@repocod/pipeline';
 import { render } from 'ink-testing-library';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, overlong, press, tick } from './ink-test-support.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
+import { frameLines, KEY, overlong, press, tick } from '../testing/ink-test-support.js';
 import { TASKS_KEYS, TasksScreen } from './tasks-screen.js';
 
 /** The tasks screen over the demo's 52 real tasks (all selected, 51 passed validation, 1 failed). */

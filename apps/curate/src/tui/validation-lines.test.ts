@@ -1,6 +1,6 @@
 import { type ValidationEntry, type ValidationOverview, validationOverview } from '@repocod/pipeline';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
 import { lineText } from './styled-line.js';
 import {
   decidingCheck,

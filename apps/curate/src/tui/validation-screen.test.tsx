@@ -1,8 +1,8 @@
 import { type Catalog, runLog, type ValidationOverview, validationOverview } from '@repocod/pipeline';
 import { render } from 'ink-testing-library';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, overlong, pageThrough, press, tick } from './ink-test-support.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
+import { frameLines, KEY, overlong, pageThrough, press, tick } from '../testing/ink-test-support.js';
 import { VALIDATION_KEYS, ValidationScreen } from './validation-screen.js';
 
 /**

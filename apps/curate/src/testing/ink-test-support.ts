@@ -1,4 +1,4 @@
-import { displayWidth } from './truncate.js';
+import { displayWidth } from '../tui/truncate.js';
 
 /** Test support for the screens: keys as a terminal sends them, and frames as text. */
 

@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import { releaseFiles, writeRelease } from './release-folder.js';
-import type { ReleaseRow } from './release-table.js';
+import { releaseFiles, writeRelease } from '../release-folder.js';
+import type { ReleaseRow } from '../release-table.js';
 
 /** Shared by the Hub tests of this package only: a small real release folder and a way to compare folders. */
 

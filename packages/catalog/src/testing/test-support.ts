@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { DuckDBInstance, type DuckDBConnection } from '@duckdb/node-api';
 import type { AnalysedFunction } from '@repocod/core';
 import { afterEach, beforeEach } from 'vitest';
-import type { FileExtraction } from './file-extraction.js';
-import { migrate } from './migrate.js';
-import type { RunRecord, TestOutcome, TestResultRecord } from './runs-table.js';
+import type { FileExtraction } from '../file-extraction.js';
+import { migrate } from '../migrate.js';
+import type { RunRecord, TestOutcome, TestResultRecord } from '../runs-table.js';
 
 /** Shared by the tests only: synthetic functions, runs and throwaway folders. */
 

@@ -1,4 +1,4 @@
-import type { FunctionRecord } from './function-record.js';
+import type { FunctionRecord } from '../function-record.js';
 
 /** Test support: a module-level function with an 11-line docstring and two code lines, as overridden. */
 export function functionRecord(overrides: Partial<FunctionRecord>): FunctionRecord {

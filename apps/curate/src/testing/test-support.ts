@@ -2,15 +2,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { CommandIO } from './io.js';
+import type { CommandIO } from '../io.js';
 
 /** Shared by the tests only: the demo project, throwaway folders and an IO that records. */
 
-/** datasets/demo; src/ and dist/ both sit three levels below the repository root. */
-export const DEMO_ROOT = fileURLToPath(new URL('../../../datasets/demo', import.meta.url));
+/** datasets/demo; src/testing/ sits four levels below the repository root. */
+export const DEMO_ROOT = fileURLToPath(new URL('../../../../datasets/demo', import.meta.url));
 
 /** The built command line, as `pnpm repocod` runs it. */
-export const CLI_PATH = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+export const CLI_PATH = fileURLToPath(new URL('../../dist/cli.js', import.meta.url));
 
 export interface TempDir {
   readonly dir: string;
