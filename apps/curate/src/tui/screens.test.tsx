@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '@repocod/pipeline';
 import { CurateSession } from '../curate-session.js';
 import { App } from './app.js';
-import { openDemoCatalog } from './demo-fixture.js';
-import { frameLines, KEY, press, tick } from './ink-test-support.js';
+import { openDemoCatalog } from '../testing/demo-fixture.js';
+import { frameLines, KEY, press, tick } from '../testing/ink-test-support.js';
 import type { Screen, ScreenController } from './screen.js';
 import { SCREENS } from './screens.js';
 

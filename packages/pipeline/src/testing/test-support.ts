@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 
 /** Shared by the tests only: the demo project and throwaway folders. */
 
-/** datasets/demo; src/ and dist/ both sit three levels below the repository root. */
+/** datasets/demo; this file sits four levels below the repository root (packages/pipeline/src/testing). */
 export const DEMO_ROOT = fileURLToPath(new URL('../../../../datasets/demo', import.meta.url));
 
 export interface TempDir {
