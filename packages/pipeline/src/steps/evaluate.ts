@@ -15,6 +15,7 @@ import type {
 import {
   completionPatch,
   completionSite,
+  EVALUATION_VERSION,
   evaluationJob,
   gradeEvaluation,
   matchRepocodTargets,
@@ -30,9 +31,6 @@ import { jobRunIds, localExecutor } from '@repocod/runner';
 import { evaluationReports } from '../reports/evaluation-reports.js';
 import { JobPool } from '../jobs/job-pool.js';
 import type { PreparedRepositories } from './prepare.js';
-
-/** Bumped when what an evaluation decides changes: evaluations stored under an older version are redone. */
-export const EVALUATION_VERSION = 1;
 
 /** The model name `--gold` evaluates under. */
 export const GOLD_MODEL = 'gold';
