@@ -6,25 +6,7 @@ import { linesPatch, PrePatchShapeError, removedBody } from '@repocod/core';
 import { loadPythonParser } from '@repocod/python';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CompletionSiteError, completionPatch, completionSite } from './completion-patch.js';
-
-const BASE = `import functools
-
-
-class Box:
-    @functools.cache
-    def area(self, scale):
-        """The area.
-
-        Scaled.
-        """
-        width = self.width * scale
-        return width * self.height
-
-
-def top():
-    """Top."""
-    return 1
-`;
+import { BOX as BASE } from './testing/box-checkout.js';
 
 // The task's code pre patch: lines 11-12 (the body after the docstring of Box.area) removed.
 const PRE_CODE = linesPatch('pkg/box.py', BASE, [{ start: 11, end: 12, lines: [] }]);

@@ -7,3 +7,5 @@ export * from './evaluation-outcome.js';
 export * from './evaluation-report.js';
 export * from './report-text.js';
 export * from './report-html.js';
+export * from './evaluation-spec.js';
+export * from './bind-predictions.js';

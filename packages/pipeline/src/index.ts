@@ -27,6 +27,7 @@ export * from './jobs/job-records.js';
 export * from './records/tool-version.js';
 export * from './steps/validate.js';
 export * from './steps/evaluate.js';
+export * from './steps/evaluation-logs.js';
 export * from './reports/evaluation-reports.js';
 export * from '@repocod/evaluate';
 export type { StoredTask, StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';

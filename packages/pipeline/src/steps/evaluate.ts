@@ -1,39 +1,27 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Catalog, StoredEvaluation } from '@repocod/catalog';
-import { contentHash, RepocodError } from '@repocod/core';
-import type {
-  CompletionSite,
-  EvaluatedTask,
-  EvaluationGrade,
-  EvaluationReport,
-  NamedTask,
-  Prediction,
-  PredictionProblem,
-  ReportTask,
-} from '@repocod/evaluate';
+import { RepocodError } from '@repocod/core';
+import type { EvaluationGrade, EvaluationSpec, Prediction, PredictionProblem, ReportTask } from '@repocod/evaluate';
 import {
-  completionPatch,
-  completionSite,
-  evaluationJob,
-  gradeEvaluation,
-  matchRepocodTargets,
-  modelPatchPosition,
+  bindPredictions,
+  gradeSpecRun,
+  gradeWithoutRun,
   parsePredictions,
   predictionInstanceId,
 } from '@repocod/evaluate';
 import { loadPythonParser } from '@repocod/python';
-import type { ReleaseTask } from '@repocod/publish';
+import type { ReadRelease, ReleaseTask } from '@repocod/publish';
 import { readRelease } from '@repocod/publish';
 import type { ExecutorFactory, JobResult, ManifestEntry, PreparedRepository } from '@repocod/runner';
 import { jobRunIds, localExecutor } from '@repocod/runner';
-import { evaluationReports } from '../reports/evaluation-reports.js';
 import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from '../jobs/catalog-job-store.js';
+import { evaluationReports } from '../reports/evaluation-reports.js';
+import type { WrittenReport } from './evaluation-logs.js';
+import { taskLogFolder, writeReportFiles, writeTaskLogs } from './evaluation-logs.js';
 import type { PreparedRepositories } from './prepare.js';
-
-/** Bumped when what an evaluation decides changes: evaluations stored under an older version are redone. */
-export const EVALUATION_VERSION = 1;
+import { SiteFinder } from './site-finder.js';
 
 /** The model name `--gold` evaluates under. */
 export const GOLD_MODEL = 'gold';
@@ -106,22 +94,10 @@ export interface EvaluateSummary {
   /** Predictions that could not be read, matched or run, each named. */
   readonly problems: readonly PredictionProblem[];
   /** One report per model, written to `<outDir>/<run id>/<model>/report.json`. */
-  readonly reports: readonly { readonly model: string; readonly report: EvaluationReport; readonly file: string }[];
+  readonly reports: readonly WrittenReport[];
   readonly evaluatedNow: number;
   readonly fromCatalog: number;
   readonly durationSeconds: number;
-}
-
-/** A prediction bound to its task, ready to be graded or run. */
-interface Pending {
-  readonly prediction: Prediction;
-  readonly task: ReleaseTask;
-  readonly repository: string;
-  readonly evaluationKey: string;
-  /** The model's change as a diff of the pre state, or null (empty). */
-  readonly modelPatch: string | null;
-  /** Set when the prediction could not be turned into a job (no site for a completion). */
-  readonly failure: EvaluationGrade | null;
 }
 
 /**
@@ -144,35 +120,17 @@ export async function evaluateStep(
   const outDir = options.outDir ?? join(options.projectRoot, 'out', 'evaluations');
   const entries = repositories.manifestEntries();
   const repositoryOf = new Map(scope.map((task) => [task.instanceId, repositoryOfTask(task, entries)]));
-  const reportTasks: ReportTask[] = scope.map((task) => ({
-    instanceId: task.instanceId,
-    repository: repositoryOf.get(task.instanceId) ?? task.repo,
-    level: task.meta?.level ?? null,
-    complexity: task.meta?.complexity ?? null,
-    solutionTokens: task.meta?.solutionTokens ?? null,
-  }));
   await catalog.saveEvaluationRun({
     runId,
     release: options.release,
     version: release.version,
-    tasks: JSON.stringify(reportTasks),
+    tasks: JSON.stringify(reportTasks(scope, repositoryOf)),
     startedAt: new Date(),
   });
 
-  const problems: PredictionProblem[] = [...read.problems];
-  const inRelease = new Set(release.tasks.map((task) => task.instanceId));
-  const byId = new Map(scope.map((task) => [task.instanceId, task]));
-  const predictions: Prediction[] = [];
-  for (const prediction of read.predictions) {
-    const id = predictionInstanceId(prediction);
-    if (id === null || byId.has(id)) predictions.push(prediction);
-    else if (!inRelease.has(id))
-      problems.push({
-        source: prediction.source,
-        field: 'instance_id',
-        message: `${id} is not a task of ${options.release} (version ${release.version})`,
-      });
-  }
+  const inScope = predictionsInScope(read.predictions, release, scope, options.release);
+  const problems: PredictionProblem[] = [...read.problems, ...inScope.problems];
+  const { predictions } = inScope;
   options.onEvent?.({
     kind: 'evaluate-start',
     runId,
@@ -183,66 +141,105 @@ export async function evaluateStep(
     problems,
   });
 
-  const earlier = new Map(
-    (await catalog.evaluations(runId)).map((row) => [evaluationRowKey(row.model, row.instanceId), row] as const),
-  );
-  let evaluatedNow = 0;
-  let fromCatalog = 0;
-  const predicted = [
-    ...new Set([
-      ...predictions.flatMap((prediction) => {
-        const id = predictionInstanceId(prediction);
-        if (id !== null) return [repositoryOf.get(id) ?? null].filter((name): name is string => name !== null);
-        return prediction.target.kind === 'repocod' ? [prediction.target.repository] : [];
-      }),
-    ]),
-  ].sort();
-  for (const task of scope) {
-    if (repositoryOf.get(task.instanceId) !== undefined) continue;
-    for (const prediction of predictions.filter((p) => predictionInstanceId(p) === task.instanceId))
-      problems.push({
-        source: prediction.source,
-        field: null,
-        message: `no repository of the manifest is ${task.repo} (task ${task.instanceId}): give the manifest the \
-release was built with (--manifest) or the clone (--source NAME=PATH)`,
-      });
-  }
-  for (const repository of predicted) {
-    const counts = await evaluateRepository(catalog, await repositories.get(repository), options, {
-      repository,
-      runId,
-      outDir,
-      tasks: scope.filter((task) => repositoryOf.get(task.instanceId) === repository),
-      predictions,
-      earlier,
-      problems,
-    });
-    evaluatedNow += counts.evaluatedNow;
-    fromCatalog += counts.fromCatalog;
+  const earlier = await earlierEvaluations(catalog, runId);
+  problems.push(...unplacedPredictions(scope, predictions, repositoryOf));
+  const counts = { evaluatedNow: 0, fromCatalog: 0 };
+  for (const repository of predictedRepositories(predictions, repositoryOf)) {
+    const tasks = scope.filter((task) => repositoryOf.get(task.instanceId) === repository);
+    const run = { repository, runId, outDir, tasks, predictions, earlier, problems };
+    const repositoryCounts = await evaluateRepository(catalog, await repositories.get(repository), options, run);
+    counts.evaluatedNow += repositoryCounts.evaluatedNow;
+    counts.fromCatalog += repositoryCounts.fromCatalog;
   }
 
-  const reports = (await evaluationReports(catalog, runId)).map(({ model, report }) => {
-    const folder = join(outDir, runId, modelFolder(model));
-    mkdirSync(folder, { recursive: true });
-    const file = join(folder, 'report.json');
-    writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-    return { model, report, file };
-  });
-  return {
-    runId,
-    release: options.release,
-    version: release.version,
-    problems,
-    reports,
-    evaluatedNow,
-    fromCatalog,
-    durationSeconds: (performance.now() - started) / 1000,
-  };
+  const reports = writeReportFiles(outDir, runId, await evaluationReports(catalog, runId));
+  const durationSeconds = (performance.now() - started) / 1000;
+  return { runId, release: options.release, version: release.version, problems, reports, ...counts, durationSeconds };
+}
+
+/** What this run evaluated before (a resumed run), by model and task. */
+async function earlierEvaluations(catalog: Catalog, runId: string): Promise<Map<string, StoredEvaluation>> {
+  const rows = await catalog.evaluations(runId);
+  return new Map(rows.map((row) => [evaluationRowKey(row.model, row.instanceId), row] as const));
 }
 
 /** The key of a stored evaluation within its run: one model's prediction for one task. */
 function evaluationRowKey(model: string, instanceId: string): string {
   return `${model}\n${instanceId}`;
+}
+
+/** The tasks as the run's reports name them (the catalog keeps them with the run). */
+function reportTasks(
+  scope: readonly ReleaseTask[],
+  repositoryOf: ReadonlyMap<string, string | undefined>,
+): ReportTask[] {
+  return scope.map((task) => ({
+    instanceId: task.instanceId,
+    repository: repositoryOf.get(task.instanceId) ?? task.repo,
+    level: task.meta?.level ?? null,
+    complexity: task.meta?.complexity ?? null,
+    solutionTokens: task.meta?.solutionTokens ?? null,
+  }));
+}
+
+/**
+ * The predictions of tasks in scope, and REPOCOD's (matched with a task later); one naming a task the
+ * release does not have is a problem (a task of the release left out by --instances is passed over).
+ */
+function predictionsInScope(
+  predictions: readonly Prediction[],
+  release: ReadRelease,
+  scope: readonly ReleaseTask[],
+  releaseFolder: string,
+): { predictions: Prediction[]; problems: PredictionProblem[] } {
+  const inRelease = new Set(release.tasks.map((task) => task.instanceId));
+  const inScope = new Set(scope.map((task) => task.instanceId));
+  const kept: Prediction[] = [];
+  const problems: PredictionProblem[] = [];
+  for (const prediction of predictions) {
+    const id = predictionInstanceId(prediction);
+    if (id === null || inScope.has(id)) kept.push(prediction);
+    else if (!inRelease.has(id))
+      problems.push({
+        source: prediction.source,
+        field: 'instance_id',
+        message: `${id} is not a task of ${releaseFolder} (version ${release.version})`,
+      });
+  }
+  return { predictions: kept, problems };
+}
+
+/** The repositories predictions are for, by name: their tasks', or the one REPOCOD's name. */
+function predictedRepositories(
+  predictions: readonly Prediction[],
+  repositoryOf: ReadonlyMap<string, string | undefined>,
+): string[] {
+  const named = predictions.flatMap((prediction) => {
+    const id = predictionInstanceId(prediction);
+    if (id !== null) return [repositoryOf.get(id) ?? null].filter((name): name is string => name !== null);
+    return prediction.target.kind === 'repocod' ? [prediction.target.repository] : [];
+  });
+  return [...new Set(named)].sort();
+}
+
+/** A problem for each prediction of a task no repository of the manifest is. */
+function unplacedPredictions(
+  scope: readonly ReleaseTask[],
+  predictions: readonly Prediction[],
+  repositoryOf: ReadonlyMap<string, string | undefined>,
+): PredictionProblem[] {
+  return scope
+    .filter((task) => repositoryOf.get(task.instanceId) === undefined)
+    .flatMap((task) =>
+      predictions
+        .filter((prediction) => predictionInstanceId(prediction) === task.instanceId)
+        .map((prediction) => ({
+          source: prediction.source,
+          field: null,
+          message: `no repository of the manifest is ${task.repo} (task ${task.instanceId}): give the manifest the \
+release was built with (--manifest) or the clone (--source NAME=PATH)`,
+        })),
+    );
 }
 
 interface RepositoryRun {
@@ -255,115 +252,49 @@ interface RepositoryRun {
   readonly problems: PredictionProblem[];
 }
 
+interface Graded {
+  readonly grade: EvaluationGrade;
+  readonly result: JobResult | null;
+}
+
+/**
+ * A repository's predictions bound to their specs, each spec's job submitted to one pool at once, the
+ * repository's line shown once the pool knows what it will run, then each prediction recorded as it is graded.
+ */
 async function evaluateRepository(
   catalog: Catalog,
   prepared: PreparedRepository,
   options: EvaluateStepOptions,
   run: RepositoryRun,
 ): Promise<{ evaluatedNow: number; fromCatalog: number }> {
-  const timeoutSeconds = options.timeoutSeconds ?? prepared.entry.timeoutSeconds;
-  const parser = await loadPythonParser();
-  const sites = new SiteFinder(prepared, parser);
-  const ids = new Set(run.tasks.map((task) => task.instanceId));
-  const ofRepository = run.predictions.filter((prediction) => {
-    const id = predictionInstanceId(prediction);
-    return id === null
-      ? prediction.target.kind === 'repocod' && prediction.target.repository === run.repository
-      : ids.has(id);
+  const bound = bindPredictions(run.predictions, run.tasks, {
+    repository: run.repository,
+    checkout: new SiteFinder(prepared, await loadPythonParser()),
+    timeoutSeconds: options.timeoutSeconds ?? prepared.entry.timeoutSeconds,
+    exitFirst: options.exitFirst === true,
   });
-  // Names only for REPOCOD's predictions: a release without tasks.jsonl has them from the parsed files.
-  const named: NamedTask[] = ofRepository.some((prediction) => prediction.target.kind === 'repocod')
-    ? run.tasks.map((task) => ({
-        instanceId: task.instanceId,
-        repository: run.repository,
-        file: task.meta?.file ?? sites.site(task)?.file ?? '',
-        qualname: task.meta?.qualname ?? sites.site(task)?.qualname ?? '',
-        prompt: task.problemCode === '' ? null : promptOf(task.problemCode),
-      }))
-    : [];
-  const matched = matchRepocodTargets(ofRepository, named);
-  run.problems.push(...matched.problems);
-
-  const byId = new Map(run.tasks.map((task) => [task.instanceId, task]));
-  const pending: Pending[] = matched.predictions.flatMap((prediction) => {
-    const task = byId.get(predictionInstanceId(prediction) ?? '');
-    return task === undefined
-      ? []
-      : [bind(prediction, task, run.repository, prepared, sites, timeoutSeconds, options.exitFirst === true)];
-  });
+  run.problems.push(...bound.problems);
   const pool = new JobPool(new CatalogJobStore(catalog, prepared), (options.executor ?? localExecutor)(prepared));
-  const graded = async (entry: Pending): Promise<{ grade: EvaluationGrade; result: JobResult | null }> => {
-    if (entry.failure !== null) return { grade: entry.failure, result: null };
-    if (entry.modelPatch === null)
-      return { grade: { outcome: 'empty', detail: 'the prediction is empty', failingTests: [] }, result: null };
-    const task = evaluatedTask(entry.task, run.repository);
-    const exitFirst = options.exitFirst === true;
-    const job = evaluationJob(task, entry.modelPatch, timeoutSeconds, exitFirst);
-    // A timeout or a crash is the prediction's outcome; only a run that could not start is run again.
-    const result = await pool.submit(job, { fresh: options.fresh === true, rerun: ['infra-error'] });
-    return { grade: gradeEvaluation(entry.task, result, modelPatchPosition(entry.task), { exitFirst }), result };
-  };
-  // A prediction this run evaluated before is kept (an error is tried again).
-  const kept = (entry: Pending): boolean => {
-    const stored = run.earlier.get(evaluationRowKey(entry.prediction.model, entry.task.instanceId));
-    return options.fresh !== true && stored?.evaluationKey === entry.evaluationKey && stored.outcome !== 'error';
-  };
-  const toEvaluate = pending.filter((entry) => !kept(entry));
-  const fromCatalog = pending.length - toEvaluate.length;
-  const total = toEvaluate.length;
-  let done = 0;
-  let resolved = 0;
-  const finish = async (entry: Pending, grade: EvaluationGrade, result: JobResult | null): Promise<void> => {
-    await catalog.saveEvaluation({
-      runId: run.runId,
-      model: entry.prediction.model,
-      instanceId: entry.task.instanceId,
-      repository: run.repository,
-      evaluationKey: entry.evaluationKey,
-      predictionSource: entry.prediction.source,
-      outcome: grade.outcome,
-      detail: grade.detail,
-      failingTests: JSON.stringify(grade.failingTests),
-      jobHash: result?.jobHash ?? null,
-      runIds: result === null ? [] : jobRunIds(result),
-      seconds: result?.runs.reduce((sum, r) => sum + r.durationSeconds, 0) ?? 0,
-      evaluatedAt: new Date(),
-    });
-    writeTaskLogs(
-      join(run.outDir, run.runId, modelFolder(entry.prediction.model), entry.task.instanceId),
-      entry,
-      grade,
-      result,
-    );
-    done++;
-    if (grade.outcome === 'resolved') resolved++;
-    options.onEvent?.({
-      kind: 'evaluate-task',
-      repository: run.repository,
-      model: entry.prediction.model,
-      instanceId: entry.task.instanceId,
-      outcome: grade.outcome,
-      detail: grade.detail,
-      done,
-      total,
-      resolved,
-    });
-  };
+  const fresh = options.fresh === true;
+  const toEvaluate = bound.specs.filter((spec) => !keptFromEarlier(spec, run.earlier, fresh));
+  const fromCatalog = bound.specs.length - toEvaluate.length;
+  const taskEvent = taskEvents(run.repository, toEvaluate.length);
   // Every prediction submits its job at once; the repository's line comes before any prediction's.
   let announced: () => void = () => undefined;
   const lineShown = new Promise<void>((resolve) => {
     announced = resolve;
   });
-  const evaluations = toEvaluate.map(async (entry) => {
-    const { grade, result } = await graded(entry);
+  const evaluations = toEvaluate.map(async (spec) => {
+    const graded = await gradedSpec(pool, spec, fresh);
     await lineShown;
-    await finish(entry, grade, result);
+    await recordEvaluation(catalog, run, spec, graded);
+    options.onEvent?.(taskEvent(spec, graded.grade));
   });
   const plan = await pool.plan();
   options.onEvent?.({
     kind: 'evaluate-repository',
     repository: run.repository,
-    predictions: pending.length,
+    predictions: bound.specs.length,
     jobs: plan.toRun,
     fromRuns: plan.fromCatalog,
     fromCatalog,
@@ -372,106 +303,73 @@ async function evaluateRepository(
   announced();
   pool.start();
   await Promise.all(evaluations);
-  return { evaluatedNow: total, fromCatalog };
+  return { evaluatedNow: toEvaluate.length, fromCatalog };
 }
 
-function bind(
-  prediction: Prediction,
-  task: ReleaseTask,
+/** A prediction this run evaluated before is kept (an error is tried again). */
+function keptFromEarlier(
+  spec: EvaluationSpec,
+  earlier: ReadonlyMap<string, StoredEvaluation>,
+  fresh: boolean,
+): boolean {
+  const stored = earlier.get(evaluationRowKey(spec.prediction.model, spec.task.instanceId));
+  return !fresh && stored?.evaluationKey === spec.evaluationKey && stored.outcome !== 'error';
+}
+
+/** A spec graded: from its job's result, submitted to the pool, or without one when nothing runs. */
+async function gradedSpec(pool: JobPool, spec: EvaluationSpec, fresh: boolean): Promise<Graded> {
+  if (spec.job === null) return { grade: gradeWithoutRun(spec), result: null };
+  // A timeout or a crash is the prediction's outcome; only a run that could not start is run again.
+  const result = await pool.submit(spec.job, { fresh, rerun: ['infra-error'] });
+  return { grade: gradeSpecRun(spec, result), result };
+}
+
+/** A graded prediction stored in the catalog under the run, and its logs written. */
+async function recordEvaluation(
+  catalog: Catalog,
+  run: RepositoryRun,
+  spec: EvaluationSpec,
+  { grade, result }: Graded,
+): Promise<void> {
+  await catalog.saveEvaluation({
+    runId: run.runId,
+    model: spec.prediction.model,
+    instanceId: spec.task.instanceId,
+    repository: run.repository,
+    evaluationKey: spec.evaluationKey,
+    predictionSource: spec.prediction.source,
+    outcome: grade.outcome,
+    detail: grade.detail,
+    failingTests: JSON.stringify(grade.failingTests),
+    jobHash: result?.jobHash ?? null,
+    runIds: result === null ? [] : jobRunIds(result),
+    seconds: result?.runs.reduce((sum, r) => sum + r.durationSeconds, 0) ?? 0,
+    evaluatedAt: new Date(),
+  });
+  writeTaskLogs(taskLogFolder(run.outDir, run.runId, spec), spec, grade, result);
+}
+
+/** The `evaluate-task` events of a repository's predictions, counting those done and resolved. */
+function taskEvents(
   repository: string,
-  prepared: PreparedRepository,
-  sites: SiteFinder,
-  timeoutSeconds: number,
-  exitFirst: boolean,
-): Pending {
-  const base = { prediction, task, repository };
-  const key = (modelPatch: string | null, failure: string | null): string =>
-    contentHash(
-      JSON.stringify({
-        version: EVALUATION_VERSION,
-        change: prediction.change,
-        modelPatch,
-        failure,
-        task: [task.preCode, task.preTest, task.goldCode, task.goldTest, task.failToPass].map((part) =>
-          contentHash(JSON.stringify(part)),
-        ),
-        environment: prepared.environment.key,
-        timeoutSeconds,
-        ...(exitFirst ? { exitFirst } : {}),
-      }),
-    );
-  if (task.baseCommit !== prepared.checkout.baseCommit) {
-    const failure: EvaluationGrade = {
-      outcome: 'error',
-      detail: `the task's base commit ${task.baseCommit.slice(0, 12)} is not the prepared checkout's \
-${prepared.checkout.baseCommit.slice(0, 12)}: evaluate with the manifest and sources the release was built with`,
-      failingTests: [],
-    };
-    return { ...base, evaluationKey: key(null, failure.detail), modelPatch: null, failure };
-  }
-  const { change } = prediction;
-  if (change.kind === 'empty') return { ...base, evaluationKey: key(null, null), modelPatch: null, failure: null };
-  if (change.kind === 'patch') {
-    // A diff pasted from a JSON string often lost its last newline, which git apply takes for a corrupt patch.
-    const patch = change.patch.endsWith('\n') ? change.patch : `${change.patch}\n`;
-    return { ...base, evaluationKey: key(patch, null), modelPatch: patch, failure: null };
-  }
-  let site: CompletionSite | null;
-  try {
-    site = sites.site(task, true);
-  } catch (error) {
-    const detail = `the completion has no place to go: ${error instanceof Error ? error.message : String(error)}`;
+  total: number,
+): (spec: EvaluationSpec, grade: EvaluationGrade) => EvaluateEvent {
+  let done = 0;
+  let resolved = 0;
+  return (spec, grade) => {
+    done++;
+    if (grade.outcome === 'resolved') resolved++;
     return {
-      ...base,
-      evaluationKey: key(null, detail),
-      modelPatch: null,
-      failure: { outcome: 'error', detail, failingTests: [] },
+      kind: 'evaluate-task',
+      repository,
+      model: spec.prediction.model,
+      instanceId: spec.task.instanceId,
+      outcome: grade.outcome,
+      detail: grade.detail,
+      done,
+      total,
+      resolved,
     };
-  }
-  const patch = site === null ? null : completionPatch(site, change.completion);
-  return { ...base, evaluationKey: key(patch?.patch ?? null, null), modelPatch: patch?.patch ?? null, failure: null };
-}
-
-/** The completion sites of a repository's tasks, from the prepared checkout (the base commit's files). */
-class SiteFinder {
-  private readonly found = new Map<string, CompletionSite | Error>();
-
-  constructor(
-    private readonly prepared: PreparedRepository,
-    private readonly parser: Awaited<ReturnType<typeof loadPythonParser>>,
-  ) {}
-
-  /** The site, or null when it cannot be found (thrown instead with `strict`). */
-  site(task: ReleaseTask, strict = false): CompletionSite | null {
-    let site = this.found.get(task.instanceId);
-    if (site === undefined) {
-      try {
-        const file = /^--- a\/(.+)$/m.exec(task.preCode)?.[1] ?? '';
-        const text = readFileSync(join(this.prepared.checkout.path, file), 'utf8');
-        site = completionSite(this.parser, text, task.preCode);
-      } catch (error) {
-        site = error instanceof Error ? error : new Error(String(error));
-      }
-      this.found.set(task.instanceId, site);
-    }
-    if (site instanceof Error) {
-      if (strict) throw site;
-      return null;
-    }
-    return site;
-  }
-}
-
-function evaluatedTask(task: ReleaseTask, repository: string): EvaluatedTask {
-  return {
-    instanceId: task.instanceId,
-    repository,
-    baseCommit: task.baseCommit,
-    preCode: task.preCode,
-    preTest: task.preTest,
-    goldCode: task.goldCode,
-    goldTest: task.goldTest,
-    failToPass: task.failToPass,
   };
 }
 
@@ -526,39 +424,4 @@ function defaultRunId(options: EvaluateStepOptions, version: string): string {
   const name =
     options.gold === true ? GOLD_MODEL : basename(options.predictions ?? 'predictions').replace(/\.(jsonl|json)$/i, '');
   return `${name}@${version}`;
-}
-
-/** A model name as a folder name (`org/model` → `org__model`). */
-export function modelFolder(model: string): string {
-  return model.replace(/[/\\]/g, '__').replace(/[^\w.@+-]/g, '_');
-}
-
-/** The prompt of a problem statement: its first fenced code block, else the statement itself. */
-function promptOf(statement: string): string {
-  return /```(?:python)?\n([\s\S]*?)```/.exec(statement)?.[1] ?? statement;
-}
-
-function writeTaskLogs(folder: string, entry: Pending, grade: EvaluationGrade, result: JobResult | null): void {
-  mkdirSync(folder, { recursive: true });
-  if (entry.modelPatch !== null) writeFileSync(join(folder, 'model.patch'), entry.modelPatch);
-  const run = result?.runs[0];
-  writeFileSync(join(folder, 'test_output.txt'), result?.patchError ?? run?.log ?? '');
-  writeFileSync(
-    join(folder, 'results.json'),
-    `${JSON.stringify(
-      {
-        instance_id: entry.task.instanceId,
-        model: entry.prediction.model,
-        prediction: entry.prediction.source,
-        outcome: grade.outcome,
-        detail: grade.detail,
-        failing_tests: grade.failingTests,
-        tests:
-          run?.results.map((test) => ({ node_id: test.nodeId, outcome: test.outcome, seconds: test.duration })) ?? [],
-        run_ids: result === null ? [] : jobRunIds(result),
-      },
-      null,
-      2,
-    )}\n`,
-  );
 }
