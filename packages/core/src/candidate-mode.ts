@@ -1,3 +1,4 @@
+import { isCodeLine } from './code-line.js';
 import { RepocodError } from './errors.js';
 import type { FunctionRecord } from './function-record.js';
 
@@ -97,8 +98,5 @@ export function namedByTests(fn: FunctionRecord, tests: TestNames): boolean {
 
 /** Lines of the solution (the body after the docstring) that hold code: not blank, not only a comment. */
 export function codeLinesAfterDocstring(fn: FunctionRecord): number {
-  return fn.slices.solution.split('\n').filter((line) => {
-    const text = line.trim();
-    return text !== '' && !text.startsWith('#');
-  }).length;
+  return fn.slices.solution.split('\n').filter(isCodeLine).length;
 }

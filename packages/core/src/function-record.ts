@@ -9,6 +9,15 @@ export function spanLength(span: LineSpan): number {
 }
 
 /**
+ * The lines of a function's REPOCOD solution: every line after the prompt (after the docstring's closing-quote
+ * line, or after the signature when there is no docstring) through the body's last line; what a task's pre patch
+ * removes. Empty (`end < start`) for a function whose body is its docstring alone, or a one-line `def`.
+ */
+export function solutionSpan(fn: Pick<FunctionRecord, 'signatureSpan' | 'docstringSpan' | 'bodySpan'>): LineSpan {
+  return { start: (fn.docstringSpan ?? fn.signatureSpan).end + 1, end: fn.bodySpan.end };
+}
+
+/**
  * The role a definition plays. Decorator roles win over `async` (an async property is a property);
  * `async` marks the remaining `async def` functions and methods. `isAsync` is kept separately so
  * that no information is lost by the precedence.

@@ -1,5 +1,6 @@
 export * from './errors.js';
 export * from './function-record.js';
+export * from './code-line.js';
 export * from './candidate-filter.js';
 export * from './candidate-mode.js';
 export * from './test-files.js';

@@ -1,4 +1,4 @@
-import type { FunctionRecord } from '@repocod/core';
+import { type FunctionRecord, solutionSpan } from '@repocod/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Parser } from 'web-tree-sitter';
 import { parsePythonText } from './parse-python-file.js';
@@ -85,6 +85,28 @@ describe('extractFunctions: spans and slices', () => {
     const plain = only('def plain(x):\n    return x\n', 'plain');
     expect(plain.slices.prompt).toBe('def plain(x):\n');
     expect(plain.slices.solution).toBe('    return x\n');
+  });
+
+  it("has core's solutionSpan name exactly the lines of the solution slice, whatever the prompt's shape", () => {
+    const docOnly = 'def doc_only():\n    """Only a docstring."""\n';
+    const sources = [
+      LONG_DOC,
+      'class A:\r\n\tdef m(self):\r\n\t\t"""Doc."""\r\n\t\treturn 1\r\n',
+      'def one(): return 1\n',
+      'def plain(x):\n    return x\n',
+      docOnly,
+      'def outer(a):\n    """Doc."""\n\n    def inner(b):\n        return b\n\n    return inner(a)\n',
+    ];
+    const checked = sources.flatMap((source) => {
+      const lines = source.match(/[^\n]*\n|[^\n]+$/g) ?? [];
+      return extract(source).map((fn) => {
+        const span = solutionSpan(fn);
+        return [fn.qualname, lines.slice(span.start - 1, span.end).join(''), fn.slices.solution];
+      });
+    });
+    expect(checked.length).toBe(7);
+    for (const [qualname, sliced, solution] of checked) expect(sliced, qualname).toBe(solution);
+    expect(solutionSpan(only(docOnly, 'doc_only'))).toEqual({ start: 3, end: 2 });
   });
 });
 
