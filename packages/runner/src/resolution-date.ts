@@ -1,4 +1,5 @@
 import { RepocodError } from '@repocod/core';
+import { isUtcDateText, parseUtcDate, utcTimestamp } from './utc-date.js';
 
 /**
  * The moment an environment's package versions are resolved as of, as UTC RFC 3339
@@ -21,31 +22,23 @@ export function resolutionDate(
   return normalizeResolutionDate(commitTimestamp, 'the base commit timestamp');
 }
 
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
-
 /**
  * `2024-09-01` or an ISO 8601 timestamp with a zone, as UTC `YYYY-MM-DDTHH:MM:SSZ`; anything else is an error naming
  * `what`.
  */
 export function normalizeResolutionDate(value: string, what: string): string {
-  const text = value.trim();
-  const parsed = DATE.test(text)
-    ? Date.parse(`${text}T00:00:00Z`)
-    : TIMESTAMP.test(text)
-      ? Date.parse(text)
-      : Number.NaN;
-  if (Number.isNaN(parsed)) {
+  const parsed = parseUtcDate(value);
+  if (parsed === null) {
     throw new RepocodError(
       'config-invalid',
       `${what} ${JSON.stringify(value)} is not a date: give 2024-09-01, a timestamp with its zone such as \
 2024-09-01T12:00:00Z, or none`,
     );
   }
-  return new Date(parsed).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return utcTimestamp(parsed);
 }
 
 /** Whether `value` is accepted as a manifest's `exclude_newer`. */
 export function isResolutionDateText(value: string): boolean {
-  return value === 'none' || DATE.test(value) || TIMESTAMP.test(value);
+  return value === 'none' || isUtcDateText(value);
 }
