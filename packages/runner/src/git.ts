@@ -14,13 +14,22 @@ export async function git(
   args: readonly string[],
   env: Readonly<Record<string, string>> = {},
 ): Promise<string> {
+  return (await gitOutput(cwd, args, env)).trim();
+}
+
+/** Like git, with stdout exactly as git wrote it: for output whose leading or trailing whitespace means something. */
+export async function gitOutput(
+  cwd: string,
+  args: readonly string[],
+  env: Readonly<Record<string, string>> = {},
+): Promise<string> {
   try {
     const { stdout } = await execFileAsync('git', args, {
       cwd,
       maxBuffer: 1 << 28,
       env: { ...process.env, GIT_TERMINAL_PROMPT: '0', ...env },
     });
-    return stdout.trim();
+    return stdout;
   } catch (error) {
     const stderr = (error as { stderr?: string }).stderr?.trim() ?? '';
     const reason = stderr === '' ? (error instanceof Error ? error.message : String(error)) : stderr;

@@ -1,0 +1,75 @@
+import { RepocodError } from '@repocod/core';
+import type { BodyHistory } from './body-history.js';
+import { parseUtcDate, utcTimestamp } from './utc-date.js';
+
+/**
+ * Whether a body was written or changed strictly after the cutoff (UTC `YYYY-MM-DDTHH:MM:SSZ`, as
+ * parseChangedSince gives it), by its author time. A function without a body to date (history null) never was.
+ */
+export function changedSince(history: BodyHistory | null, cutoff: string): boolean {
+  return history !== null && Date.parse(history.bodyChangedAt) > Date.parse(cutoff);
+}
+
+/** What is wrong with a `--changed-since` value. */
+export type ChangedSinceProblem = 'not-a-date' | 'in-the-future' | 'after-the-base-commit';
+
+/** A `--changed-since` value that cannot select anything: a usage error naming the value and what to give instead. */
+export class ChangedSinceError extends RepocodError {
+  readonly value: string;
+  readonly problem: ChangedSinceProblem;
+
+  constructor(value: string, problem: ChangedSinceProblem, message: string) {
+    super('usage', message);
+    this.name = 'ChangedSinceError';
+    this.value = value;
+    this.problem = problem;
+  }
+}
+
+const WHAT_TO_GIVE =
+  'give a day such as 2024-09-01 (its start, UTC) or a timestamp with its zone such as 2024-09-01T12:00:00Z';
+
+/**
+ * The cutoff `--changed-since VALUE` names, as UTC `YYYY-MM-DDTHH:MM:SSZ`: a day (its start in UTC) or a timestamp
+ * with its zone. A value that is not such a date, and a date after `now` (no code can have changed after it yet),
+ * are ChangedSinceErrors.
+ */
+export function parseChangedSince(value: string, now: Date): string {
+  const parsed = parseUtcDate(value);
+  const option = `--changed-since ${value}`;
+  if (parsed === null) throw new ChangedSinceError(value, 'not-a-date', `${option} is not a date: ${WHAT_TO_GIVE}`);
+  if (parsed > now.getTime()) {
+    throw new ChangedSinceError(
+      value,
+      'in-the-future',
+      `${option} is in the future (now is ${utcTimestamp(now.getTime())}): no code has changed after it yet; give a \
+past date, such as a model's training cutoff`,
+    );
+  }
+  return utcTimestamp(parsed);
+}
+
+/** The base commit a cutoff is checked against: a repository's commit and its committer time. */
+export interface CutoffBase {
+  readonly repository: string;
+  readonly commit: string;
+  /** The commit's committer time, any ISO 8601 form with a zone (git's `%cI`). */
+  readonly committedAt: string;
+}
+
+/**
+ * A cutoff at or after the base commit's committer time selects nothing: every line of the base was committed by
+ * then, and a line's author time is not later than its commit's (barring clocks set wrong). That is a ChangedSinceError naming the
+ * repository, its base and what to do, rather than a run that ends with no task.
+ */
+export function checkCutoffBeforeBase(cutoff: string, base: CutoffBase): void {
+  const committed = Date.parse(base.committedAt);
+  if (Date.parse(cutoff) < committed) return;
+  throw new ChangedSinceError(
+    cutoff,
+    'after-the-base-commit',
+    `--changed-since ${cutoff} is not before the base commit of ${base.repository} (${base.commit.slice(0, 12)}, \
+committed ${utcTimestamp(committed)}): no body can have changed after it; give an earlier date, or a later base \
+commit with --at`,
+  );
+}
