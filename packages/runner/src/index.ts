@@ -32,3 +32,8 @@ export * from './missing-blobs.js';
 export * from './stand-in-source.js';
 export * from './harness-protocol.js';
 export * from './fetch-stand-in.js';
+export * from './utc-date.js';
+export * from './blame-porcelain.js';
+export * from './body-history.js';
+export * from './blame-bodies.js';
+export * from './changed-since.js';
