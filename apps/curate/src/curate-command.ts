@@ -25,13 +25,14 @@ import { PROJECT_ROOT } from './project-root.js';
 import { referenceSpec } from './reference-option.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { candidatesOption } from './candidates-option.js';
+import { changedSinceOption } from './changed-since-option.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] \
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
-                      [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE]
+                      [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
                       [--reference NAME [--keep-all]] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--db FILE]
 
@@ -47,7 +48,8 @@ defaults to ${DEFAULT_RELEASE_VERSION} (the TUI proposes the next one); a versio
 is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
---all mines every candidate; --candidates MODE chooses which (see repocod mine). --levels MODE
+--all mines every candidate; --candidates MODE chooses which, --changed-since DATE keeps only the bodies changed
+after DATE (see repocod mine). --levels MODE
 chooses the context-level labelling the tasks, the Lite-first plan and the selection use (see repocod
 tasks). --reference NAME rebuilds a reference (repocod reference): mine and tasks take exactly the
 functions its rows resolve to (every one mined: Lite-first does not apply, nor --candidates), select
@@ -161,6 +163,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     mineAll: args.flags.get('all') === true,
     margin: marginOption(args),
     candidates,
+    changedSince: changedSinceOption(args),
   };
 }
 

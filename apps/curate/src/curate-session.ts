@@ -59,6 +59,8 @@ export interface CurateSettings {
   readonly margin?: LiteMargin;
   /** Which candidates mine and tasks take (--candidates; default docstring, REPOCOD's reading). */
   readonly candidates?: CandidateModeName;
+  /** Only the candidates whose body changed after this cutoff (--changed-since, UTC). */
+  readonly changedSince?: string;
   /** Where the evaluate screen's runs write their logs and reports (default out/evaluations in the project). */
   readonly evaluations?: string;
 }
@@ -200,6 +202,7 @@ export class CurateSession {
       mineAll,
       margin,
       candidates,
+      changedSince,
     } = this.settings;
     return runFlow(this.catalog, {
       executor,
@@ -213,6 +216,7 @@ export class CurateSession {
       mineAll,
       margin,
       candidates,
+      changedSince,
       narrow,
       out,
       keep,

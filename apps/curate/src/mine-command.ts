@@ -18,6 +18,7 @@ import {
   openCatalog,
 } from '@repocod/pipeline';
 import { CANDIDATES_HELP, candidatesOption } from './candidates-option.js';
+import { CHANGED_SINCE_HELP, changedSinceOption } from './changed-since-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -32,6 +33,7 @@ export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QU
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
+                    [--changed-since DATE]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
                     [same options but --only]
 
@@ -54,7 +56,8 @@ candidate ranked above that cut or tied with its score is mined: the selection i
 mining every candidate would give. A round mines the repositories in the order given. --spec FILE
 is select's spec (its score and filter may use only the columns a task has before mining); a
 function competes in the quota of its level under --levels MODE (see repocod tasks).
-${CANDIDATES_HELP}`;
+${CANDIDATES_HELP}
+${CHANGED_SINCE_HELP}`;
 
 export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.flags.get('lite') === true) {
@@ -91,6 +94,7 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         candidates,
+        changedSince: changedSinceOption(args),
         ...referenceOption(args, candidates),
         onEvent: progressPrinter(io, ticker),
       }),
@@ -298,6 +302,7 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         candidates,
+        changedSince: changedSinceOption(args),
         onEvent: (event) => {
           if (event.kind === 'lite-ranked')
             io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);

@@ -1,6 +1,6 @@
 import { RepocodError, tailLines } from '@repocod/core';
-import type { StoredTask, StoredValidation } from '@repocod/pipeline';
-import { checksOf, DEFAULT_CATALOG_PATH, explainLevel, openCatalog, taskHash } from '@repocod/pipeline';
+import type { BodyHistoryRow, StoredTask, StoredValidation } from '@repocod/pipeline';
+import { checksOf, DEFAULT_CATALOG_PATH, explainLevel, openCatalog, storedBodyDate, taskHash } from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -37,10 +37,13 @@ sql "select instance_id from tasks"` lists them'
       (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
       null;
     const { checks } = task;
+    // Shown once the body was dated (--changed-since): when it was last written or changed, and by which commit.
+    const body = await storedBodyDate(catalog, task.repository, task.baseCommit, task.functionId);
     const lines = [
       `${task.instanceId}`,
       `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
       `  function     ${task.file}::${task.qualname}`,
+      ...bodyLines(body),
       `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
 lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
       ...levelLines(task),
@@ -122,4 +125,11 @@ where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
     );
   }
   return lines;
+}
+
+/** When the body was last written or changed and by which commit, once dated (--changed-since); nothing before. */
+function bodyLines(body: BodyHistoryRow | null): string[] {
+  if (body === null || body.bodyCommit === null || body.bodyChangedAt === null) return [];
+  const changedAt = body.bodyChangedAt.toISOString().replace('.000Z', 'Z');
+  return [`  body         changed ${changedAt} in ${body.bodyCommit.slice(0, 12)}`];
 }

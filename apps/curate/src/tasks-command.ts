@@ -3,6 +3,7 @@ import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTasksCommand } from '@repocod/pipeline';
 import { candidatesOption } from './candidates-option.js';
+import { changedSinceOption } from './changed-since-option.js';
 import { LEVELS_HELP, levelsOption } from './levels-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
@@ -16,7 +17,7 @@ import { repositoryOptions } from './repository-options.js';
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
-                     [--levels MODE] [--reference NAME]
+                     [--levels MODE] [--reference NAME] [--changed-since DATE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
@@ -24,7 +25,8 @@ dependencies behind it, problem statements (from --templates, a JSON file {"code
 tests, and their checks (round trip, git apply, the pre state collects). --exact takes the results of
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
 are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
---candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining.
+--candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining;
+nor is one whose body did not change after --changed-since DATE (see repocod mine).
 With --reference NAME (repocod reference) the tasks are exactly the mined functions the reference's rows resolve
 to, candidates of ours or not (mine them with repocod mine --reference NAME first).
 Every task is labelled under each context-level mode (kept in the catalog, shown by repocod show);
@@ -49,6 +51,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,
         candidates,
+        changedSince: changedSinceOption(args),
         levels: levelsOption(args),
         ...referenceOption(args, candidates),
         onEvent: (event) => {

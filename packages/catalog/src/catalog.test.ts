@@ -80,6 +80,7 @@ describe('openCatalog', () => {
       [9, 'context-level modes'],
       [10, 'reference task lists'],
       [11, 'instance ids relative to the package root'],
+      [12, 'when each function body last changed'],
     ]);
     await again.close();
   });

@@ -5,6 +5,7 @@ import { RepocodError } from '@repocod/core';
 import { CatalogEngine } from './catalog-engine.js';
 import { type ExtractionStore, extractionStore } from './extraction-store.js';
 import { type RunStore, runStore } from './run-store.js';
+import { type BodyHistoryStore, bodyHistoryStore } from './body-history-store.js';
 import { type MiningResultsStore, miningResultsStore } from './mining-results-store.js';
 import { type TaskStore, taskStore } from './task-store.js';
 import { type ValidationStore, validationStore } from './validation-store.js';
@@ -33,6 +34,7 @@ export interface Catalog
   extends ExtractionStore,
     RunStore,
     MiningResultsStore,
+    BodyHistoryStore,
     TaskStore,
     ValidationStore,
     StageTimeStore,
@@ -176,6 +178,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     ...extractionStore(engine),
     ...runStore(engine),
     ...miningResultsStore(engine),
+    ...bodyHistoryStore(engine),
     ...taskStore(engine),
     ...validationStore(engine),
     ...stageTimeStore(engine),

@@ -429,6 +429,26 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE selection_picks.instance_id = r.old_id;
     `,
   },
+  {
+    version: 12,
+    name: 'when each function body last changed',
+    sql: `
+      -- A function's body dated by git blame at a base commit (the newest code line's commit and author
+      -- time; runner's blameFunctionBodies): what --changed-since keeps. Keyed by the base commit and the
+      -- blame options, so another era of the repository or another way of dating never reuses a row.
+      -- body_commit and body_changed_at are null for a body without a code line.
+      CREATE TABLE body_history (
+        repository TEXT NOT NULL,
+        base_commit TEXT NOT NULL,
+        function_id TEXT NOT NULL,
+        blame_args TEXT NOT NULL,
+        body_commit TEXT,
+        body_changed_at TIMESTAMP,
+        dated_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (repository, base_commit, function_id, blame_args)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

@@ -30,7 +30,7 @@ export * from './steps/evaluate.js';
 export * from './steps/evaluation-logs.js';
 export * from './reports/evaluation-reports.js';
 export * from '@repocod/evaluate';
-export type { StoredTask, StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
+export type { BodyHistoryRow, StoredTask, StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
 export * from '@repocod/validate';
 export * from './release/release-content.js';
 export * from './release/release-environments.js';
@@ -54,6 +54,7 @@ export * from './reports/fidelity-report.js';
 export * from './candidates/repository-test-names.js';
 export * from './reports/candidate-mode-counts.js';
 export * from './candidates/mining-outcomes.js';
+export { storedBodyDate } from './candidates/body-dates.js';
 export * from './records/record-mining-outcomes.js';
 export * from './candidates/candidate-selection.js';
 export * from './reports/candidate-mode-report.js';
@@ -72,6 +73,8 @@ export { auditHtml, auditMarkdown, type ReferenceAudit } from '@repocod/referenc
 export * from './commands/rebuild-release.js';
 export * from './jobs/counted-executor.js';
 export { formatReleaseManifest, readReleaseManifest } from '@repocod/publish';
+// For --changed-since: the cutoff read and checked where the options are read.
+export { parseChangedSince } from '@repocod/runner';
 export type { ManifestDifference, ReleaseManifest } from '@repocod/publish';
 export * from './commands/mine.js';
 export * from './commands/lite-mine.js';

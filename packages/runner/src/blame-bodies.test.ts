@@ -196,7 +196,7 @@ describe('blameFunctionBodies', () => {
     });
   });
 
-  it('keeps the old date through a change of whitespace alone: re-indented into a class, spaces around operators', () => {
+  it('keeps the old date through a change of whitespace alone: re-indented into a class, spaced operators', () => {
     expect(body('reindented')).toMatchObject({ bodyCommit: commits.written, bodyLines: 2 });
   });
 
@@ -214,7 +214,7 @@ describe('blameFunctionBodies', () => {
     expect(bodies.get('doc_only')).toBeNull();
   });
 
-  it('dates a copy whose original stayed unchanged at the copy: -C looks only at files the commit changed', async () => {
+  it('dates a copy whose original stayed unchanged at the copy: -C reads only files the commit changed', async () => {
     expect(body('copied')).toMatchObject({ bodyCommit: commits.copied, bodyChangedAt: '2023-09-01T00:00:00Z' });
     // What the `-C -C` it does not use would give: the original's commit, from the file the copy came from.
     const copy = located('copy.py', await gitOutput(history.path, ['show', 'HEAD:copy.py']), 'copied');

@@ -6,7 +6,7 @@ import { parseUtcDate, utcTimestamp } from './utc-date.js';
  * Whether a body was written or changed strictly after the cutoff (UTC `YYYY-MM-DDTHH:MM:SSZ`, as
  * parseChangedSince gives it), by its author time. A function without a body to date (history null) never was.
  */
-export function changedSince(history: BodyHistory | null, cutoff: string): boolean {
+export function changedSince(history: Pick<BodyHistory, 'bodyChangedAt'> | null, cutoff: string): boolean {
   return history !== null && Date.parse(history.bodyChangedAt) > Date.parse(cutoff);
 }
 
@@ -59,8 +59,8 @@ export interface CutoffBase {
 
 /**
  * A cutoff at or after the base commit's committer time selects nothing: every line of the base was committed by
- * then, and a line's author time is not later than its commit's (barring clocks set wrong). That is a ChangedSinceError naming the
- * repository, its base and what to do, rather than a run that ends with no task.
+ * then, and a line's author time is not later than its commit's (barring clocks set wrong). That is a
+ * ChangedSinceError naming the repository, its base and what to do, rather than a run that ends with no task.
  */
 export function checkCutoffBeforeBase(cutoff: string, base: CutoffBase): void {
   const committed = Date.parse(base.committedAt);

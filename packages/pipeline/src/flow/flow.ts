@@ -50,6 +50,8 @@ export interface FlowOptions {
   readonly mineAll?: boolean;
   /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
   readonly candidates?: CandidateModeName;
+  /** Only the candidates whose body was written or changed after this cutoff (UTC, from parseChangedSince). */
+  readonly changedSince?: string;
   /** Lite-first mining's margin over each quota (default 20%). */
   readonly margin?: LiteMargin;
   readonly narrow?: boolean;
@@ -113,6 +115,7 @@ export function flowSettings(options: FlowOptions): FlowSettings {
     sources: options.sources,
     executor: options.executor,
     candidates: options.candidates,
+    changedSince: options.changedSince,
   };
 }
 

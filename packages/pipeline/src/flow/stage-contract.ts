@@ -40,6 +40,8 @@ export interface FlowSettings {
   readonly executor: ExecutorFactory | undefined;
   /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */
   readonly candidates: CandidateModeName | undefined;
+  /** Only the candidates whose body changed after this cutoff (UTC; `--changed-since`). */
+  readonly changedSince: string | undefined;
 }
 
 /** What the stages leave for the ones after them. */

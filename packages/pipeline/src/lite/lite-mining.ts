@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { PROSPECTIVE_TASK_COLUMNS } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
+import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { PreparedRepository } from '@repocod/runner';
@@ -197,6 +198,7 @@ async function defaultRound(
     candidates: options.candidates,
     extraction: options.extraction,
     executor: options.executor,
+    changedSince: options.changedSince,
     projectRoot: options.projectRoot,
     ...request.mineOptions,
     onEvent: (event) => emit({ kind: 'lite-mine', round: request.round, repository: request.repository, event }),
@@ -213,15 +215,21 @@ export async function rankCandidates(
   catalog: Catalog,
   prepared: PreparedRepository,
   spec: SelectionSpec,
-  { candidates: mode, extraction }: Pick<MiningSettings, 'candidates' | 'extraction'> = {},
+  {
+    candidates: mode,
+    extraction,
+    changedSince,
+  }: Pick<MiningSettings, 'candidates' | 'extraction' | 'changedSince'> = {},
 ): Promise<{ candidates: LiteCandidate[]; all: number }> {
   const repository = prepared.entry.name;
-  const functions = await candidatesUnderMode(
+  const underMode = await candidatesUnderMode(
     await catalog.functions(repository, { candidatesOnly: true }),
     mode,
     prepared.checkout.path,
     extraction?.testCode,
   );
+  const functions =
+    changedSince === undefined ? underMode : await changedSinceCutoff(catalog, prepared, underMode, changedSince);
   if (functions.length === 0) return { candidates: [], all: 0 };
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));

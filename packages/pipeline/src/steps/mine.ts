@@ -7,6 +7,7 @@ import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, Mutation
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import { baselineRunsOf, localExecutor } from '@repocod/runner';
+import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
 import { functionKey } from '../candidates/mining-outcomes.js';
@@ -31,6 +32,11 @@ export interface MiningSettings {
   readonly extraction?: ExtractionConfig;
   /** Where the runner's jobs run (default: the local pool on the repository's worktrees). */
   readonly executor?: ExecutorFactory;
+  /**
+   * Only the candidates whose body was written or changed after this cutoff (UTC, from runner's parseChangedSince):
+   * `--changed-since`, for a version of code newer than a model's training.
+   */
+  readonly changedSince?: string;
 }
 
 export interface MineStepOptions extends MiningSettings {
@@ -81,7 +87,7 @@ export async function mineStep(
     options.reference === undefined
       ? null
       : await referenceFunctions(catalog, options.reference, prepared.entry, options.projectRoot);
-  const candidates =
+  const underMode =
     reference === null
       ? await candidatesUnderMode(
           await catalog.functions(name, { candidatesOnly: true }),
@@ -90,6 +96,10 @@ export async function mineStep(
           options.extraction?.testCode,
         )
       : (await catalog.functions(name)).filter((fn) => reference.keys.has(functionKey(fn)));
+  const candidates =
+    options.changedSince === undefined
+      ? underMode
+      : await changedSinceCutoff(catalog, prepared, underMode, options.changedSince);
   const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
   const chosenIds = new Set(chosen.map((fn) => fn.functionId));

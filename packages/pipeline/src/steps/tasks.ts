@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { functionKey } from '../candidates/mining-outcomes.js';
+import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { referenceFunctions } from '../reference/reference-functions.js';
 import { RepocodError, tailLines } from '@repocod/core';
@@ -65,6 +66,8 @@ export interface TasksStepOptions {
    * this repository resolve to, candidates of ours or not (the candidate mode does not apply).
    */
   readonly reference?: string;
+  /** Only the functions whose body changed after this cutoff become tasks (see MiningSettings.changedSince). */
+  readonly changedSince?: string;
   readonly onEvent?: (event: TasksEvent) => void;
 }
 
@@ -122,10 +125,22 @@ mine ${name}\` first`,
     options.reference === undefined
       ? null
       : await referenceFunctions(catalog, options.reference, prepared.entry, options.projectRoot);
-  const inMode = new Set(
+  // Only the mined functions are dated: blaming every function of a large repository takes minutes.
+  const minedIds = new Set(mined.map((row) => row.functionId));
+  const underMode =
     reference === null
-      ? (await candidatesUnderMode([...functions.values()], options.candidates, root)).map((fn) => fn.functionId)
-      : [...functions.values()].filter((fn) => reference.keys.has(functionKey(fn))).map((fn) => fn.functionId),
+      ? await candidatesUnderMode([...functions.values()], options.candidates, root)
+      : [...functions.values()].filter((fn) => reference.keys.has(functionKey(fn)));
+  const inMode = new Set(
+    (options.changedSince === undefined
+      ? underMode
+      : await changedSinceCutoff(
+          catalog,
+          prepared,
+          underMode.filter((fn) => minedIds.has(fn.functionId)),
+          options.changedSince,
+        )
+    ).map((fn) => fn.functionId),
   );
   const chosen = mined.flatMap((row) => {
     const fn = functions.get(row.functionId);

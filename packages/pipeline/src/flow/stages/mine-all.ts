@@ -11,6 +11,7 @@ export const MINE_ALL: RepositoryStage = {
       projectRoot: settings.projectRoot,
       executor: settings.executor,
       candidates: settings.candidates,
+      changedSince: settings.changedSince,
       repeat: settings.repeat,
       mode: 'fast',
       reference: settings.spec.reference,

@@ -33,6 +33,7 @@ export async function buildTasks(
     projectRoot: settings.projectRoot,
     executor: settings.executor,
     candidates: settings.candidates,
+    changedSince: settings.changedSince,
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
     levels: settings.spec.levels,

@@ -1,0 +1,33 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Catalog } from './catalog.js';
+import { openCatalog } from './catalog.js';
+
+let catalog: Catalog;
+beforeEach(async () => {
+  catalog = await openCatalog(':memory:');
+});
+afterEach(async () => {
+  await catalog.close();
+});
+
+const key = { repository: 'flask', baseCommit: 'a'.repeat(40), blameArgs: '-w -M -C' };
+
+describe('the body history store', () => {
+  it('keeps each body date under its base commit and blame options, replacing a function dated again', async () => {
+    await catalog.saveBodyHistory(key, [
+      { functionId: 'f1', bodyCommit: 'c1', bodyChangedAt: new Date('2024-03-01T10:00:00Z') },
+      { functionId: 'f2', bodyCommit: null, bodyChangedAt: null },
+    ]);
+    await catalog.saveBodyHistory(key, [
+      { functionId: 'f1', bodyCommit: 'c9', bodyChangedAt: new Date('2025-07-02T08:30:00Z') },
+    ]);
+    const rows = await catalog.bodyHistory(key);
+    expect([...rows.values()]).toEqual([
+      { functionId: 'f1', bodyCommit: 'c9', bodyChangedAt: new Date('2025-07-02T08:30:00Z') },
+      { functionId: 'f2', bodyCommit: null, bodyChangedAt: null },
+    ]);
+    // Another era of the repository, or another way of dating, is another key: nothing is shared.
+    expect((await catalog.bodyHistory({ ...key, baseCommit: 'b'.repeat(40) })).size).toBe(0);
+    expect((await catalog.bodyHistory({ ...key, blameArgs: '-w' })).size).toBe(0);
+  });
+});
