@@ -41,12 +41,12 @@ choose from; give a clone with --source ${entry.name}=PATH`,
     const clone = join(options.reposRoot, entry.name);
     await ensureClone(entry.url, clone);
     try {
-      await git(clone, ['fetch', '--quiet', '--tags', '--prune', entry.url, '+refs/heads/*:refs/remotes/origin/*']);
+      await git(clone, ['fetch', '--quiet', '--tags', entry.url, '+refs/heads/*:refs/remotes/origin/*']);
     } catch (error) {
       throw new RepocodError(
         'git-failed',
-        `${label}: cannot fetch ${entry.url} to see its newest commits (${error instanceof Error ? error.message : error}); \
-give a local clone with --source ${entry.name}=PATH`,
+        `${label}: cannot fetch ${entry.url} to see its newest commits \
+(${error instanceof Error ? error.message : String(error)}); give a local clone with --source ${entry.name}=PATH`,
         { cause: error },
       );
     }

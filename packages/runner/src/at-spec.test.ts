@@ -21,7 +21,7 @@ describe('parseAtSpec', () => {
     }
   });
 
-  it('refuses what git would read as an option, a range, a reflog entry or a path, and a day that does not exist', () => {
+  it('refuses what git would read as an option, a range, a reflog entry or a path, and a day that is none', () => {
     for (const spec of ['', '-rf', '--all', 'a..b', 'HEAD@{1}', 'main:setup.py', 'a b', 'x.lock', '2024-02-30']) {
       const error = refusal(spec);
       expect(error.code).toBe('ref-malformed');

@@ -36,8 +36,8 @@ export function parseAtOverrides(manifest: Manifest, ats: readonly string[]): At
     if (!known.includes(override.name)) {
       throw new RepocodError(
         'usage',
-        `${override.label}: no repository named "${override.name}" in ${manifest.file}${didYouMean(override.name, known)} \
-(known: ${known.join(', ')})`,
+        `${override.label}: no repository named "${override.name}" in ${manifest.file}\
+${didYouMean(override.name, known)} (known: ${known.join(', ')})`,
       );
     }
     const earlier = seen.get(override.name);
