@@ -34,7 +34,7 @@ export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
                       [--reference NAME [--keep-all]] [--record [--record-out DIR]]
-                      [--manifest FILE] [--source NAME=PATH] [--db FILE]
+                      [--manifest FILE] [--source NAME=PATH] [--at NAME=REF] [--db FILE]
 
 The whole flow: checkout and environment, functions, relevant tests and tasks for each repository,
 then the Lite selection, the validation of every selected task and a release folder (default

@@ -38,6 +38,8 @@ export interface CurateSettings {
   readonly catalogPath: string;
   readonly manifest?: string;
   readonly sources: readonly string[];
+  /** `--at NAME=REF`: repositories built at another commit than the manifest's (none when absent). */
+  readonly ats?: readonly string[];
   readonly workers: number;
   /** --repeat as given (the flow resolves it: see FlowOptions.repeat). */
   readonly repeat: number | undefined;
@@ -80,8 +82,8 @@ export class CurateSession {
   ) {}
 
   status(): Promise<FlowStatus> {
-    const { projectRoot, stateRoot, manifest, sources, out } = this.settings;
-    return flowStatus(this.catalog, { projectRoot, stateRoot, manifest, sources, out });
+    const { projectRoot, stateRoot, manifest, sources, ats, out } = this.settings;
+    return flowStatus(this.catalog, { projectRoot, stateRoot, manifest, sources, ats, out });
   }
 
   tasks(): Promise<TaskOverview[]> {
@@ -106,12 +108,13 @@ export class CurateSession {
    * out/evaluations in the project.
    */
   evaluate(predictions: string | null, onEvent: (event: EvaluateEvent) => void): Promise<EvaluateSummary> {
-    const { projectRoot, stateRoot, manifest, sources, workers, executor, out } = this.settings;
+    const { projectRoot, stateRoot, manifest, sources, ats, workers, executor, out } = this.settings;
     return runEvaluateCommand(this.catalog, {
       projectRoot,
       stateRoot,
       manifest,
       sources,
+      ats,
       workers,
       executor,
       release: out,
@@ -190,6 +193,7 @@ export class CurateSession {
       stateRoot,
       manifest,
       sources,
+      ats,
       workers,
       repeat,
       narrow,
@@ -210,6 +214,7 @@ export class CurateSession {
       stateRoot,
       manifest,
       sources,
+      ats,
       workers,
       repeat,
       spec,

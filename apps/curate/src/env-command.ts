@@ -4,11 +4,18 @@ import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const ENV_USAGE = `usage: repocod env <repository> [--manifest FILE] [--source NAME=PATH] [--fresh]
+export const ENV_USAGE = `usage: repocod env <repository> [--manifest FILE] [--source NAME=PATH] [--at NAME=REF]
+                          [--fresh]
 
 Checks out the repository at its base commit and makes (or reuses) its environment: a venv with the
 manifest's Python, its install recipe and the runner's harness. Repositories: the 11 of REPOCOD
-(datasets/repocod/manifest.yaml) and demo.`;
+(datasets/repocod/manifest.yaml) and demo.
+
+--source NAME=PATH takes repository NAME from a local clone instead of its url. --at NAME=REF builds it at
+another commit than the manifest's (so do mine, tasks, run, validate, evaluate and curate): a full or short
+sha, a tag, a branch, HEAD, or a day YYYY-MM-DD, the last commit on the default branch committed before that
+day began (UTC; first parents only). The default branch is a --source clone's HEAD, or the remote's default
+branch (origin/HEAD) of a url, fetched first. Its packages are resolved as of that commit's date.`;
 
 export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;

@@ -26,7 +26,7 @@ export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --g
 (--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
                         [--run-id ID] [--instances ID]... [--timeout SECONDS] [--exit-first] [--fresh]
                         [--out DIR] [--html FILE] [--workers N] [--manifest FILE] [--source NAME=PATH]
-                        [--db FILE] [--executor URL] [--namespace NAME]
+                        [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
        repocod evaluate --report RUN_ID [--html FILE] [--db FILE]
        repocod evaluate --runs [--db FILE]
 

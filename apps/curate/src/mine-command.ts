@@ -32,7 +32,7 @@ import { repositoryOptions } from './repository-options.js';
 export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] \
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
-                    [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
+                    [--at NAME=REF] [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
                     [--changed-since DATE]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
                     [same options but --only]

@@ -12,7 +12,7 @@ import { repositoryOptions } from './repository-options.js';
 export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] \
 [--repeat N]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
-                   [--executor URL] [--namespace NAME]
+                   [--executor URL] [--namespace NAME] [--at NAME=REF]
 
 Runs tests of the repository at its base commit plus the patches, in isolated worktrees, and prints
 the counts by outcome, the duration and the slowest tests. --tests FILE lists pytest node ids, one

@@ -17,7 +17,7 @@ import { repositoryOptions } from './repository-options.js';
 export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
-                     [--levels MODE] [--reference NAME] [--changed-since DATE]
+                     [--levels MODE] [--reference NAME] [--at NAME=REF] [--changed-since DATE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":

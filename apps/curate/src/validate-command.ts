@@ -21,7 +21,7 @@ export const VALIDATE_USAGE = `usage: repocod validate [--selection ID | --refer
 [--repeat K]
                         [--retry-failed] [--narrow]
                         [--gold-runs] [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE]
-                        [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME]
+                        [--source NAME=PATH] [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
 
 Checks every task of a selection (default: the latest; --reference NAME: the newest made over that
 reference, see repocod select) with the shared runner, REPOCOD's way:

@@ -20,6 +20,10 @@ export type RepocodErrorCode =
   | 'executor-failed'
   | 'download-failed'
   | 'rebuild-differs'
+  | 'ref-malformed'
+  | 'ref-not-found'
+  | 'date-in-future'
+  | 'date-before-history'
   | 'usage';
 
 export class RepocodError extends Error {

@@ -45,10 +45,7 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
     }
     return { name: entry.name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
   }
-  if (!existsSync(join(path, '.git'))) {
-    rmSync(path, { recursive: true, force: true });
-    await git(options.reposRoot, ['clone', '--quiet', '--no-checkout', origin, path]);
-  }
+  await ensureClone(origin, path);
   if (!(await hasCommit(path, baseCommit))) {
     // A shallow or older clone: fetch the commit itself, then everything, before giving up.
     await gitSucceeds(path, ['fetch', '--quiet', origin, baseCommit]);
@@ -64,6 +61,14 @@ clone that has it with --source ${entry.name}=PATH`,
   await completeTree(entry, path, baseCommit, options);
   await git(path, ['checkout', '--quiet', '--force', '--detach', baseCommit]);
   return { name: entry.name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
+}
+
+/** A clone of `origin` at `path` (no files checked out), made unless one is there. */
+export async function ensureClone(origin: string, path: string): Promise<void> {
+  if (existsSync(join(path, '.git'))) return;
+  rmSync(path, { recursive: true, force: true });
+  mkdirSync(dirname(path), { recursive: true });
+  await git(dirname(path), ['clone', '--quiet', '--no-checkout', origin, path]);
 }
 
 /** Every file of the base commit readable, from the manifest's blobs_from if need be (see missing-blobs.ts). */

@@ -29,6 +29,8 @@ export interface FlowOptions {
   readonly repositories: readonly string[];
   readonly manifest?: string;
   readonly sources?: readonly string[];
+  /** `--at NAME=REF` options: repositories built at another commit than the manifest's (repository-at.ts). */
+  readonly ats?: readonly string[];
   readonly workers?: number;
   /** Where the runner's jobs run (default: the local pool); see @repocod/distributed for a queue. */
   readonly executor?: ExecutorFactory;
@@ -113,6 +115,7 @@ export function flowSettings(options: FlowOptions): FlowSettings {
     stateRoot: options.stateRoot,
     manifest: options.manifest,
     sources: options.sources,
+    ats: options.ats,
     executor: options.executor,
     candidates: options.candidates,
     changedSince: options.changedSince,
@@ -150,6 +153,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       stateRoot: settings.stateRoot,
       manifest: settings.manifest,
       sources: settings.sources,
+      ats: settings.ats,
       workers: settings.workers,
     }),
     state,

@@ -36,6 +36,8 @@ export interface FlowSettings {
   /** The user's manifest (default: the built-in ones) and `--source NAME=PATH` overrides. */
   readonly manifest: string | undefined;
   readonly sources: readonly string[] | undefined;
+  /** `--at NAME=REF` options, resolved when each repository is prepared. */
+  readonly ats: readonly string[] | undefined;
   /** Where the runner's jobs run (default: the local pool on each repository's worktrees). */
   readonly executor: ExecutorFactory | undefined;
   /** Which candidates mine and tasks take (see CANDIDATE_MODES); default `docstring`. */

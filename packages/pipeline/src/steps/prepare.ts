@@ -3,6 +3,7 @@ import type { ManifestEntry, PreparedRepository } from '@repocod/runner';
 import { prepareRepository, runnerPaths } from '@repocod/runner';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository, listRepositories } from './find-repository.js';
+import { repositoryAt } from './repository-at.js';
 
 /** Where a repository is found and made ready: its manifest entry, the state folder, the worktrees to make. */
 export interface PrepareOptions extends FindRepositoryOptions {
@@ -13,10 +14,14 @@ export interface PrepareOptions extends FindRepositoryOptions {
   readonly stateRoot?: string;
 }
 
-/** `repocod env`: the checkout at its base commit, its environment and its worktrees, made or reused. */
+/**
+ * `repocod env`: the checkout at its base commit (the one its `--at` names, if any), its environment and its
+ * worktrees, made or reused.
+ */
 export async function prepareStep(repository: string, options: PrepareOptions): Promise<PreparedRepository> {
-  const entry = findRepository(repository, options);
-  return prepareRepository(entry, runnerPaths(options.projectRoot, options.stateRoot), {
+  const paths = runnerPaths(options.projectRoot, options.stateRoot);
+  const entry = await repositoryAt(findRepository(repository, options), options.ats ?? [], paths, options.onLog);
+  return prepareRepository(entry, paths, {
     workers: resolveWorkers(options.workers),
     freshEnvironment: options.freshEnvironment,
     onLog: options.onLog,
