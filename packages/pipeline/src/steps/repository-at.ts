@@ -23,9 +23,8 @@ export async function repositoryAt(
   );
   const at = resolved.get(entry.name);
   if (at !== undefined) {
-    onLog?.(
-      `${entry.name}: ${own.map((at) => at.label).join(' ')} is ${at.commit.slice(0, 12)}, ${at.describedAs}, committed ${at.committedAt}`,
-    );
+    const asked = own.map((spec) => spec.label).join(' ');
+    onLog?.(`${entry.name}: ${asked} is ${at.commit.slice(0, 12)}, ${at.describedAs}, committed ${at.committedAt}`);
   }
   return manifest.repositories[0] ?? entry;
 }
