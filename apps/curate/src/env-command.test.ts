@@ -37,7 +37,7 @@ describe('repocod env --at', () => {
     expect(future.stderr).toContain('--at demo=2999-01-01: 2999-01-01 has not begun yet (UTC)');
   });
 
-  it('refuses a folder without history, a repository the manifest lacks, --at where nothing is checked out', async () => {
+  it('refuses a folder without history, a repository not in the manifest, --at where nothing checks out', async () => {
     const demo = await run(['env', 'demo', '--at', 'demo=HEAD']);
     expect(demo.code).toBe(2);
     expect(demo.stderr).toContain(
