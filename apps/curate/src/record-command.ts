@@ -16,13 +16,14 @@ import {
 import type { CommandIO } from './io.js';
 import { levelsOption } from './levels-option.js';
 import type { ParsedArgs } from './parse-args.js';
+import { changedSinceOption } from './changed-since-option.js';
 import { checkpointFolder, DEFAULT_CHECKPOINT_FOLDER } from './checkpoint-command.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] \
 [--manifest FILE]
-                      [--checkpoints DIR]
+                      [--checkpoints DIR] [--changed-since DATE]
        repocod record --relabel --repo NAME... [--levels MODE] [--out DIR] [--db FILE]
 
 Writes the record of each repository's rebuild, to be committed beside the manifest:
@@ -43,7 +44,14 @@ the same bytes.
 --relabel labels the tasks of the committed records (--out DIR) under every context-level mode from
 the repository's checkout (it must be extracted in the catalog at the record's base commit), and sets
 each line's level under --levels MODE (default: the manifest's levels): a record whose mining the
-catalog no longer holds gets the modes without mining again. Every other field stays as it was.`;
+catalog no longer holds gets the modes without mining again. Every other field stays as it was.
+
+--changed-since DATE writes a fresh version's record: the tasks were built with that cutoff (it is not
+stored with them, so the record is told it and checks it: a task whose body did not change after it is
+refused, naming the task). Each line ends with body_commit and body_changed_at (its body's newest code
+line, as git blame dated it at the base commit), and the meta gains freshness: the cutoff, how the
+bodies were dated, the candidates dated and those changed after the cutoff, the oldest and newest
+task body.`;
 
 export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const repositories = listOption(args, 'repo');
@@ -56,6 +64,7 @@ export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<nu
     const folder = recordFolder(stringOption(args, 'out'));
     const selection = stringOption(args, 'selection');
     const manifest = stringOption(args, 'manifest');
+    const changedSince = changedSinceOption(args);
     const madeWith = madeWithOf(checkpointFolder(stringOption(args, 'checkpoints')), [
       ...repositories,
       ...(await catalog.repositories()).map((known) => known.name),
@@ -63,7 +72,7 @@ export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<nu
     const written =
       repositories.length === 0
         ? []
-        : await writeRecords(catalog, repositories, folder, { selection, manifest, madeWith });
+        : await writeRecords(catalog, repositories, folder, { selection, manifest, madeWith, changedSince });
     io.out(formatWrittenRecords(written));
     if (lite) {
       const { file, tasks } = await writeLiteRecord(catalog, folder, selection, madeWith);
@@ -112,7 +121,12 @@ export function writeRecords(
   catalog: Catalog,
   repositories: readonly string[],
   folder: string,
-  options: { readonly selection?: string; readonly manifest?: string; readonly madeWith?: MadeWith } = {},
+  options: {
+    readonly selection?: string;
+    readonly manifest?: string;
+    readonly madeWith?: MadeWith;
+    readonly changedSince?: string;
+  } = {},
 ): Promise<WrittenRecord[]> {
   return writeRebuildRecords(catalog, folder, {
     repositories,
@@ -120,6 +134,7 @@ export function writeRecords(
     stateRoot: stateRoot(),
     manifestBaseCommits: manifestBaseCommits(options.manifest),
     madeWith: options.madeWith ?? madeWithOf(checkpointFolder(undefined), repositories),
+    changedSince: options.changedSince,
   });
 }
 

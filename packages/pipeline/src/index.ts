@@ -49,6 +49,7 @@ export type { StageDefinition } from './flow/stage-contract.js';
 export * from './flow/flow-status.js';
 export * from './records/rebuild-record.js';
 export * from './records/rebuild-record-files.js';
+export * from './records/record-freshness.js';
 export * from './lite/lite-record.js';
 export * from './reports/fidelity-report.js';
 export * from './candidates/repository-test-names.js';

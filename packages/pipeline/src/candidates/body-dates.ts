@@ -80,5 +80,14 @@ export async function storedBodyDate(
   baseCommit: string,
   functionId: string,
 ): Promise<BodyHistoryRow | null> {
-  return (await catalog.bodyHistory({ repository, baseCommit, blameArgs: BLAME_KEY })).get(functionId) ?? null;
+  return (await storedBodyDates(catalog, repository, baseCommit)).get(functionId) ?? null;
+}
+
+/** The stored dates of a repository's bodies at a base commit (as this tool blames them), by function id. */
+export function storedBodyDates(
+  catalog: Catalog,
+  repository: string,
+  baseCommit: string,
+): Promise<Map<string, BodyHistoryRow>> {
+  return catalog.bodyHistory({ repository, baseCommit, blameArgs: BLAME_KEY });
 }

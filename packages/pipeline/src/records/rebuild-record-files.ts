@@ -7,6 +7,7 @@ import type { MadeWith, RebuildRecord } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { buildLiteRecord, formatLiteRecord, LITE_RECORD_FILE } from '../lite/lite-record.js';
 import { toolPackageVersion } from './tool-version.js';
+import { storedBodyDates } from '../candidates/body-dates.js';
 
 /** Where `repocod record` writes unless told otherwise, relative to the project root. */
 export const DEFAULT_RECORD_FOLDER = 'datasets/repocod/rebuilt';
@@ -25,6 +26,11 @@ export interface RebuildRecordOptions {
   readonly manifestBaseCommits?: ReadonlyMap<string, string>;
   /** The tool and checkpoints the records name (RecordMeta.made_with); omitted: null. */
   readonly madeWith?: MadeWith;
+  /**
+   * The `--changed-since` cutoff (UTC) the tasks were built under: a fresh record, whose lines carry their body's
+   * date and whose meta the candidates that changed after it.
+   */
+  readonly changedSince?: string;
 }
 
 export interface WrittenRecord {
@@ -88,6 +94,16 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
         stageTimes: await catalog.stageTimes(repository),
         runSeconds: (await catalog.runs({ repository })).map((run) => run.durationSeconds),
         madeWith: options.madeWith,
+        freshness:
+          options.changedSince === undefined || baseCommit === null
+            ? undefined
+            : {
+                cutoff: options.changedSince,
+                bodyDates: await storedBodyDates(catalog, repository, baseCommit),
+                candidateIds: (await catalog.functions(repository, { candidatesOnly: true })).map(
+                  (fn) => fn.functionId,
+                ),
+              },
       }),
     );
   }

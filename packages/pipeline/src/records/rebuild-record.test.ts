@@ -259,6 +259,65 @@ describe('buildRebuildRecord', () => {
   });
 });
 
+describe('a fresh record (--changed-since)', () => {
+  const cutoff = '2025-06-01T00:00:00Z';
+  const newer = task('demo-pkg.mod.newer', { functionId: 'fn-newer' });
+  const newest = task('demo-pkg.mod.newest', { functionId: 'fn-newest' });
+  const date = (functionId: string, at: string | null) => ({
+    functionId,
+    bodyCommit: at === null ? null : `commit-${functionId}`,
+    bodyChangedAt: at === null ? null : new Date(at),
+  });
+  const bodyDates = new Map(
+    [
+      date('fn-newer', '2025-07-01T10:00:00.250Z'),
+      date('fn-newest', '2026-01-02T03:04:05Z'),
+      date('fn-older', '2024-02-01T00:00:00Z'),
+      date('fn-no-code', null),
+    ].map((row) => [row.functionId, row]),
+  );
+  const freshness = { cutoff, bodyDates, candidateIds: ['fn-newer', 'fn-newest', 'fn-older', 'fn-no-code'] };
+
+  it("ends each line with its body's commit and date, and counts the candidates under the cutoff", () => {
+    const record = buildRebuildRecord(inputs({ tasks: [newest, newer], freshness }));
+    const [first] = formatRecordLines(record.lines).split('\n');
+    expect(Object.keys(JSON.parse(first ?? '{}') as object).slice(-3)).toEqual([
+      'valid',
+      'body_commit',
+      'body_changed_at',
+    ]);
+    expect(record.lines.map((line) => [line.instance_id, line.body_commit, line.body_changed_at])).toEqual([
+      ['demo-pkg.mod.newer', 'commit-fn-newer', '2025-07-01T10:00:00Z'],
+      ['demo-pkg.mod.newest', 'commit-fn-newest', '2026-01-02T03:04:05Z'],
+    ]);
+    expect(record.meta.freshness).toEqual({
+      changed_since: cutoff,
+      blame: expect.stringMatching(/^git .* blame --porcelain -w -M -C$/),
+      candidates_dated: 3,
+      candidates_changed: 2,
+      oldest_task_body: '2025-07-01T10:00:00Z',
+      newest_task_body: '2026-01-02T03:04:05Z',
+    });
+  });
+
+  it('leaves a record made without a cutoff as it was: no body fields, no freshness', () => {
+    const record = buildRebuildRecord(inputs({ tasks: [newer] }));
+    expect(Object.keys(record.lines[0] ?? {})).not.toContain('body_commit');
+    expect(formatRecordMeta(record.meta)).not.toContain('freshness');
+  });
+
+  it('refuses a task whose body did not change after the cutoff, or was never dated, naming it', () => {
+    const older = task('demo-pkg.mod.older', { functionId: 'fn-older' });
+    expect(() => buildRebuildRecord(inputs({ tasks: [newer, older], freshness }))).toThrow(
+      /task demo-pkg\.mod\.older last changed 2024-02-01T00:00:00Z, not after the cutoff/,
+    );
+    const undated = task('demo-pkg.mod.undated', { functionId: 'fn-no-code' });
+    expect(() => buildRebuildRecord(inputs({ tasks: [undated], freshness }))).toThrow(
+      /task demo-pkg\.mod\.undated was never dated/,
+    );
+  });
+});
+
 describe('miningBehindTasks', () => {
   const row = (miningKey: string, mode: 'fast' | 'exact', at: number, functionId: string) => ({
     ...{ repository: 'demo', miningKey, mode, minedAt: new Date(at), functionId, qualname: functionId },

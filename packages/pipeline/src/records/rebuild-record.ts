@@ -4,6 +4,8 @@ import { CONTEXT_LEVELS, LEVEL_MODES } from '@repocod/core';
 import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
+import type { BodyDateFields, FreshnessInputs, RecordFreshness } from './record-freshness.js';
+import { recordFreshness } from './record-freshness.js';
 import type { TaskFacts } from './task-facts.js';
 import { taskFactsOf } from './task-facts.js';
 
@@ -16,8 +18,11 @@ import { taskFactsOf } from './task-facts.js';
 /** The stages whose wall time the header reports, in flow order. */
 export const RECORDED_STAGES = ['prepare', 'extract', 'mine', 'tasks', 'validate'] as const;
 
-/** One task, a line of `<repository>.jsonl`. Key order is the order of the fields below. */
-export interface RecordLine extends TaskFacts {
+/**
+ * One task, a line of `<repository>.jsonl`. Key order is the order of the fields below; a fresh record's line ends
+ * with its body's date (BodyDateFields), which a record made without a cutoff has not.
+ */
+export interface RecordLine extends TaskFacts, Partial<BodyDateFields> {
   /** Sorted. */
   readonly fail_to_pass: readonly string[];
   /** Whether the record's selection picked it; null when there is no selection. */
@@ -99,6 +104,8 @@ export interface RecordMeta {
    * seconds. Unlike stage_seconds it survives a rebuild resumed over several sessions.
    */
   readonly runner: { readonly jobs: number; readonly seconds: number };
+  /** Only in a fresh record (made with a `--changed-since` cutoff): the cutoff and the counts under it. */
+  readonly freshness?: RecordFreshness;
 }
 
 export interface RebuildRecord {
@@ -128,6 +135,8 @@ export interface RebuildRecordInputs {
   /** The duration of each of the repository's runner jobs in the catalog, seconds. */
   readonly runSeconds: readonly number[];
   readonly madeWith?: MadeWith;
+  /** The cutoff the tasks were built under and the body dates: a fresh record. */
+  readonly freshness?: FreshnessInputs;
 }
 
 /** The tool (with its commit: toolVersion) and the checkpoint digest per repository a record is written with. */
@@ -139,15 +148,18 @@ export interface MadeWith {
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
   const verdicts = currentVerdicts(inputs.tasks, inputs.validations);
   const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
+  const freshness = inputs.freshness === undefined ? null : recordFreshness(inputs.repository, tasks, inputs.freshness);
   const lines = taskFactsOf(tasks).map(
     ({ task, facts }): RecordLine => ({
       ...facts,
       fail_to_pass: [...task.failToPass].sort(compare),
       selected: inputs.selection === null ? null : inputs.selection.instanceIds.has(task.instanceId),
       valid: verdictValue(verdicts.get(task.instanceId)),
+      ...freshness?.byInstance.get(task.instanceId),
     }),
   );
-  return { lines, meta: recordMeta(inputs, tasks, verdicts) };
+  const meta = recordMeta(inputs, tasks, verdicts);
+  return { lines, meta: freshness === null ? meta : { ...meta, freshness: freshness.meta } };
 }
 
 /** One JSON object per line, in instance id order; an empty file for a repository without tasks. */

@@ -1,0 +1,88 @@
+import type { BodyHistoryRow, StoredTask } from '@repocod/catalog';
+import { RepocodError } from '@repocod/core';
+import { BODY_BLAME_ARGS, changedSince, utcTimestamp } from '@repocod/runner';
+
+/*
+ * The freshness of a rebuild made with `--changed-since CUTOFF` (a fresh version): when each task's body last changed,
+ * and how many of the repository's candidates changed after the cutoff. The cutoff is not stored with a build, so the
+ * record is told it and checks it against the tasks: a task whose body did not change after it was built under
+ * another cutoff (or none), and the record refuses to call it fresh.
+ */
+
+/** When a task's body last changed at the base commit: the two fields a fresh record's line ends with. */
+export interface BodyDateFields {
+  /** The commit of the body's newest code line (git blame at the base commit). */
+  readonly body_commit: string;
+  /** That line's author time, UTC `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly body_changed_at: string;
+}
+
+/** `freshness` in a fresh record's meta. */
+export interface RecordFreshness {
+  /** The `--changed-since` cutoff, UTC. */
+  readonly changed_since: string;
+  /** How the bodies were dated. */
+  readonly blame: string;
+  /** The repository's candidates whose body could be dated (a body without a code line cannot). */
+  readonly candidates_dated: number;
+  /** Of the candidates, those whose body changed after the cutoff: the pool the tasks came from. */
+  readonly candidates_changed: number;
+  /** The oldest and newest body date among the tasks; null without tasks. */
+  readonly oldest_task_body: string | null;
+  readonly newest_task_body: string | null;
+}
+
+/** What the freshness of a record is made of. */
+export interface FreshnessInputs {
+  readonly cutoff: string;
+  /** The stored body dates at the tasks' base commit, by function id. */
+  readonly bodyDates: ReadonlyMap<string, BodyHistoryRow>;
+  /** The function ids of the repository's candidates. */
+  readonly candidateIds: readonly string[];
+}
+
+export interface Freshness {
+  readonly byInstance: ReadonlyMap<string, BodyDateFields>;
+  readonly meta: RecordFreshness;
+}
+
+/**
+ * Each task's body date and the repository's counts under the cutoff. A task whose body was not dated, or did not
+ * change after the cutoff, is a usage error naming it: the catalog holds tasks built under another cutoff.
+ */
+export function recordFreshness(repository: string, tasks: readonly StoredTask[], inputs: FreshnessInputs): Freshness {
+  const byInstance = new Map<string, BodyDateFields>();
+  for (const task of tasks) {
+    const dated = datedBody(inputs.bodyDates.get(task.functionId));
+    if (dated === null || !changedSince({ bodyChangedAt: dated.body_changed_at }, inputs.cutoff)) {
+      const when = dated === null ? 'was never dated' : `last changed ${dated.body_changed_at}`;
+      throw new RepocodError(
+        'usage',
+        `--changed-since ${inputs.cutoff}: ${repository}'s task ${task.instanceId} ${when}, not after the cutoff; \
+its tasks were built under another cutoff: give the one they were built with, or run \`repocod tasks ${repository} \
+--changed-since ${inputs.cutoff}\` again`,
+      );
+    }
+    byInstance.set(task.instanceId, dated);
+  }
+  const candidates = inputs.candidateIds.map((id) => datedBody(inputs.bodyDates.get(id)));
+  const taskDates = [...byInstance.values()].map((fields) => fields.body_changed_at).sort();
+  return {
+    byInstance,
+    meta: {
+      changed_since: inputs.cutoff,
+      blame: `git ${BODY_BLAME_ARGS.join(' ')}`,
+      candidates_dated: candidates.filter((dated) => dated !== null).length,
+      candidates_changed: candidates.filter(
+        (dated) => dated !== null && changedSince({ bodyChangedAt: dated.body_changed_at }, inputs.cutoff),
+      ).length,
+      oldest_task_body: taskDates[0] ?? null,
+      newest_task_body: taskDates.at(-1) ?? null,
+    },
+  };
+}
+
+function datedBody(row: BodyHistoryRow | undefined): BodyDateFields | null {
+  if (row?.bodyCommit == null || row.bodyChangedAt === null) return null;
+  return { body_commit: row.bodyCommit, body_changed_at: utcTimestamp(row.bodyChangedAt.getTime()) };
+}
