@@ -3,6 +3,7 @@ export * from './flow/progress-ticker.js';
 export * from './steps/read-sources.js';
 export * from './steps/extractor-fingerprint.js';
 export * from './steps/extract.js';
+export * from './steps/one-commit-per-catalog.js';
 // The front ends talk to the pipeline only; these are the catalog entry points they need.
 export { CHECKPOINT_TABLES, checkpointDigest, DEFAULT_CATALOG_PATH, formatTable, openCatalog } from '@repocod/catalog';
 export type { Catalog, CatalogFunction, CheckpointTableCount, QueryResult } from '@repocod/catalog';

@@ -18,7 +18,8 @@ export async function runLiteMineCommand(
   const prepared = new PreparedRepositories(options);
   for (const repository of options.repositories) {
     const ready = await prepared.get(repository);
-    await extractStep(catalog, { root: ready.checkout.path, repository, config: options.extraction });
+    const { path: root, baseCommit } = ready.checkout;
+    await extractStep(catalog, { root, repository, config: options.extraction, baseCommit });
   }
   return liteMining(catalog, prepared, options);
 }

@@ -30,6 +30,7 @@ export async function runMineCommand(catalog: Catalog, options: MineCommandOptio
     root: prepared.checkout.path,
     repository: prepared.entry.name,
     config: options.extraction,
+    baseCommit: prepared.checkout.baseCommit,
   });
   return mineStep(catalog, prepared, {
     ...options,

@@ -6,6 +6,7 @@ import { listPythonFiles } from '@repocod/python';
 import type { ExtractionConfig } from './extractor-fingerprint.js';
 import { DEFAULT_EXTRACTION_CONFIG, extractorFingerprint } from './extractor-fingerprint.js';
 import type { ProgressListener } from './extract-progress.js';
+import { checkOneCommitPerCatalog } from './one-commit-per-catalog.js';
 import { readSources } from './read-sources.js';
 
 export interface ExtractOptions {
@@ -17,6 +18,11 @@ export interface ExtractOptions {
   /** Worker threads; default: one per core when the tree is large enough to pay for them. */
   readonly workers?: number;
   readonly onProgress?: ProgressListener;
+  /**
+   * The commit the checkout is at, when it is one: the step then refuses to replace a repository whose tasks a
+   * stored selection picks at another commit (checkOneCommitPerCatalog), before changing anything.
+   */
+  readonly baseCommit?: string;
 }
 
 export interface ExtractSummary {
@@ -51,6 +57,7 @@ export async function extractStep(catalog: Catalog, options: ExtractOptions): Pr
   const files = listPythonFiles(root);
   const { sources, unreadable } = readSources(root, files);
 
+  if (options.baseCommit !== undefined) await checkOneCommitPerCatalog(catalog, repository, options.baseCommit);
   await catalog.upsertRepository(repository, root);
   const known = await catalog.knownFiles(repository);
   const changed = sources.filter((source) => {

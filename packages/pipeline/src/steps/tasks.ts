@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Catalog, CatalogFunction, TaskRow } from '@repocod/catalog';
 import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { functionKey } from '../candidates/mining-outcomes.js';
+import { checkOneCommitPerCatalog } from './one-commit-per-catalog.js';
 import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { referenceFunctions } from '../reference/reference-functions.js';
@@ -108,6 +109,7 @@ export async function tasksStep(
 ): Promise<TasksSummary> {
   const started = performance.now();
   const name = prepared.entry.name;
+  await checkOneCommitPerCatalog(catalog, name, prepared.checkout.baseCommit);
   const miningKey = options.miningKey ?? miningKeyOf(prepared, options.repeat, options.tracebacks);
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
     (row) => row.status === 'tests',

@@ -11,6 +11,7 @@ const EXTRACT_RUN: RepositoryStage = {
     const value = await extractStep(catalog, {
       root: prepared.checkout.path,
       repository,
+      baseCommit: prepared.checkout.baseCommit,
       onProgress: (event) => {
         if (event.kind === 'extract-file') progress.step(event.done, event.total, event.file);
         if (event.kind === 'extract-issue') progress.problem(`${event.issue.file}: ${event.issue.message}`);
