@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RepocodError, resolveWorkers } from '@repocod/core';
-import type { EvaluateEvent, EvaluateSummary, ModelReport, ProgressTicker } from '@repocod/pipeline';
+import type { EvaluateEvent, EvaluateSummary, ModelReport, ProgressTicker, SinceScope } from '@repocod/pipeline';
 import {
   DEFAULT_CATALOG_PATH,
   downloadHubRelease,
+  parseChangedSince,
   runEvaluateCommand,
   evaluationReports,
   hubToken,
@@ -24,7 +25,7 @@ import { repositoryOptions } from './repository-options.js';
 
 export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --gold) \
 (--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
-                        [--run-id ID] [--instances ID]... [--timeout SECONDS] [--exit-first] [--fresh]
+                        [--run-id ID] [--instances ID]... [--since DATE] [--timeout SECONDS] [--exit-first] [--fresh]
                         [--out DIR] [--html FILE] [--workers N] [--manifest FILE] [--source NAME=PATH]
                         [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
        repocod evaluate --report RUN_ID [--html FILE] [--db FILE]
@@ -48,9 +49,14 @@ sha256 checked, into <out>/releases/). Each outcome goes to the catalog under th
 resumes and runs nothing twice (--fresh runs again); logs go to <out>/<run>/<model>/<instance>/
 (model.patch, test_output.txt, results.json; --out DIR, default out/evaluations), the report to
 <out>/<run>/<model>/report.json (SWE-bench's summary keys, pass@1 per repository, context level,
-complexity and solution length). --report RUN_ID prints a stored run's tables; --html FILE writes
-them as one self-contained page with charts. --runs lists the runs. Exit code 1 when a prediction
-could not be run (error, timeout).`;
+complexity and solution length). --since DATE (a day, UTC, or a timestamp with its zone) scores only
+the tasks whose body changed on or after DATE, by the release's tasks.jsonl (body_changed_at, written
+for a version built with --changed-since): a model scored on code newer than its training cutoff; a
+task without a body date is left out, and the report says the date, how many tasks were scored and how
+many were left out and why (default run id e.g. gold@2.0-since-2025-06-01). A release without any body
+date, or a DATE after every body's, is a usage error. --report RUN_ID prints a stored run's tables;
+--html FILE writes them as one self-contained page with charts. --runs lists the runs. Exit code 1
+when a prediction could not be run (error, timeout).`;
 
 export async function evaluateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', EVALUATE_USAGE);
@@ -87,6 +93,7 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
           predictions,
           gold,
           runId: stringOption(args, 'run-id'),
+          since: sinceOption(args),
           instances: listOption(args, 'instances')
             .flatMap((value) => value.split(','))
             .filter((id) => id !== ''),
@@ -111,6 +118,12 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
   } finally {
     await catalog.close();
   }
+}
+
+/** `--since DATE` as UTC, checked now (not a date, in the future: a ChangedSinceError naming --since). */
+function sinceOption(args: ParsedArgs): string | undefined {
+  const value = stringOption(args, 'since');
+  return value === undefined ? undefined : parseChangedSince(value, new Date(), '--since');
 }
 
 /** --release DIR as it is; --hub ORG/NAME downloaded once into <out>/releases/. */
@@ -160,6 +173,7 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: Evaluat
         `evaluation ${event.runId}: ${event.release} version ${event.version}, ${event.tasks} task(s), \
 ${event.predictions} prediction(s)\n`,
       );
+      if (event.since !== null) io.err(`  ${sinceLine(event.since)}\n`);
       for (const problem of event.problems)
         io.err(`  ${problem.source}${problem.field === null ? '' : ` (${problem.field})`}: ${problem.message}\n`);
       return;
@@ -180,11 +194,19 @@ ${event.fromRuns} graded from stored runs, ${event.fromCatalog} evaluated earlie
   };
 }
 
+/** What a run --since scored and left out, and why. */
+function sinceLine(since: SinceScope): string {
+  const leftOut = since.changedBefore.length + since.withoutBodyDate.length;
+  return `since ${since.since}: ${since.scored} task(s) scored, whose body changed on or after it; ${leftOut} left \
+out (${since.changedBefore.length} changed before it, ${since.withoutBodyDate.length} without a body date)`;
+}
+
 function formatSummary(summary: EvaluateSummary): string {
   const lines = [
     `evaluation ${summary.runId}: ${summary.evaluatedNow} evaluated now, ${summary.fromCatalog} from the catalog, \
 ${summary.durationSeconds.toFixed(1)} s`,
   ];
+  if (summary.since !== null) lines.push(sinceLine(summary.since));
   if (summary.problems.length > 0) {
     lines.push(`${summary.problems.length} prediction(s) not evaluated:`);
     for (const problem of summary.problems)

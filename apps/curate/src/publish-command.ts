@@ -8,6 +8,7 @@ import {
   publishStep,
   selectionOverReference,
 } from '@repocod/pipeline';
+import { changedSinceOption } from './changed-since-option.js';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
@@ -17,7 +18,7 @@ import { repositoryOptions } from './repository-options.js';
 
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
 [--db FILE]
-                       [--reference NAME] [--manifest FILE] [--source NAME=PATH]
+                       [--reference NAME] [--manifest FILE] [--source NAME=PATH] [--changed-since DATE]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
@@ -31,9 +32,13 @@ release. A selection over a reference (repocod select --reference NAME) is relea
 the card names the reference, its source and revision, carries its audit's headline (repocod report
 --reference) and lists every row left out and every released task that differs from its row, each with
 why; V/reference.jsonl has every row's fate. --reference NAME releases the newest selection over
-that reference (or --selection ID, which must be over it). Earlier versions are kept as they are (a
-version is never rewritten); the difference from
-the previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME
+that reference (or --selection ID, which must be over it). A task whose body the catalog dated (mine or
+tasks --changed-since) has its body commit and date in V/tasks.jsonl (body_commit, body_changed_at).
+--changed-since DATE, the cutoff the tasks were made with, is recorded with the version
+(V/freshness.json, and the card's Freshness section: the cutoff, each repository's base commit and
+date, the oldest and newest body date); every released task's body must have changed after it.
+Earlier versions are kept as they are (a version is never rewritten); the difference from the
+previous version is printed. --push uploads the whole folder to the dataset repository ORG/NAME
 in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPOINT for another
 endpoint); into an empty folder the release already on the Hub is downloaded first. Without
 --version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes no
@@ -65,6 +70,7 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
       dryRun: args.flags.get('dry-run') === true,
       stateRoot: stateRoot(),
       reference: { ...repositoryOptions(args), name: reference },
+      changedSince: changedSinceOption(args),
     });
     io.out(formatPublish(summary));
     return 0;
@@ -111,6 +117,12 @@ flaky test(s) removed`,
 ${content.reference.rows} row(s) released, ${content.reference.leftOut} left out, ${content.reference.changed} \
 differ from their row (the card and ${summary.version}/reference.jsonl say why)`,
         `             ${content.reference.headline}`,
+      );
+    if (content.freshness !== null)
+      lines.push(
+        `  freshness  bodies changed after ${content.freshness.changed_since}: ${content.freshness.repositories
+          .map((entry) => `${entry.repository} at ${entry.base_commit.slice(0, 12)} (${entry.tasks})`)
+          .join(', ')} (${summary.version}/freshness.json)`,
       );
   } else {
     lines.push(`release ${summary.folder}: ${summary.dryRun ? 'would be pushed' : 'pushed'} as it is`);

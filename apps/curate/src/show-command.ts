@@ -1,6 +1,14 @@
 import { RepocodError, tailLines } from '@repocod/core';
 import type { BodyHistoryRow, StoredTask, StoredValidation } from '@repocod/pipeline';
-import { checksOf, DEFAULT_CATALOG_PATH, explainLevel, openCatalog, storedBodyDate, taskHash } from '@repocod/pipeline';
+import {
+  bodyDateText,
+  checksOf,
+  DEFAULT_CATALOG_PATH,
+  explainLevel,
+  openCatalog,
+  storedBodyDate,
+  taskHash,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -130,6 +138,5 @@ where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
 /** When the body was last written or changed and by which commit, once dated (--changed-since); nothing before. */
 function bodyLines(body: BodyHistoryRow | null): string[] {
   if (body === null || body.bodyCommit === null || body.bodyChangedAt === null) return [];
-  const changedAt = body.bodyChangedAt.toISOString().replace('.000Z', 'Z');
-  return [`  body         changed ${changedAt} in ${body.bodyCommit.slice(0, 12)}`];
+  return [`  body         changed ${bodyDateText(body.bodyChangedAt)} in ${body.bodyCommit.slice(0, 12)}`];
 }

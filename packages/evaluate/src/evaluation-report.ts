@@ -1,4 +1,5 @@
 import type { EvaluationOutcome } from './evaluation-outcome.js';
+import type { SinceScope } from './since-scope.js';
 
 /** What the report needs of a task of the release (its metadata may be unknown for a foreign release). */
 export interface ReportTask {
@@ -33,6 +34,8 @@ export interface EvaluationReport {
   readonly schema_version: 2;
   readonly run_id: string;
   readonly model: string;
+  /** Present only for a run `--since DATE`: the date, and the release's tasks it left out (not in total_instances). */
+  readonly since?: SinceReport;
   readonly total_instances: number;
   readonly submitted_instances: number;
   readonly completed_instances: number;
@@ -54,6 +57,15 @@ export interface EvaluationReport {
   readonly by_level: readonly PassRate[];
   readonly by_complexity: readonly PassRate[];
   readonly by_solution_length: readonly PassRate[];
+}
+
+/** What a run `--since DATE` scored and left out: tasks whose body changed before the date, or has no date. */
+export interface SinceReport {
+  readonly date: string;
+  readonly scored_instances: number;
+  readonly left_out_instances: number;
+  readonly changed_before_ids: readonly string[];
+  readonly without_body_date_ids: readonly string[];
 }
 
 /** REPOCOD's Figure 4 bins of cyclomatic complexity. */
@@ -81,6 +93,7 @@ export function evaluationReport(
   model: string,
   tasks: readonly ReportTask[],
   results: readonly ReportResult[],
+  since: SinceScope | null = null,
 ): EvaluationReport {
   const inScope = new Set(tasks.map((task) => task.instanceId));
   const byId = new Map(results.filter((result) => inScope.has(result.instanceId)).map((r) => [r.instanceId, r]));
@@ -98,6 +111,7 @@ export function evaluationReport(
     schema_version: 2,
     run_id: runId,
     model,
+    ...(since === null ? {} : { since: sinceReport(since) }),
     total_instances: tasks.length,
     submitted_instances: byId.size,
     completed_instances: completed.length,
@@ -129,6 +143,16 @@ export function evaluationReport(
           : binOf(SOLUTION_LENGTH_BINS, (bin) => (task.solutionTokens as number) < bin.below),
       [...SOLUTION_LENGTH_BINS.map((bin) => bin.label), UNKNOWN],
     ),
+  };
+}
+
+function sinceReport(scope: SinceScope): SinceReport {
+  return {
+    date: scope.since,
+    scored_instances: scope.scored,
+    left_out_instances: scope.changedBefore.length + scope.withoutBodyDate.length,
+    changed_before_ids: [...scope.changedBefore].sort(),
+    without_body_date_ids: [...scope.withoutBodyDate].sort(),
   };
 }
 

@@ -9,3 +9,5 @@ export * from './report-text.js';
 export * from './report-html.js';
 export * from './evaluation-spec.js';
 export * from './bind-predictions.js';
+export * from './since-scope.js';
+export * from './run-scope.js';

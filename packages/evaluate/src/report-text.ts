@@ -11,6 +11,13 @@ ${report.empty_patch_instances} empty, ${report.patch_failed_ids.length} patch f
 timeout, ${report.error_instances - report.patch_failed_ids.length - report.timeout_ids.length} error, \
 ${report.incomplete_ids.length} without prediction`,
   ];
+  const { since } = report;
+  if (since !== undefined)
+    lines.push(
+      `since ${since.date}: ${since.scored_instances} task(s) scored, whose body changed on or after it; \
+${since.left_out_instances} left out (${since.changed_before_ids.length} changed before it, \
+${since.without_body_date_ids.length} without a body date)`,
+    );
   for (const [title, rates] of [
     ['repository', report.by_repository],
     ['context level', report.by_level],

@@ -34,6 +34,8 @@ export * from '@repocod/evaluate';
 export type { BodyHistoryRow, StoredTask, StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
 export * from '@repocod/validate';
 export * from './release/release-content.js';
+export * from './release/task-record.js';
+export * from './release/release-freshness.js';
 export * from './release/release-environments.js';
 export * from './steps/selection-tasks.js';
 // For --push: the checks of a Hub target, made before anything is written.
@@ -56,7 +58,7 @@ export * from './reports/fidelity-report.js';
 export * from './candidates/repository-test-names.js';
 export * from './reports/candidate-mode-counts.js';
 export * from './candidates/mining-outcomes.js';
-export { storedBodyDate } from './candidates/body-dates.js';
+export { bodyDateText, storedBodyDate } from './candidates/body-dates.js';
 export * from './records/record-mining-outcomes.js';
 export * from './candidates/candidate-selection.js';
 export * from './reports/candidate-mode-report.js';

@@ -61,6 +61,25 @@ describe('readRelease', () => {
     expect([fallback.version, fallback.tasks.length, fallback.tasks[0]?.meta?.complexity]).toEqual(['1.0', 1, 3]);
   });
 
+  it("reads a task's body date and commit where tasks.jsonl has them, null where it has none", () => {
+    const dated = join(folder, 'dated');
+    write(dated, '2.0', [row('a', { version: '2.0' }), row('b', { version: '2.0' })]);
+    const facts = { repository: 'name', file: 'm.py', qualname: 'f', level: 'file-level', prompt_tokens: 1 };
+    writeFileSync(
+      join(dated, '2.0', 'tasks.jsonl'),
+      [
+        { ...facts, instance_id: 'a', body_commit: 'c'.repeat(40), body_changed_at: '2025-07-01T10:00:00Z' },
+        { ...facts, instance_id: 'b' },
+      ]
+        .map((line) => `${JSON.stringify(line)}\n`)
+        .join(''),
+    );
+    expect(readRelease(dated, '2.0').tasks.map((task) => [task.meta?.bodyCommit, task.meta?.bodyChangedAt])).toEqual([
+      ['c'.repeat(40), '2025-07-01T10:00:00Z'],
+      [null, null],
+    ]);
+  });
+
   it('names the missing version and the versions there are', () => {
     expect(() => readRelease(release, '2.0')).toThrow(
       /2\.0: no test-\*\.parquet \(version 2\.0\); versions in .*: 1\.0/,

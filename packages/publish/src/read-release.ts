@@ -30,6 +30,12 @@ export interface ReleaseTaskMeta {
   readonly promptTokens: number;
   readonly solutionTokens: number;
   readonly complexity: number;
+  /**
+   * The commit of the body's newest code line and that line's author time (UTC `YYYY-MM-DDTHH:MM:SSZ`), when the
+   * release dated the task's body (`body_commit`, `body_changed_at`); null otherwise.
+   */
+  readonly bodyCommit: string | null;
+  readonly bodyChangedAt: string | null;
 }
 
 export interface ReadRelease {
@@ -128,6 +134,8 @@ function readTaskMeta(file: string): Map<string, ReleaseTaskMeta> {
       promptTokens: Number(row.prompt_tokens),
       solutionTokens: Number(row.solution_tokens),
       complexity: Number(row.cc),
+      bodyCommit: typeof row.body_commit === 'string' ? row.body_commit : null,
+      bodyChangedAt: typeof row.body_changed_at === 'string' ? row.body_changed_at : null,
     });
   }
   return meta;

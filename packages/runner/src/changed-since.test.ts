@@ -51,6 +51,13 @@ its zone such as 2024-09-01T12:00:00Z`,
     expect(error).toMatchObject({ code: 'usage', problem: 'in-the-future', value: '2025-03-02' });
     expect(error.message).toMatch(/^--changed-since 2025-03-02 is in the future \(now is 2025-03-01T12:00:00Z\)/);
   });
+
+  it("names another option's flag in its errors (evaluate's --since)", () => {
+    expect(parseChangedSince('2024-09-01', NOW, '--since')).toBe('2024-09-01T00:00:00Z');
+    const error = catchError(() => parseChangedSince('June', NOW, '--since'));
+    expect(error).toMatchObject({ code: 'usage', problem: 'not-a-date', value: 'June' });
+    expect(error.message).toMatch(/^--since June is not a date: /);
+  });
 });
 
 describe('checkCutoffBeforeBase', () => {

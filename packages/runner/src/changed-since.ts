@@ -10,10 +10,19 @@ export function changedSince(history: Pick<BodyHistory, 'bodyChangedAt'> | null,
   return history !== null && Date.parse(history.bodyChangedAt) > Date.parse(cutoff);
 }
 
-/** What is wrong with a `--changed-since` value. */
-export type ChangedSinceProblem = 'not-a-date' | 'in-the-future' | 'after-the-base-commit';
+/**
+ * What is wrong with a cutoff (`--changed-since`, or evaluate's `--since`): `no-dated-task` is a release whose
+ * tasks carry no body date at all, so that no task can be told newer than the cutoff; `no-task-since` a cutoff
+ * after every task's body date.
+ */
+export type ChangedSinceProblem =
+  | 'not-a-date'
+  | 'in-the-future'
+  | 'after-the-base-commit'
+  | 'no-dated-task'
+  | 'no-task-since';
 
-/** A `--changed-since` value that cannot select anything: a usage error naming the value and what to give instead. */
+/** A cutoff that cannot select anything: a usage error naming the value and what to give instead. */
 export class ChangedSinceError extends RepocodError {
   readonly value: string;
   readonly problem: ChangedSinceProblem;
@@ -30,13 +39,13 @@ const WHAT_TO_GIVE =
   'give a day such as 2024-09-01 (its start, UTC) or a timestamp with its zone such as 2024-09-01T12:00:00Z';
 
 /**
- * The cutoff `--changed-since VALUE` names, as UTC `YYYY-MM-DDTHH:MM:SSZ`: a day (its start in UTC) or a timestamp
- * with its zone. A value that is not such a date, and a date after `now` (no code can have changed after it yet),
- * are ChangedSinceErrors.
+ * The cutoff `--changed-since VALUE` names (or another option's, `flag`, named in the error), as UTC
+ * `YYYY-MM-DDTHH:MM:SSZ`: a day (its start in UTC) or a timestamp with its zone. A value that is not such a date, and
+ * a date after `now` (no code can have changed after it yet), are ChangedSinceErrors.
  */
-export function parseChangedSince(value: string, now: Date): string {
+export function parseChangedSince(value: string, now: Date, flag = '--changed-since'): string {
   const parsed = parseUtcDate(value);
-  const option = `--changed-since ${value}`;
+  const option = `${flag} ${value}`;
   if (parsed === null) throw new ChangedSinceError(value, 'not-a-date', `${option} is not a date: ${WHAT_TO_GIVE}`);
   if (parsed > now.getTime()) {
     throw new ChangedSinceError(

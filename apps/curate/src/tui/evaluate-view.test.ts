@@ -12,6 +12,7 @@ describe('the evaluate screen’s view', () => {
     tasks: 10,
     predictions: 4,
     problems: [{ source: 'preds.jsonl:3', field: 'instance_id', message: 'x is not a task' }],
+    since: null,
   });
   const counted = foldEvaluateEvent(begun, {
     kind: 'evaluate-repository',

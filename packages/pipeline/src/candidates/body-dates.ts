@@ -1,13 +1,24 @@
-import type { BodyHistoryRow, Catalog, CatalogFunction } from '@repocod/catalog';
+import type { BodyHistoryKey, BodyHistoryRow, Catalog, CatalogFunction } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import type { Checkout } from '@repocod/runner';
-import { BODY_BLAME_ARGS, blameFunctionBodies, changedSince, checkCutoffBeforeBase, git } from '@repocod/runner';
+import {
+  BODY_BLAME_ARGS,
+  blameFunctionBodies,
+  changedSince,
+  checkCutoffBeforeBase,
+  git,
+  utcTimestamp,
+} from '@repocod/runner';
 
 /** What dating needs of a prepared repository: its name and its checkout (a clone with history). */
 export interface DatedCheckout {
   readonly entry: { readonly name: string };
   readonly checkout: Checkout;
 }
+
+/** How a body is dated, as a fresh version's records and its release say it. */
+export const BODY_DATED_BY = `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author time of the body's newest \
+code line`;
 
 /** The blame options a stored date was made with, part of its key: another way of dating never reuses a row. */
 const BLAME_KEY = BODY_BLAME_ARGS.join(' ');
@@ -22,12 +33,24 @@ export async function bodyDates(
   prepared: DatedCheckout,
   functions: readonly CatalogFunction[],
 ): Promise<Map<string, BodyHistoryRow>> {
-  const key = { repository: prepared.entry.name, baseCommit: prepared.checkout.baseCommit, blameArgs: BLAME_KEY };
+  const key = bodyHistoryKey(prepared.entry.name, prepared.checkout.baseCommit);
   const stored = await catalog.bodyHistory(key);
   const missing = functions.filter((fn) => !stored.has(fn.functionId));
   if (missing.length === 0) return stored;
-  const blamed = await blameFunctionBodies(prepared.checkout.path, prepared.checkout.baseCommit, missing);
-  const rows = missing.map((fn): BodyHistoryRow => {
+  const rows = await blamedBodyRows(prepared.checkout.path, prepared.checkout.baseCommit, missing);
+  await catalog.saveBodyHistory(key, rows);
+  for (const row of rows) stored.set(row.functionId, row);
+  return stored;
+}
+
+/** The functions' bodies blamed at `commit` in the clone at `path`, as the catalog's rows (null where no code line). */
+export async function blamedBodyRows(
+  path: string,
+  commit: string,
+  functions: readonly CatalogFunction[],
+): Promise<BodyHistoryRow[]> {
+  const blamed = await blameFunctionBodies(path, commit, functions);
+  return functions.map((fn): BodyHistoryRow => {
     const history = blamed.get(fn) ?? null;
     return {
       functionId: fn.functionId,
@@ -35,9 +58,6 @@ export async function bodyDates(
       bodyChangedAt: history === null ? null : new Date(history.bodyChangedAt),
     };
   });
-  await catalog.saveBodyHistory(key, rows);
-  for (const row of rows) stored.set(row.functionId, row);
-  return stored;
 }
 
 /**
@@ -89,5 +109,50 @@ export function storedBodyDates(
   repository: string,
   baseCommit: string,
 ): Promise<Map<string, BodyHistoryRow>> {
-  return catalog.bodyHistory({ repository, baseCommit, blameArgs: BLAME_KEY });
+  return catalog.bodyHistory(bodyHistoryKey(repository, baseCommit));
+}
+
+/** Where the catalog keeps the body dates of a repository at a base commit, made with today's blame options. */
+export function bodyHistoryKey(repository: string, baseCommit: string): BodyHistoryKey {
+  return { repository, baseCommit, blameArgs: BLAME_KEY };
+}
+
+/** A body's date as a release and `repocod show` write it: UTC `YYYY-MM-DDTHH:MM:SSZ` (git's times are seconds). */
+export function bodyDateText(changedAt: Date): string {
+  return utcTimestamp(changedAt.getTime());
+}
+
+/** A dated body as a release writes it: its commit, and its date as UTC `YYYY-MM-DDTHH:MM:SSZ`. */
+export interface BodyDate {
+  readonly bodyCommit: string;
+  readonly bodyChangedAt: string;
+}
+
+/**
+ * The stored body date of each task that has one, by instance id (its function at its base commit): a task whose
+ * function was never dated, or whose body has no code line to date, has none.
+ */
+export async function storedTaskBodyDates(
+  catalog: Catalog,
+  tasks: readonly {
+    readonly instanceId: string;
+    readonly repository: string;
+    readonly baseCommit: string;
+    readonly functionId: string;
+  }[],
+): Promise<Map<string, BodyDate>> {
+  const dates = new Map<string, BodyDate>();
+  const byKey = new Map<string, Map<string, BodyHistoryRow>>();
+  for (const task of tasks) {
+    const keyText = `${task.repository}\n${task.baseCommit}`;
+    let rows = byKey.get(keyText);
+    if (rows === undefined) {
+      rows = await catalog.bodyHistory(bodyHistoryKey(task.repository, task.baseCommit));
+      byKey.set(keyText, rows);
+    }
+    const row = rows.get(task.functionId);
+    if (row !== undefined && row.bodyCommit !== null && row.bodyChangedAt !== null)
+      dates.set(task.instanceId, { bodyCommit: row.bodyCommit, bodyChangedAt: bodyDateText(row.bodyChangedAt) });
+  }
+  return dates;
 }

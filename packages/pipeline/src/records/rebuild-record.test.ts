@@ -292,11 +292,11 @@ describe('a fresh record (--changed-since)', () => {
     ]);
     expect(record.meta.freshness).toEqual({
       changed_since: cutoff,
-      blame: expect.stringMatching(/^git .* blame --porcelain -w -M -C$/),
+      dated_by: expect.stringMatching(/ blame --porcelain -w -M -C at the base commit: /),
       candidates_dated: 3,
       candidates_changed: 2,
-      oldest_task_body: '2025-07-01T10:00:00Z',
-      newest_task_body: '2026-01-02T03:04:05Z',
+      oldest_body_changed_at: '2025-07-01T10:00:00Z',
+      newest_body_changed_at: '2026-01-02T03:04:05Z',
     });
   });
 

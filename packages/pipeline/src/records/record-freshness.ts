@@ -1,6 +1,7 @@
 import type { BodyHistoryRow, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
-import { BODY_BLAME_ARGS, changedSince, utcTimestamp } from '@repocod/runner';
+import { changedSince } from '@repocod/runner';
+import { BODY_DATED_BY, bodyDateText } from '../candidates/body-dates.js';
 
 /*
  * The freshness of a rebuild made with `--changed-since CUTOFF` (a fresh version): when each task's body last changed,
@@ -21,15 +22,15 @@ export interface BodyDateFields {
 export interface RecordFreshness {
   /** The `--changed-since` cutoff, UTC. */
   readonly changed_since: string;
-  /** How the bodies were dated. */
-  readonly blame: string;
+  /** How the bodies were dated (the release's freshness.json says it the same way). */
+  readonly dated_by: string;
   /** The repository's candidates whose body could be dated (a body without a code line cannot). */
   readonly candidates_dated: number;
   /** Of the candidates, those whose body changed after the cutoff: the pool the tasks came from. */
   readonly candidates_changed: number;
   /** The oldest and newest body date among the tasks; null without tasks. */
-  readonly oldest_task_body: string | null;
-  readonly newest_task_body: string | null;
+  readonly oldest_body_changed_at: string | null;
+  readonly newest_body_changed_at: string | null;
 }
 
 /** What the freshness of a record is made of. */
@@ -71,18 +72,18 @@ its tasks were built under another cutoff: give the one they were built with, or
     byInstance,
     meta: {
       changed_since: inputs.cutoff,
-      blame: `git ${BODY_BLAME_ARGS.join(' ')}`,
+      dated_by: BODY_DATED_BY,
       candidates_dated: candidates.filter((dated) => dated !== null).length,
       candidates_changed: candidates.filter(
         (dated) => dated !== null && changedSince({ bodyChangedAt: dated.body_changed_at }, inputs.cutoff),
       ).length,
-      oldest_task_body: taskDates[0] ?? null,
-      newest_task_body: taskDates.at(-1) ?? null,
+      oldest_body_changed_at: taskDates[0] ?? null,
+      newest_body_changed_at: taskDates.at(-1) ?? null,
     },
   };
 }
 
 function datedBody(row: BodyHistoryRow | undefined): BodyDateFields | null {
   if (row?.bodyCommit == null || row.bodyChangedAt === null) return null;
-  return { body_commit: row.bodyCommit, body_changed_at: utcTimestamp(row.bodyChangedAt.getTime()) };
+  return { body_commit: row.bodyCommit, body_changed_at: bodyDateText(row.bodyChangedAt) };
 }

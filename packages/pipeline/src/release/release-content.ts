@@ -1,13 +1,17 @@
 import type { Catalog, InstanceIdRename, StoredTask, StoredValidation } from '@repocod/catalog';
 import { CONTEXT_LEVELS, LEVEL_MODE_SUMMARIES, RepocodError } from '@repocod/core';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
+import type { ReleaseFreshness } from './release-freshness.js';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { fidelitySection, measured, TITLES } from '../reports/fidelity-report.js';
 import type { ReleasedReferenceSummary, ReleaseReferenceOptions } from '../reference/reference-of-release.js';
 import { referenceOfRelease, referenceReleaseParts } from '../reference/reference-of-release.js';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { selectionLevelMode, tasksOfSelection } from '../steps/selection-tasks.js';
-import { taskFactsOf } from '../records/task-facts.js';
+import { storedTaskBodyDates } from '../candidates/body-dates.js';
+import { freshnessSection } from './freshness-section.js';
+import { freshnessRecord, releaseFreshness } from './release-freshness.js';
+import { TASK_RECORD, taskRecords } from './task-record.js';
 import { taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
@@ -37,6 +41,8 @@ export interface ReleaseContent {
   readonly counts: ValidationCounts;
   /** The reference the selection was made over, and what became of its rows; null for none. */
   readonly reference: ReleasedReferenceSummary | null;
+  /** The cutoff the version was built with, and its repositories' base commits and body dates; null without one. */
+  readonly freshness: ReleaseFreshness | null;
 }
 
 export interface ReleaseContentOptions {
@@ -51,6 +57,11 @@ export interface ReleaseContentOptions {
    * the reference's rows (the card's "Rebuilt from a reference", `reference.jsonl`).
    */
   readonly reference?: ReleaseReferenceOptions;
+  /**
+   * The cutoff the tasks were made with (`--changed-since`, UTC): every released task's body must have changed
+   * after it, and the version says so (`freshness.json`, the card's "Freshness").
+   */
+  readonly changedSince?: string;
 }
 
 /**
@@ -127,6 +138,10 @@ validated as they are now (${unvalidated
 (\`repocod validate\` lists why; --keep ID releases a task all the same)`,
     );
   }
+  const releasedTasks = released.map(({ task }) => task);
+  const bodyDates = await storedTaskBodyDates(catalog, releasedTasks);
+  const freshness =
+    options.changedSince === undefined ? null : releaseFreshness(options.changedSince, releasedTasks, bodyDates);
   const rows: ReleaseRow[] = released.map(({ task, validation }) => ({
     instance_id: task.instanceId,
     version: options.version,
@@ -167,11 +182,13 @@ validated as they are now (${unvalidated
       ),
       referenceParts?.section ?? null,
       renames,
+      freshness === null ? null : freshnessSection(options.version, freshness),
     ),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
-      { name: TASK_RECORD, content: taskRecords(released.map(({ task }) => task)) },
+      { name: TASK_RECORD, content: taskRecords(releasedTasks, bodyDates) },
       ...(referenceParts === null ? [] : [referenceParts.record]),
+      ...(freshness === null ? [] : [freshnessRecord(freshness)]),
       ...(options.envsRoot === undefined
         ? []
         : [
@@ -189,25 +206,12 @@ validated as they are now (${unvalidated
     kept,
     counts,
     reference: referenceParts?.summary ?? null,
+    freshness,
   };
 }
 
 /** Beside each version's Parquet: one JSON line per selected task, released or not. */
 export const VALIDATION_RECORD = 'validation.jsonl';
-
-/**
- * Beside each version's Parquet: one JSON line per released task with what the seed's schema has no
- * column for (the names of the committed records: task-facts.ts), so that an evaluation reports
- * pass@1 per context level, complexity and solution length, and finds the manifest's repository of a
- * task.
- */
-export const TASK_RECORD = 'tasks.jsonl';
-
-function taskRecords(tasks: readonly StoredTask[]): string {
-  return taskFactsOf(tasks)
-    .map(({ task, facts }) => `${JSON.stringify({ ...facts, repo: task.repo })}\n`)
-    .join('');
-}
 
 function validationRecord(
   task: StoredTask,
@@ -275,6 +279,7 @@ export function cardBody(
   fidelity: string,
   referenceSection: string | null = null,
   renames: readonly InstanceIdRename[] = [],
+  freshness: string | null = null,
 ): string {
   const tasks = released.map(({ task }) => task);
   const mode = selectionLevelMode(spec) ?? 'deps';
@@ -323,6 +328,7 @@ ${counts.byCheck[check]['infra-error']} |`;
     spec,
     '```',
     '',
+    ...(freshness === null ? [] : [freshness]),
     '## Statistics',
     '',
     ...header,

@@ -1,7 +1,7 @@
 import type { EvaluationStore, StoredEvaluation } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
-import type { EvaluationOutcome, EvaluationReport, HtmlTaskRow, ReportTask } from '@repocod/evaluate';
-import { EVALUATION_OUTCOMES, evaluationReport } from '@repocod/evaluate';
+import type { EvaluationOutcome, EvaluationReport, HtmlTaskRow } from '@repocod/evaluate';
+import { EVALUATION_OUTCOMES, evaluationReport, parseRunScope } from '@repocod/evaluate';
 
 export interface ModelReport {
   readonly model: string;
@@ -11,9 +11,10 @@ export interface ModelReport {
 }
 
 /**
- * The reports of an evaluation run, one per model, made from the catalog alone: the run's scope (the
- * release's tasks with their level, complexity and length, stored when the run started) and the
- * outcome of every evaluation stored since, so a run that was stopped still has its report.
+ * The reports of an evaluation run, one per model, made from the catalog alone: the run's scope (the release's
+ * tasks with their level, complexity and length, and for a run --since its date and the tasks it left out, stored
+ * when the run started) and the outcome of every evaluation stored since, so a run that was stopped still has its
+ * report.
  */
 export async function evaluationReports(catalog: EvaluationStore, runId: string): Promise<ModelReport[]> {
   const run = await catalog.evaluationRun(runId);
@@ -25,7 +26,7 @@ export async function evaluationReports(catalog: EvaluationStore, runId: string)
 repocod evaluate --runs lists them)`,
     );
   }
-  const tasks = JSON.parse(run.tasks) as ReportTask[];
+  const { tasks, since } = parseRunScope(run.tasks, runId);
   const rows = await catalog.evaluations(runId);
   const models = [...new Set(rows.map((row) => row.model))].sort();
   return models.map((model) => {
@@ -33,7 +34,7 @@ repocod evaluate --runs lists them)`,
     const results = [...ofModel.values()].map((row) => ({ instanceId: row.instanceId, outcome: outcomeOf(row) }));
     return {
       model,
-      report: evaluationReport(runId, model, tasks, results),
+      report: evaluationReport(runId, model, tasks, results, since),
       rows: tasks.map((task) => {
         const row = ofModel.get(task.instanceId);
         return {

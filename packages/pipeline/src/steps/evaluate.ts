@@ -2,13 +2,22 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Catalog, StoredEvaluation } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
-import type { EvaluationGrade, EvaluationSpec, Prediction, PredictionProblem, ReportTask } from '@repocod/evaluate';
+import type {
+  EvaluationGrade,
+  EvaluationSpec,
+  Prediction,
+  PredictionProblem,
+  ReportTask,
+  SinceScope,
+} from '@repocod/evaluate';
 import {
   bindPredictions,
   gradeSpecRun,
   gradeWithoutRun,
   parsePredictions,
   predictionInstanceId,
+  runScopeText,
+  tasksSince,
 } from '@repocod/evaluate';
 import { loadPythonParser } from '@repocod/python';
 import type { ReadRelease, ReleaseTask } from '@repocod/publish';
@@ -43,6 +52,12 @@ export interface EvaluateStepOptions {
   readonly runId?: string;
   /** Only these tasks of the release. */
   readonly instances?: readonly string[];
+  /**
+   * Only the tasks whose body changed on or after this date (UTC, from parseChangedSince), by the release's
+   * tasks.jsonl (`body_changed_at`): a model scored on code newer than its training cutoff. A task without a body
+   * date is left out.
+   */
+  readonly since?: string;
   /** Seconds per task's run (default: the manifest's timeout, REPOCOD's limit). */
   readonly timeoutSeconds?: number;
   /** Where each run's logs and reports go (default out/evaluations in the project). */
@@ -63,6 +78,8 @@ export type EvaluateEvent =
       readonly tasks: number;
       readonly predictions: number;
       readonly problems: readonly PredictionProblem[];
+      /** With --since: the date and the tasks it left out; null without. */
+      readonly since: SinceScope | null;
     }
   | {
       readonly kind: 'evaluate-repository';
@@ -91,6 +108,8 @@ export interface EvaluateSummary {
   readonly runId: string;
   readonly release: string;
   readonly version: string;
+  /** With --since: the date, how many tasks were scored and which were left out; null without. */
+  readonly since: SinceScope | null;
   /** Predictions that could not be read, matched or run, each named. */
   readonly problems: readonly PredictionProblem[];
   /** One report per model, written to `<outDir>/<run id>/<model>/report.json`. */
@@ -114,7 +133,19 @@ export async function evaluateStep(
 ): Promise<EvaluateSummary> {
   const started = performance.now();
   const release = readRelease(options.release, options.version);
-  const scope = tasksInScope(release.tasks, options.instances, release.file);
+  const named = tasksInScope(release.tasks, options.instances, release.file);
+  const dated =
+    options.since === undefined
+      ? null
+      : tasksSince(
+          named,
+          (task) => task.meta?.bodyChangedAt ?? null,
+          options.since,
+          `${options.release} \
+(version ${release.version})`,
+        );
+  const scope = dated?.tasks ?? named;
+  const since = dated?.scope ?? null;
   const read = readPredictions(options, scope);
   const runId = options.runId ?? defaultRunId(options, release.version);
   const outDir = options.outDir ?? join(options.projectRoot, 'out', 'evaluations');
@@ -124,7 +155,7 @@ export async function evaluateStep(
     runId,
     release: options.release,
     version: release.version,
-    tasks: JSON.stringify(reportTasks(scope, repositoryOf)),
+    tasks: runScopeText({ tasks: reportTasks(scope, repositoryOf), since }),
     startedAt: new Date(),
   });
 
@@ -139,6 +170,7 @@ export async function evaluateStep(
     tasks: scope.length,
     predictions: predictions.length,
     problems,
+    since,
   });
 
   const earlier = await earlierEvaluations(catalog, runId);
@@ -154,7 +186,8 @@ export async function evaluateStep(
 
   const reports = writeReportFiles(outDir, runId, await evaluationReports(catalog, runId));
   const durationSeconds = (performance.now() - started) / 1000;
-  return { runId, release: options.release, version: release.version, problems, reports, ...counts, durationSeconds };
+  const { version } = release;
+  return { runId, release: options.release, version, since, problems, reports, ...counts, durationSeconds };
 }
 
 /** What this run evaluated before (a resumed run), by model and task. */
@@ -420,8 +453,10 @@ function readPredictions(
   return { predictions: [...read.predictions], problems: [...read.problems] };
 }
 
+/** `preds@1.0`; a run --since has its own (`gold@2.0-since-2025-06-01`), so that it never takes another's scope. */
 function defaultRunId(options: EvaluateStepOptions, version: string): string {
   const name =
     options.gold === true ? GOLD_MODEL : basename(options.predictions ?? 'predictions').replace(/\.(jsonl|json)$/i, '');
-  return `${name}@${version}`;
+  const since = options.since === undefined ? '' : `-since-${options.since.replace(/T00:00:00Z$/, '')}`;
+  return `${name}@${version}${since}`;
 }

@@ -45,6 +45,11 @@ export interface PublishOptions {
    * curator means (`--reference NAME`): the version then says what became of each of its rows.
    */
   readonly reference?: ReleaseReferenceOptions;
+  /**
+   * The cutoff the version's tasks were made with (`--changed-since`, UTC): the version records it (its
+   * `freshness.json` and the card's "Freshness"), and every released task's body must have changed after it.
+   */
+  readonly changedSince?: string;
 }
 
 export interface PublishSummary {
@@ -92,6 +97,7 @@ export async function publishStep(catalog: Catalog, options: PublishOptions): Pr
       keep: options.keep,
       envsRoot,
       reference: options.reference,
+      changedSince: options.changedSince,
     });
     plan = planRelease(out, version, content.rows, content.body, content.extras);
     if (!dryRun) applyReleasePlan(plan);

@@ -25,6 +25,7 @@ const PUBLISH_RUN: CollectiveStage = {
       keep: settings.keep,
       push,
       stateRoot: settings.stateRoot,
+      changedSince: settings.changedSince,
       reference: { projectRoot: settings.projectRoot, manifest: settings.manifest, sources: settings.sources },
     });
     progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
