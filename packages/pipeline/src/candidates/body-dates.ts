@@ -17,8 +17,8 @@ export interface DatedCheckout {
 }
 
 /** How a body is dated, as a fresh version's records and its release say it. */
-export const BODY_DATED_BY = `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author time of the body's newest \
-code line`;
+export const BODY_DATED_BY = `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author time of the \
+body's newest code line`;
 
 /** The blame options a stored date was made with, part of its key: another way of dating never reuses a row. */
 const BLAME_KEY = BODY_BLAME_ARGS.join(' ');

@@ -17,8 +17,8 @@ export class OtherCommitSelectedError extends RepocodError {
     const picked = [...fields.selections].map(([id, count]) => `${count} picked by selection ${id}`).join(', ');
     super(
       'usage',
-      `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} (${picked}); \
-a catalog keeps one commit of a repository, so building it at ${fields.baseCommit.slice(0, 12)} here would replace the \
+      `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} \
+(${picked}); a catalog keeps one commit of a repository, so building it at ${fields.baseCommit.slice(0, 12)} here would replace the \
 tasks those selections name: build this commit in a catalog of its own (--db ${suggestedCatalog(fields)})`,
     );
     this.name = 'OtherCommitSelectedError';
