@@ -18,8 +18,9 @@ export class OtherCommitSelectedError extends RepocodError {
     super(
       'usage',
       `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} \
-(${picked}); a catalog keeps one commit of a repository, so building it at ${fields.baseCommit.slice(0, 12)} here would replace the \
-tasks those selections name: build this commit in a catalog of its own (--db ${suggestedCatalog(fields)})`,
+(${picked}); a catalog keeps one commit of a repository, so building it at ${fields.baseCommit.slice(0, 12)} here \
+would replace the tasks those selections name: build this commit in a catalog of its own \
+(--db ${suggestedCatalog(fields)})`,
     );
     this.name = 'OtherCommitSelectedError';
     this.repository = fields.repository;
