@@ -82,3 +82,12 @@ export async function storedBodyDate(
 ): Promise<BodyHistoryRow | null> {
   return (await catalog.bodyHistory({ repository, baseCommit, blameArgs: BLAME_KEY })).get(functionId) ?? null;
 }
+
+/** Every stored body date of a repository at a base commit, by function id (what `repocod report --diff` reads). */
+export function storedBodyDates(
+  catalog: Catalog,
+  repository: string,
+  baseCommit: string,
+): Promise<Map<string, BodyHistoryRow>> {
+  return catalog.bodyHistory({ repository, baseCommit, blameArgs: BLAME_KEY });
+}
