@@ -13,11 +13,13 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { pushOption } from './push-option.js';
+import { cutoffOption } from './report-diff-command.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
 [--db FILE]
                        [--reference NAME] [--manifest FILE] [--source NAME=PATH]
+                       [--diff-against VERSION] [--cutoff DATE]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
@@ -38,7 +40,14 @@ in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPO
 endpoint); into an empty folder the release already on the Hub is downloaded first. Without
 --version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes no
 version and uploads nothing, and lists what would be (an empty folder is still filled from the Hub:
-that changes nothing there).`;
+that changes nothing there).
+
+When the folder already holds a version, the card ends with a section "Changes since VERSION" against the
+latest of them (the version the folder's default config was until now), or the one --diff-against VERSION
+names: each version's cutoff and base commits, the tasks per repository (kept with the same or a changed
+body, added, removed) and how many were added or removed for each reason (repocod report --diff lists every
+task). --cutoff DATE is the --changed-since date the selection was built with (the release does not record it
+yet): with it, a task whose body did not change since then is said so. A first version has no such section.`;
 
 export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', PUBLISH_USAGE);
@@ -49,6 +58,7 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
   // Checked before the catalog is opened or anything is written: a bad name or a missing token
   // must not leave a half-published version behind.
   const push = pushOption(args);
+  const cutoff = cutoffOption(stringOption(args, 'cutoff'));
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
     const reference = stringOption(args, 'reference');
@@ -65,6 +75,8 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
       dryRun: args.flags.get('dry-run') === true,
       stateRoot: stateRoot(),
       reference: { ...repositoryOptions(args), name: reference },
+      diffAgainst: stringOption(args, 'diff-against'),
+      cutoff,
     });
     io.out(formatPublish(summary));
     return 0;
@@ -149,6 +161,15 @@ ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
       for (const id of ids.slice(0, 20)) lines.push(`    ${label} ${id}`);
       if (ids.length > 20) lines.push(`    ${label} … and ${ids.length - 20} more`);
     }
+  }
+  if (summary.changes !== null) {
+    const { changes } = summary;
+    const changed = changes.kept.filter((task) => task.change === 'changed-body').length;
+    lines.push(
+      `  changes    since ${changes.a.version} (the card's section): ${changes.kept.length} kept (${changed} with a \
+changed body), ${changes.added.length} added, ${changes.removed.length} removed; repocod report --diff \
+${changes.a.version} ${changes.b.version} lists why`,
+    );
   }
   if (summary.upload !== null) {
     lines.push(
