@@ -26,6 +26,8 @@ const PUBLISH_RUN: CollectiveStage = {
       push,
       stateRoot: settings.stateRoot,
       reference: { projectRoot: settings.projectRoot, manifest: settings.manifest, sources: settings.sources },
+      // The card's "Changes since" section then says which earlier tasks left because their body is older.
+      cutoff: settings.changedSince,
     });
     progress.step(1, 1, value.writes.map((write) => write.path).join(', '));
     const rows = value.content?.rows.length ?? earlier?.numExamples ?? 0;
