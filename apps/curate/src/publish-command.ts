@@ -19,6 +19,7 @@ import { repositoryOptions } from './repository-options.js';
 export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
 [--db FILE]
                        [--reference NAME] [--manifest FILE] [--source NAME=PATH] [--changed-since DATE]
+                       [--diff-against VERSION]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
        repocod publish --push ORG/NAME [--out DIR] [--hub-url URL] [--dry-run]
 
@@ -43,7 +44,14 @@ in one commit, creating it if needed (token from HF_TOKEN; --hub-url or HF_ENDPO
 endpoint); into an empty folder the release already on the Hub is downloaded first. Without
 --version, --push uploads the folder as it is (the rerun after a failed upload). --dry-run writes no
 version and uploads nothing, and lists what would be (an empty folder is still filled from the Hub:
-that changes nothing there).`;
+that changes nothing there).
+
+When the folder already holds a version, the card ends with a section "Changes since VERSION" against the
+latest of them (the version the folder's default config was until now), or the one --diff-against VERSION
+names: each version's cutoff and base commits, the tasks per repository (kept with the same or a changed
+body, added, removed) and how many were added or removed for each reason (repocod report --diff lists every
+task; with --changed-since, a task whose body did not change since the cutoff is said so). A first version
+has no such section.`;
 
 export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   if (args.positionals.length > 0) throw new RepocodError('usage', PUBLISH_USAGE);
@@ -71,6 +79,7 @@ export async function publishCommand(args: ParsedArgs, io: CommandIO): Promise<n
       stateRoot: stateRoot(),
       reference: { ...repositoryOptions(args), name: reference },
       changedSince: changedSinceOption(args),
+      diffAgainst: stringOption(args, 'diff-against'),
     });
     io.out(formatPublish(summary));
     return 0;
@@ -161,6 +170,15 @@ ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
       for (const id of ids.slice(0, 20)) lines.push(`    ${label} ${id}`);
       if (ids.length > 20) lines.push(`    ${label} … and ${ids.length - 20} more`);
     }
+  }
+  if (summary.changes !== null) {
+    const { changes } = summary;
+    const changed = changes.kept.filter((task) => task.change === 'changed-body').length;
+    lines.push(
+      `  changes    since ${changes.a.version} (the card's section): ${changes.kept.length} kept (${changed} with a \
+changed body), ${changes.added.length} added, ${changes.removed.length} removed; repocod report --diff \
+${changes.a.version} ${changes.b.version} lists why`,
+    );
   }
   if (summary.upload !== null) {
     lines.push(

@@ -19,6 +19,7 @@ import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT } from './project-root.js';
+import { REPORT_DIFF_HELP, REPORT_DIFF_SYNOPSIS, reportDiffCommand } from './report-diff-command.js';
 import { repositoryOptions } from './repository-options.js';
 
 export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
@@ -27,6 +28,7 @@ export const REPORT_USAGE = `usage: repocod report [--selection ID | --release D
        repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json-file FILE] [--db FILE]
        repocod report --reference NAME [--flaky NAME] [--manifest FILE] [--markdown FILE] [--html FILE]
                       [--json-file FILE] [--db FILE]
+       ${REPORT_DIFF_SYNOPSIS}
 
 How close a rebuild is to REPOCOD: our tasks beside REPOCOD's published tables
 (datasets/repocod/reference), per repository × context level, cell by cell with the difference: the
@@ -60,11 +62,17 @@ the reference's where it gives one, its text against ours, its gold patch and te
 its full_function, our level under each level mode, our latest verdict, the latest evaluate --gold, and
 whether --flaky NAME (another reference, such as REPOCOD's flaky_tests.json) lists it; then a headline
 ("N of M resolved, A with identical FAIL_TO_PASS, B differ, V valid here, C not valid here (why)").
---html FILE writes it as one self-contained page, --json-file FILE every entry.`;
+--html FILE writes it as one self-contained page, --json-file FILE every entry.
+
+${REPORT_DIFF_HELP}`;
 
 const AGAINST: Readonly<Record<string, ReferenceName>> = { full: 'full-v4', 'full-v1': 'full-v1', lite: 'lite' };
 
 export async function reportCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
+  if (args.flags.has('diff')) return reportDiffCommand(args, io);
+  for (const option of ['cutoff', 'json']) {
+    if (args.flags.has(option)) throw new RepocodError('usage', `--${option} goes with --diff\n\n${REPORT_USAGE}`);
+  }
   if (args.positionals.length > 0) throw new RepocodError('usage', REPORT_USAGE);
   if (args.flags.get('candidate-modes') === true) return candidateModesCommand(args, io);
   if (args.flags.get('level-modes') === true) return levelModesCommand(args, io);

@@ -43,3 +43,11 @@ export function bufferIO(interactive = false): BufferIO {
     stderr: () => err,
   };
 }
+
+/** One `repocod` command run in-process, with what it printed. */
+export async function runMain(args: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const { main } = await import('../main.js');
+  const io = bufferIO();
+  const code = await main([...args], io);
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
+}

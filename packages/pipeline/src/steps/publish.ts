@@ -16,6 +16,9 @@ import {
 import type { ReleaseReferenceOptions } from '../reference/reference-of-release.js';
 import type { ReleaseContent } from '../release/release-content.js';
 import { releaseContent } from '../release/release-content.js';
+import { changesSection } from '../release/changes-section.js';
+import { changesOfNewVersion } from '../release/changes-of-new-version.js';
+import type { VersionDiffReport } from '../release/version-diff.js';
 
 /** Where a release goes on the Hub. */
 export interface HubTarget {
@@ -50,6 +53,11 @@ export interface PublishOptions {
    * `freshness.json` and the card's "Freshness"), and every released task's body must have changed after it.
    */
   readonly changedSince?: string;
+  /**
+   * The earlier version the card's "Changes since" section compares with (`--diff-against`); default: the
+   * folder's latest version. A first version has no such section.
+   */
+  readonly diffAgainst?: string;
 }
 
 export interface PublishSummary {
@@ -58,6 +66,8 @@ export interface PublishSummary {
   readonly dryRun: boolean;
   /** What the new version holds and why; null when only pushing. */
   readonly content: ReleaseContent | null;
+  /** What it changes from an earlier version (the card's "Changes since" section); null for a first version. */
+  readonly changes: VersionDiffReport | null;
   /** The release folder after this version (or as it is, when only pushing). */
   readonly release: WrittenRelease;
   /** Files written (or, on a dry run, to be written), with their sizes. */
@@ -89,6 +99,9 @@ export async function publishStep(catalog: Catalog, options: PublishOptions): Pr
 
   let content: ReleaseContent | null = null;
   let plan: ReleasePlan | null = null;
+  let changes: VersionDiffReport | null = null;
+  if (version === undefined && options.diffAgainst !== undefined)
+    throw new RepocodError('usage', `--diff-against ${options.diffAgainst} goes with --version V`);
   if (version !== undefined) {
     const envsRoot = options.stateRoot === undefined ? undefined : join(options.stateRoot, 'envs');
     content = await releaseContent(catalog, {
@@ -99,7 +112,14 @@ export async function publishStep(catalog: Catalog, options: PublishOptions): Pr
       reference: options.reference,
       changedSince: options.changedSince,
     });
-    plan = planRelease(out, version, content.rows, content.body, content.extras);
+    changes = await changesOfNewVersion(
+      catalog,
+      out,
+      { name: version, rows: content.rows, extras: content.extras },
+      { against: options.diffAgainst },
+    );
+    const body = changes === null ? content.body : `${content.body}\n${changesSection(changes)}`;
+    plan = planRelease(out, version, content.rows, body, content.extras);
     if (!dryRun) applyReleasePlan(plan);
   }
   const release: WrittenRelease = plan ?? existingRelease(out);
@@ -136,6 +156,7 @@ after validation (${content.counts.toolVersions.join(', ')}).`;
     version: version ?? null,
     dryRun,
     content,
+    changes,
     release,
     writes,
     downloaded,
