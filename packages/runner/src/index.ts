@@ -4,6 +4,8 @@ export * from './manifest.js';
 export * from './manifest-entry.js';
 export * from './manifest-overrides.js';
 export * from './manifest-at-overrides.js';
+export * from './recipe-variant.js';
+export * from './recipe-at-checkout.js';
 export * from './at-error.js';
 export * from './at-spec.js';
 export * from './at-ref.js';
