@@ -6,6 +6,8 @@ export * from './manifest-overrides.js';
 export * from './manifest-at-overrides.js';
 export * from './recipe-variant.js';
 export * from './recipe-at-checkout.js';
+export * from './derive-recipe.js';
+export * from './derive-recipe-at.js';
 export * from './at-error.js';
 export * from './at-spec.js';
 export * from './at-ref.js';

@@ -27,7 +27,7 @@ function entryWith(path: string, start: string) {
 }
 
 describe('recipeAtCheckout', () => {
-  it('reads the start commit from the history: its descendants take it, a side branch and an older commit do not', async () => {
+  it('reads the start in the history: its descendants take it, a side branch and an older commit not', async () => {
     const history = await makeDatedHistory([
       { files: { 'pyproject.toml': '[project]\nname = "lib"\n' }, committedAt: '2024-06-01T00:00:00Z' },
       { files: { 'a.py': 'a = 1\n' }, committedAt: '2025-03-01T00:00:00Z' },

@@ -71,7 +71,8 @@ describe('chooseRecipe', () => {
     expect(from.entry.python).toBe('3.11');
     expect(from.entry.pytestArgs).toEqual(['-p', 'no:cacheprovider']);
     expect(describeRecipeChoice(from)).toBe(
-      'variants[0] from 2025-05-12T00:58:53Z (manifest.yaml:11): requirements/tests.txt became the dependency group tests',
+      'variants[0] from 2025-05-12T00:58:53Z (manifest.yaml:11): requirements/tests.txt became the dependency group \
+tests',
     );
     expect(chooseRecipe(entry, at('2025-05-11T17:58:52-07:00')).chosen).toBeNull();
   });
