@@ -5,6 +5,7 @@ import { EVALUATE_USAGE, evaluateCommand } from './evaluate-command.js';
 import { EXECUTOR_USAGE } from './executor-option.js';
 import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
 import type { CommandIO } from './io.js';
+import { MANIFEST_USAGE, manifestCommand } from './manifest-command.js';
 import { MINE_USAGE, mineCommand } from './mine-command.js';
 import type { ParsedArgs } from './parse-args.js';
 import { PUBLISH_USAGE, publishCommand } from './publish-command.js';
@@ -52,6 +53,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     overview: 'env <repository>      check out a repository and make its environment',
     usage: ENV_USAGE,
     run: envCommand,
+  },
+  {
+    name: 'manifest',
+    overview: 'manifest derive <repository> --at NAME=REF   propose its recipe at another commit, from its files',
+    usage: MANIFEST_USAGE,
+    run: manifestCommand,
   },
   {
     name: 'run',

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { git } from '@repocod/runner';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,10 +13,10 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-async function run(argv: readonly string[]): Promise<{ code: number; stderr: string }> {
+async function run(argv: readonly string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   const io = bufferIO();
   const code = await main(argv, io);
-  return { code, stderr: io.stderr() };
+  return { code, stdout: io.stdout(), stderr: io.stderr() };
 }
 
 // Every case fails while --at is resolved, before a checkout or an environment is made.
@@ -50,4 +50,74 @@ describe('repocod env --at', () => {
     expect(select.code).toBe(2);
     expect(select.stderr).toContain('unknown option --at for "select"');
   });
+});
+
+describe('repocod env with recipe variants', () => {
+  const previousState = process.env.REPOCOD_STATE;
+  afterEach(() => {
+    if (previousState === undefined) delete process.env.REPOCOD_STATE;
+    else process.env.REPOCOD_STATE = previousState;
+  });
+
+  /** The demo's files committed at `committedAt` (a file `era.txt` telling the commits apart); the sha. */
+  async function commitDemo(repo: string, era: string, committedAt: string): Promise<string> {
+    writeFileSync(join(repo, 'era.txt'), `${era}\n`);
+    await git(repo, ['add', '--all']);
+    await git(repo, ['commit', '--quiet', '--no-gpg-sign', '-m', era], {
+      GIT_AUTHOR_NAME: 'a',
+      GIT_AUTHOR_EMAIL: 'a@localhost',
+      GIT_AUTHOR_DATE: committedAt,
+      GIT_COMMITTER_NAME: 'a',
+      GIT_COMMITTER_EMAIL: 'a@localhost',
+      GIT_COMMITTER_DATE: committedAt,
+    });
+    return git(repo, ['rev-parse', 'HEAD']);
+  }
+
+  it('builds the demo at two commits of two eras with two recipes, says which, and reuses each', async () => {
+    process.env.REPOCOD_STATE = join(dir, 'state');
+    const repo = join(dir, 'demo');
+    cpSync(join(PROJECT_ROOT, 'datasets/demo'), repo, { recursive: true });
+    await git(repo, ['init', '--quiet', '--initial-branch=main']);
+    const old = await commitDemo(repo, '2024', '2024-06-01T00:00:00Z');
+    const recent = await commitDemo(repo, '2025', '2025-06-01T00:00:00Z');
+    const manifest = join(dir, 'manifest.yaml');
+    writeFileSync(
+      manifest,
+      [
+        'repositories:',
+        '  - name: demo',
+        `    source: ${repo}`,
+        `    base_commit: ${old}`,
+        '    python: "3.11"',
+        '    install: [{pip: ["pytest==8.3.5"]}]',
+        '    test_roots: [tests]',
+        '    timeout: 120',
+        '    variants:',
+        '      - from: 2025-01-01',
+        '        why: the demo of 2025 wants its era in the environment',
+        '        env: {DEMO_ERA: "2025"}',
+        '',
+      ].join('\n'),
+    );
+    const env = (commit: string) => run(['env', 'demo', '--manifest', manifest, '--at', `demo=${commit}`]);
+    const folder = (stdout: string): string => /environment {2}\S+\/(demo-[0-9a-f]{16})\n/.exec(stdout)?.[1] ?? '';
+
+    const before = await env(old);
+    expect(before.code, before.stderr).toBe(0);
+    expect(before.stdout).toContain(
+      "recipe       the entry's own (the commit, of 2024-06-01T00:00:00+00:00, is before variants[0] from 2025-01-01)",
+    );
+    const after = await env(recent);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stdout).toContain(
+      `recipe       variants[0] from 2025-01-01 (${manifest}:10): the demo of 2025 wants its era in the environment`,
+    );
+    expect(folder(before.stdout)).toMatch(/^demo-/);
+    expect(folder(after.stdout)).toMatch(/^demo-/);
+    expect(folder(after.stdout)).not.toBe(folder(before.stdout));
+    const again = await env(recent);
+    expect(folder(again.stdout)).toBe(folder(after.stdout));
+    expect(again.stdout).toMatch(/, reused in /);
+  }, 600_000);
 });

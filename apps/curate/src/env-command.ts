@@ -1,5 +1,6 @@
 import { RepocodError } from '@repocod/core';
 import { prepareStep } from '@repocod/pipeline';
+import { describeRecipeChoice } from '@repocod/runner';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
@@ -15,7 +16,8 @@ manifest's Python, its install recipe and the runner's harness. Repositories: th
 another commit than the manifest's (so do mine, tasks, run, validate, evaluate and curate): a full or short
 sha, a tag, a branch, HEAD, or a day YYYY-MM-DD, the last commit on the default branch committed before that
 day began (UTC; first parents only). The default branch is a --source clone's HEAD, or the remote's default
-branch (origin/HEAD) of a url, fetched first. Its packages are resolved as of that commit's date.`;
+branch (origin/HEAD) of a url, fetched first. Its packages are resolved as of that commit's date, and an entry
+with recipe variants is built with the one of that commit's era (the line "recipe" says which).`;
 
 export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [repository, extra] = args.positionals;
@@ -27,10 +29,12 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
     onLog: io.interactive ? (line) => io.err(`  ${line}\n`) : undefined,
   });
   const { checkout, environment } = prepared;
+  const recipe = prepared.recipe === undefined ? null : describeRecipeChoice(prepared.recipe);
   io.out(
     [
       `${checkout.name} at ${checkout.baseCommit} (${checkout.commitTimestamp})`,
       `  checkout     ${checkout.path}`,
+      ...(recipe === null ? [] : [`  recipe       ${recipe}`]),
       `  environment  ${environment.path}`,
       `               python ${environment.pythonVersion}, ${environment.installer}, \
 ${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,

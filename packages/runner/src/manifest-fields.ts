@@ -15,6 +15,7 @@ import {
   type ValueParser,
 } from './manifest-field-row.js';
 import { type Origin, originOf } from './manifest-origin.js';
+import { parseVariants } from './manifest-variants.js';
 import {
   parseBlobsFrom,
   parseBuildInPlace,
@@ -28,6 +29,7 @@ import {
   parseTestRoots,
   parseTimeout,
 } from './manifest-values.js';
+import { type RecipeVariant, VARIANT_FIELD_KEYS } from './recipe-variant.js';
 
 /**
  * The fields of a manifest, one row each: the key a manifest writes, the property of ManifestEntry it fills,
@@ -243,6 +245,21 @@ the command gives no --repeat. Part of each validation's key.",
       '{sdist: URL of a .tar.gz, sha256, why}: a source distribution that stands in for the commit where \
 the clone cannot be had; `repocod rebuild` fetches it and checks its sha256 when no --source is given.',
     example: '{sdist: "https://example.org/a-1.0.tar.gz", sha256: <64 hex digits>, why: the clone is too large}',
+  }),
+  field({
+    key: 'variants',
+    property: 'variants',
+    presence: optional('the fields above apply at every commit'),
+    // The rows are read when a manifest is checked, after the table is made (a variant's fields are its rows).
+    parse: (document, list): readonly RecipeVariant[] =>
+      parseVariants(document, list, MANIFEST_ENTRY_FIELDS, MANIFEST_ENTRY_KEYS),
+    about: `the recipe of other eras, oldest first: each item sets some of ${VARIANT_FIELD_KEYS.join(', ')} for the \
+base commits from a moment (a day or a timestamp with its zone: committed on or after it) or from a commit (it and \
+its descendants) on, with \`why\` (required: what changed in the project). At a base commit the last variant that \
+applies replaces those fields of the entry, one by one; before the first, the entry's own apply (docs/fresh.md).`,
+    example:
+      '[{from: "2025-05-12T00:58:53Z", why: "requirements/tests.txt became the group tests", install: [{pip: [pytest, \
+--editable, .]}]}]',
   }),
 ] as const;
 

@@ -4,6 +4,7 @@ import { DEFAULT_REPEAT, RepocodError } from '@repocod/core';
 import { LineCounter, parseDocument } from 'yaml';
 import type { InstallStep } from './install-step.js';
 import { validateManifest } from './manifest-schema.js';
+import type { RecipeVariant } from './recipe-variant.js';
 
 export { DEFAULT_TIMEOUT_SECONDS } from './manifest-fields.js';
 
@@ -76,6 +77,11 @@ interface ManifestEntryFields {
    * snapshot is over the fetch limit here): its URL and sha256, checked when `repocod rebuild` fetches it.
    */
   readonly standIn?: StandIn;
+  /**
+   * The recipe of other eras (recipe-variant.ts): chosen by the base commit once it is known (at the checkout),
+   * and gone from the entry the checkout's jobs see.
+   */
+  readonly variants?: readonly RecipeVariant[];
 }
 
 /** See ManifestEntryFields.standIn. */

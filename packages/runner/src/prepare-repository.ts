@@ -6,6 +6,8 @@ import { ensureCheckout } from './checkout.js';
 import type { Environment } from './environment.js';
 import { ensureEnvironment } from './environment.js';
 import type { ManifestEntry } from './manifest.js';
+import { recipeAtCheckout } from './recipe-at-checkout.js';
+import { describeRecipeChoice, type RecipeChoice } from './recipe-variant.js';
 import type { Worktree } from './worktrees.js';
 import { ensureWorktrees } from './worktrees.js';
 import { checkWorktreeImports, projectPackages } from './worktree-imports.js';
@@ -22,7 +24,10 @@ export function runnerPaths(projectRoot: string, stateRoot = join(projectRoot, '
 
 /** Everything a repository's jobs need: its checkout, its environment, and one worktree per worker. */
 export interface PreparedRepository {
+  /** The manifest's entry at the checkout's commit: its recipe variant chosen (recipe-variant.ts). */
   readonly entry: ManifestEntry;
+  /** Which of the entry's recipe variants applies at the commit; absent for an entry without variants. */
+  readonly recipe?: RecipeChoice;
   readonly checkout: Checkout;
   readonly environment: Environment;
   readonly worktrees: readonly Worktree[];
@@ -42,15 +47,20 @@ export interface PrepareOptions {
  * each worktree with the environment's build artefacts (a compiled project's extensions).
  */
 export async function prepareRepository(
-  entry: ManifestEntry,
+  manifestEntry: ManifestEntry,
   paths: RunnerPaths,
   options: PrepareOptions,
 ): Promise<PreparedRepository> {
-  const checkout = await ensureCheckout(entry, {
+  const checkout = await ensureCheckout(manifestEntry, {
     reposRoot: join(paths.stateRoot, 'repos'),
     projectRoot: paths.projectRoot,
     onLog: options.onLog,
   });
+  // The recipe follows the commit: from here on the entry is the one of the checkout's era.
+  const recipe = manifestEntry.variants === undefined ? undefined : await recipeAtCheckout(manifestEntry, checkout);
+  const entry = recipe?.entry ?? manifestEntry;
+  const described = recipe === undefined ? null : describeRecipeChoice(recipe);
+  if (described !== null) options.onLog?.(`${entry.name}: recipe ${described}`);
   const environment = await ensureEnvironment(entry, checkout.path, {
     envsRoot: join(paths.stateRoot, 'envs'),
     baseCommit: checkout.baseCommit,
@@ -76,7 +86,7 @@ export async function prepareRepository(
     const count = artefacts.files.length;
     options.onLog?.(`${entry.name}: ${count} build artefact(s) copied into worktree(s) ${shared.join(', ')}`);
   }
-  const prepared = { entry, checkout, environment, worktrees, artefacts };
+  const prepared = { entry, checkout, environment, worktrees, artefacts, ...(recipe === undefined ? {} : { recipe }) };
   await checkWorktreeImports(prepared);
   return prepared;
 }

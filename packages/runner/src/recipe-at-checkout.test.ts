@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { git } from './git.js';
+import { parseManifest } from './manifest.js';
+import { recipeAtCheckout } from './recipe-at-checkout.js';
+import { addCommit, makeDatedHistory } from './testing/dated-commits.js';
+
+/** An entry of the history at `path` whose second variant starts at the commit `start`. */
+function entryWith(path: string, start: string) {
+  const text = [
+    'repositories:',
+    '  - name: lib',
+    `    source: ${path}`,
+    '    python: "3.11"',
+    '    install: [{pip: [--editable, ".[test]"]}]',
+    '    test_roots: [tests]',
+    '    variants:',
+    '      - from: 2025-01-01',
+    '        why: the test extra became a group',
+    '        install: [{pip: [pytest, --editable, .]}]',
+    `      - from: ${start}`,
+    '        why: requires-python rose to 3.12',
+    '        python: "3.12"',
+  ].join('\n');
+  const [entry] = parseManifest(`${text}\n`, 'lib.yaml').repositories;
+  if (entry === undefined) throw new Error('no entry');
+  return entry;
+}
+
+describe('recipeAtCheckout', () => {
+  it('reads the start in the history: its descendants take it, a side branch and an older commit not', async () => {
+    const history = await makeDatedHistory([
+      { files: { 'pyproject.toml': '[project]\nname = "lib"\n' }, committedAt: '2024-06-01T00:00:00Z' },
+      { files: { 'a.py': 'a = 1\n' }, committedAt: '2025-03-01T00:00:00Z' },
+      {
+        files: { 'pyproject.toml': '[project]\nname = "lib"\nrequires-python = ">=3.12"\n' },
+        committedAt: '2025-09-01T00:00:00Z',
+      },
+      { files: { 'b.py': 'b = 1\n' }, committedAt: '2025-10-01T00:00:00Z' },
+    ]);
+    const [old, middle, start, after] = history.commits as [string, string, string, string];
+    // A side branch from the middle, committed after the start but without it.
+    await git(history.path, ['checkout', '--quiet', '-b', 'side', middle]);
+    const side = await addCommit(history.path, { files: { 'c.py': 'c = 1\n' }, committedAt: '2025-11-01T00:00:00Z' });
+    const entry = entryWith(history.path, start);
+    const at = async (commit: string, commitTimestamp: string) =>
+      recipeAtCheckout(entry, { name: 'lib', path: history.path, baseCommit: commit, commitTimestamp });
+
+    expect((await at(old, '2024-06-01T00:00:00Z')).chosen).toBeNull();
+    expect((await at(middle, '2025-03-01T00:00:00Z')).chosen?.index).toBe(0);
+    expect((await at(start, '2025-09-01T00:00:00Z')).entry.python).toBe('3.12');
+    const descendant = await at(after, '2025-10-01T00:00:00Z');
+    expect(descendant.chosen?.index).toBe(1);
+    expect(descendant.entry).toMatchObject({ python: '3.12', install: [{ pip: ['--editable', '.[test]'] }] });
+    const onSide = await at(side, '2025-11-01T00:00:00Z');
+    expect(onSide.chosen?.index).toBe(0);
+    expect(onSide.entry.python).toBe('3.11');
+  });
+
+  it('takes a start commit the clone lacks as not reached', async () => {
+    const history = await makeDatedHistory([{ files: { 'a.py': 'a = 1\n' }, committedAt: '2025-06-01T00:00:00Z' }]);
+    const [only] = history.commits as [string];
+    const entry = entryWith(history.path, 'd'.repeat(40));
+    const choice = await recipeAtCheckout(entry, {
+      name: 'lib',
+      path: history.path,
+      baseCommit: only,
+      commitTimestamp: '2025-06-01T00:00:00Z',
+    });
+    expect(choice.chosen?.index).toBe(0);
+  });
+});
