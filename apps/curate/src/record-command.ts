@@ -51,7 +51,7 @@ stored with them, so the record is told it and checks it: a task whose body did 
 refused, naming the task). Each line ends with body_commit and body_changed_at (its body's newest code
 line, as git blame dated it at the base commit), and the meta gains freshness: the cutoff, how the
 bodies were dated, the candidates dated and those changed after the cutoff, the oldest and newest
-task body.`;
+task body; its stands_in_for is null (a fresh version is built at a commit of its own, --at).`;
 
 export async function recordCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const repositories = listOption(args, 'repo');

@@ -82,7 +82,9 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
       buildRebuildRecord({
         repository,
         toolVersion: toolPackageVersion(),
-        manifestBaseCommit: options.manifestBaseCommits?.get(repository) ?? null,
+        // A fresh version is built at a commit of its own (--at), not as a stand-in for the manifest's.
+        manifestBaseCommit:
+          options.changedSince === undefined ? (options.manifestBaseCommits?.get(repository) ?? null) : null,
         tasks,
         selection: chosen,
         validations: await catalog.validations({ repository }),
