@@ -193,6 +193,7 @@ async function runHeadless(
     const written = formatWrittenRecords(
       await writeRecords(session.catalog, repositories, records, {
         manifest: session.settings.manifest,
+        changedSince: session.settings.changedSince,
       }),
     );
     if (json) io.err(written);
