@@ -90,7 +90,8 @@ describe('repocod env with recipe variants', () => {
         `    source: ${repo}`,
         `    base_commit: ${old}`,
         '    python: "3.11"',
-        '    install: [{pip: ["pytest==8.3.5"]}]',
+        // Released before the older commit's day: uv resolves as of each commit's date (pip would not).
+        '    install: [{pip: ["pytest==8.2.1"]}]',
         '    test_roots: [tests]',
         '    timeout: 120',
         '    variants:',
