@@ -1,4 +1,4 @@
-import { DOUBLE, LIST, listValue, VARCHAR } from '@duckdb/node-api';
+import { DOUBLE, type DuckDBConnection, INTEGER, LIST, listValue, TIMESTAMP, VARCHAR } from '@duckdb/node-api';
 import { RepocodError } from '@repocod/core';
 import { errorMessage } from './duckdb-errors.js';
 import {
@@ -11,7 +11,7 @@ import {
   type TestResultRecord,
   testResultFromRow,
 } from './runs-table.js';
-import { text } from './typed-cells.js';
+import { text, timestampValueOf } from './typed-cells.js';
 import type { CatalogEngine } from './catalog-engine.js';
 import { inTransaction, readRows, TEXT_LIST, withAppender } from './catalog-engine.js';
 
@@ -60,8 +60,12 @@ export function runStore(engine: CatalogEngine): RunStore {
           const [stored] = await readRows(connection, 'SELECT count(*) AS n FROM test_results WHERE run_id = $1', [
             run.runId,
           ]);
-          await connection.run('DELETE FROM runs WHERE run_id = $1', [run.runId]);
-          await withAppender(connection, 'runs', (appender) => appendRun(appender, run));
+          const [known] = await readRows(connection, 'SELECT count(*) AS n FROM runs WHERE run_id = $1', [run.runId]);
+          // A run recorded again is updated in place, its keys untouched: deleting the row and appending one of the
+          // same key in one transaction failed fatally in DuckDB ("Failed to delete all rows from index"), as it
+          // did for test_results below.
+          if (Number(known?.n ?? 0) > 0) await updateRun(connection, run);
+          else await withAppender(connection, 'runs', (appender) => appendRun(appender, run));
           if (Number(stored?.n ?? 0) === 0) {
             await withAppender(connection, 'test_results', (appender) => {
               for (const result of results) appendTestResult(appender, run.runId, result);
@@ -157,4 +161,50 @@ export function runStore(engine: CatalogEngine): RunStore {
       });
     },
   };
+}
+
+/** Every column of a stored run but its keys (run_id, and job_hash, which the run id names) set to `run`'s. */
+function updateRun(connection: DuckDBConnection, run: RunRecord): Promise<unknown> {
+  return connection.run(
+    `UPDATE runs SET repository = $2, base_commit = $3, environment_key = $4, recipe_hash = $5, patches_hash = $6,
+       tests_hash = $7, attempt = $8, status = $9, exit_code = $10, duration_seconds = $11, network = $12,
+       worker = $13, log = $14, started_at = $15, finished_at = $16
+     WHERE run_id = $1`,
+    [
+      run.runId,
+      run.repository,
+      run.baseCommit,
+      run.environmentKey,
+      run.recipeHash,
+      run.patchesHash,
+      run.testsHash,
+      run.attempt,
+      run.status,
+      run.exitCode,
+      run.durationSeconds,
+      run.network,
+      run.worker,
+      run.log,
+      timestampValueOf(run.startedAt),
+      timestampValueOf(run.finishedAt),
+    ],
+    [
+      VARCHAR,
+      VARCHAR,
+      VARCHAR,
+      VARCHAR,
+      VARCHAR,
+      VARCHAR,
+      VARCHAR,
+      INTEGER,
+      VARCHAR,
+      INTEGER,
+      DOUBLE,
+      VARCHAR,
+      INTEGER,
+      VARCHAR,
+      TIMESTAMP,
+      TIMESTAMP,
+    ],
+  );
 }
