@@ -100,7 +100,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
       }),
     );
     io.out(formatMineSummary(summary));
-    await recordStageSeconds(catalog, repository, 'mine', started);
+    // Under the catalog name it was mined as: an era's own (catalog-name.ts).
+    await recordStageSeconds(catalog, summary.repository, 'mine', started);
     const errors = summary.functions.filter((fn) => fn.status === 'error').length;
     return errors === 0 && summary.mismatches.length === 0 ? 0 : 1;
   } finally {

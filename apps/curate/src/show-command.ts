@@ -1,5 +1,5 @@
 import { RepocodError, tailLines } from '@repocod/core';
-import type { BodyHistoryRow, StoredTask, StoredValidation } from '@repocod/pipeline';
+import type { BodyHistoryRow, Catalog, StoredTask, StoredValidation } from '@repocod/pipeline';
 import {
   bodyDateText,
   checksOf,
@@ -9,6 +9,7 @@ import {
   storedBodyDate,
   taskHash,
 } from '@repocod/pipeline';
+import { releaseInstanceId } from '@repocod/runner';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -18,66 +19,88 @@ export const SHOW_USAGE = `usage: repocod show <instance_id> [--db FILE]
 Prints a task: its prompt, its level and the dependencies that gave it, its level under each context-level
 mode with the calls that decided it (line, callee, what it resolved to, the rule), its FAIL_TO_PASS, the checks
 of its patches, its validation (each check, the tests concerned, the end of the log of a failed one,
-the flaky tests, the provenance and run ids) and the pre/gold diffs of code and tests.`;
+the flaky tests, the provenance and run ids) and the pre/gold diffs of code and tests. A repository built at
+another commit with --at keeps its tasks beside the others, their ids ending in @COMMIT12: an id without it
+shows the task of every commit the catalog holds.`;
 
 export async function showCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
   const [instanceId, extra] = args.positionals;
   if (instanceId === undefined || extra !== undefined) throw new RepocodError('usage', SHOW_USAGE);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   try {
-    const task = await catalog.task(instanceId);
-    if (task === null) {
-      const near = (await catalog.tasks())
-        .map((candidate) => candidate.instanceId)
-        .filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId))
-        .slice(0, 5);
-      throw new RepocodError(
-        'usage',
-        `no task ${instanceId} in the catalog${
-          near.length > 0
-            ? `; did you mean ${near.join(', ')}?`
-            : '; `repocod \
-sql "select instance_id from tasks"` lists them'
-        }`,
-      );
-    }
-    const validation =
-      (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
-      null;
-    const { checks } = task;
-    // Shown once the body was dated (--changed-since): when it was last written or changed, and by which commit.
-    const body = await storedBodyDate(catalog, task.repository, task.baseCommit, task.functionId);
-    const lines = [
-      `${task.instanceId}`,
-      `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
-      `  function     ${task.file}::${task.qualname}`,
-      ...bodyLines(body),
-      `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
-lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
-      ...levelLines(task),
-      `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
-      `  FAIL_TO_PASS (${task.failToPass.length})`,
-      ...task.failToPass.map((test) => `    ${test}`),
-      ...validationLines(validation),
-      '',
-      '--- prompt ---',
-      task.prompt.trimEnd(),
-      '',
-      '--- pre_patches.code ---',
-      task.preCode.trimEnd(),
-      '',
-      '--- pre_patches.test ---',
-      task.preTest.trimEnd(),
-      '',
-      '--- gold_patches.code ---',
-      task.goldCode.trimEnd(),
-      '',
-    ];
-    io.out(`${lines.join('\n')}\n`);
+    const tasks = await tasksNamed(catalog, instanceId);
+    const shown: string[] = [];
+    for (const task of tasks) shown.push((await taskLines(catalog, task)).join('\n'));
+    io.out(`${shown.join('\n\n')}\n`);
     return 0;
   } finally {
     await catalog.close();
   }
+}
+
+/**
+ * The task of that instance id. An id as a release names it (no `@COMMIT12`, catalog-name.ts) is the task of every
+ * commit the catalog built of its repository: the manifest's and each era's, oldest base commit first.
+ */
+async function tasksNamed(catalog: Catalog, instanceId: string): Promise<StoredTask[]> {
+  const summaries = await catalog.taskSummaries();
+  const ids =
+    releaseInstanceId(instanceId) === instanceId
+      ? summaries
+          .filter((summary) => releaseInstanceId(summary.instanceId) === instanceId)
+          .map((summary) => summary.instanceId)
+      : [instanceId];
+  const tasks: StoredTask[] = [];
+  for (const id of ids) {
+    const task = await catalog.task(id);
+    if (task !== null) tasks.push(task);
+  }
+  const committed = (task: StoredTask): number => Date.parse(task.baseCommitTimestamp);
+  if (tasks.length > 0) return tasks.sort((a, b) => committed(a) - committed(b));
+  const near = summaries
+    .map((candidate) => candidate.instanceId)
+    .filter((id) => id.includes(instanceId.split('.').at(-1) ?? instanceId))
+    .slice(0, 5);
+  throw new RepocodError(
+    'usage',
+    `no task ${instanceId} in the catalog${
+      near.length > 0
+        ? `; did you mean ${near.join(', ')}?`
+        : '; `repocod \
+sql "select instance_id from tasks"` lists them'
+    }`,
+  );
+}
+
+async function taskLines(catalog: Catalog, task: StoredTask): Promise<string[]> {
+  const validation =
+    (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
+    null;
+  const { checks } = task;
+  // Shown once the body was dated (--changed-since): when it was last written or changed, and by which commit.
+  const body = await storedBodyDate(catalog, task.repository, task.baseCommit, task.functionId);
+  return [
+    `${task.instanceId}`,
+    `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
+    `  function     ${task.file}::${task.qualname}`,
+    ...bodyLines(body),
+    `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
+lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
+    ...levelLines(task),
+    `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
+    `  FAIL_TO_PASS (${task.failToPass.length})`,
+    ...task.failToPass.map((test) => `    ${test}`),
+    ...validationLines(validation),
+    '',
+    ...section('prompt', task.prompt),
+    ...section('pre_patches.code', task.preCode),
+    ...section('pre_patches.test', task.preTest),
+    ...section('gold_patches.code', task.goldCode),
+  ];
+}
+
+function section(title: string, text: string): string[] {
+  return [`--- ${title} ---`, text.trimEnd(), ''];
 }
 
 /** The task's level and why, then its label under every mode (see explainLevel). */

@@ -1,6 +1,7 @@
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openCatalog } from '@repocod/pipeline';
 import { main } from './main.js';
 import { bufferIO, makeTempDir } from './testing/test-support.js';
 import { demoFixture } from './testing/demo-fixture.js';
@@ -85,5 +86,35 @@ finished_at >= '${before}'`;
     const missing = bufferIO();
     expect(await main(['show', 'demo-inventory.warehouse.Bin.tak', '--db', db], missing)).toBe(2);
     expect(missing.stderr()).toMatch(/no task demo-inventory\.warehouse\.Bin\.tak in the catalog/);
+
+    // Another era of the demo beside it (as --at demo=REF keeps one: catalog-name.ts): an id without the era
+    // shows the task of each commit, oldest first; with it, that era's alone.
+    const era = 'b'.repeat(12);
+    const catalog = await openCatalog(db);
+    try {
+      const take = await catalog.task('demo-inventory.warehouse.Bin.take');
+      if (take === null) throw new Error('no Bin.take task');
+      await catalog.replaceTasks(`demo@${era}`, [
+        {
+          ...take,
+          instanceId: `${take.instanceId}@${era}`,
+          repository: `demo@${era}`,
+          baseCommit: 'b'.repeat(40),
+          baseCommitTimestamp: '2099-01-01T00:00:00+00:00',
+        },
+      ]);
+    } finally {
+      await catalog.close();
+    }
+    const both = bufferIO();
+    expect(await main(['show', 'demo-inventory.warehouse.Bin.take', '--db', db], both)).toBe(0);
+    const heads = both.stdout().match(/^demo-inventory\.warehouse\.Bin\.take\S*$/gm);
+    expect(heads).toEqual(['demo-inventory.warehouse.Bin.take', `demo-inventory.warehouse.Bin.take@${era}`]);
+    expect(both.stdout()).toContain(`  repository   demo at ${era} (2099-01-01T00:00:00+00:00)`);
+    const one = bufferIO();
+    expect(await main(['show', `demo-inventory.warehouse.Bin.take@${era}`, '--db', db], one)).toBe(0);
+    expect(one.stdout().match(/^demo-inventory\.warehouse\.Bin\.take\S*$/gm)).toEqual([
+      `demo-inventory.warehouse.Bin.take@${era}`,
+    ]);
   });
 });

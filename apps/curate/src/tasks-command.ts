@@ -67,7 +67,7 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
       }),
     );
     io.out(formatTasksSummary(summary));
-    await recordStageSeconds(catalog, repository, 'tasks', started);
+    await recordStageSeconds(catalog, summary.repository, 'tasks', started);
     // Tasks that fail their checks are data (shown here, kept, never selected), not a failure of the stage.
     return 0;
   } finally {

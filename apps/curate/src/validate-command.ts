@@ -40,7 +40,9 @@ reading: every test runs without the body and those that pass leave FAIL_TO_PASS
 parallel on each repository's worktrees; each verdict goes to the catalog with its provenance (tool,
 Python, packages hash, run ids, how check 3 was answered) as soon as it is in, so a rerun resumes
 where a run stopped, and jobs already run are answered from the catalog unless --fresh.
---retry-failed validates the failed tasks again (infrastructure errors are always retried).
+--retry-failed validates the failed tasks again (infrastructure errors are always retried). A repository
+built at another commit with --at is validated at its tasks' commit without --at (its catalog name,
+NAME@COMMIT12, says which); --repo takes that name or the manifest's.
 Exit code 1 when a task could not be judged (timeout, crash, broken environment).`;
 
 export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<number> {
@@ -69,7 +71,9 @@ export async function validateCommand(args: ParsedArgs, io: CommandIO): Promise<
     io.out(formatValidateSummary(summary));
     // One repository's time is the run's; a run over several does not split it (the flow does, per repository).
     const [only, ...others] = listOption(args, 'repo');
-    if (only !== undefined && others.length === 0) await recordStageSeconds(catalog, only, 'validate', started);
+    const [validated] = summary.repositories;
+    if (only !== undefined && others.length === 0 && validated !== undefined && summary.repositories.length === 1)
+      await recordStageSeconds(catalog, validated.repository, 'validate', started);
     return summary.validations.some((row) => row.status === 'infra-error') ? 1 : 0;
   } finally {
     ticker.stop();

@@ -56,7 +56,7 @@ describe('job messages', () => {
       'job j4: field entry.deselect[0].reason must be a string, found nothing',
     );
     expect(() => readJobMessage({ ...message, job: { ...message.job, repository: 'django' } }, 'j5')).toThrow(
-      /job j5: field job.repository must be "flask" \(the job's repository is the entry's name\), found "django"/,
+      /job j5: field job.repository must be "flask" \(the job's repository is the entry's catalog name or its name\)/,
     );
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, url: null, source: null } }, 'j6')).toThrow(
       'job j6: field entry.source must be a string, found null',
@@ -64,6 +64,24 @@ describe('job messages', () => {
     expect(() => readJobMessage({ ...message, entry: { ...message.entry, install: [{ pip: [1] }] } }, 'j7')).toThrow(
       'job j7: field entry.install must be a list of shell commands and {pip: [strings]} steps, found [{"pip":[1]}]',
     );
+  });
+
+  it("carry an era's entry: the commit it moved from, and the era's catalog name as the job's repository", () => {
+    const era = {
+      ...repository,
+      entry: { ...repository.entry, baseCommit: 'b'.repeat(40), manifestCommit: 'a'.repeat(40) },
+      checkout: { ...repository.checkout, name: `flask@${'b'.repeat(12)}`, baseCommit: 'b'.repeat(40) },
+    } as unknown as PreparedRepository;
+    const message = jobMessage({ repository: `flask@${'b'.repeat(12)}`, patches: [], tests: 'all' }, era);
+    const read = readJobMessage(JSON.parse(JSON.stringify(message)), 'j8');
+    expect(read).toEqual(message);
+    expect(read.entry.manifestCommit).toBe('a'.repeat(40));
+    // An evaluation's job names the repository as the release does; another era's name is refused.
+    const wire = JSON.parse(JSON.stringify(message));
+    expect(readJobMessage({ ...wire, job: { ...wire.job, repository: 'flask' } }, 'j9').job.repository).toBe('flask');
+    expect(() =>
+      readJobMessage({ ...wire, job: { ...wire.job, repository: `flask@${'c'.repeat(12)}` } }, 'j10'),
+    ).toThrow(/job j10: field job.repository must be "flask"/);
   });
 
   it('describe their tests for people', () => {

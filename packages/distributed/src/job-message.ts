@@ -1,9 +1,9 @@
 import type { HarnessPlugin, ManifestEntry, PreparedRepository, RunJob } from '@repocod/runner';
-import { jobHash } from '@repocod/runner';
+import { catalogName, jobHash } from '@repocod/runner';
 import { WireFields } from './wire-fields.js';
 
 /** Bumped when a job message changes shape: a worker of another version refuses it by name. */
-export const JOB_FORMAT = 'repocod-job/1';
+export const JOB_FORMAT = 'repocod-job/2';
 
 /**
  * What the coordinator puts on the queue: the job, the manifest entry of its repository (so that a
@@ -48,7 +48,11 @@ export function readJobMessage(data: unknown, queueJobId: string): JobMessage {
   );
   const entry = readEntry(fields.object('entry'));
   const jobFields = fields.object('job');
-  jobFields.exactly('repository', entry.name, "the job's repository is the entry's name");
+  // Jobs name their repository by its catalog name (an era's own, catalog-name.ts); an evaluation's, by the release's
+  // name of it, the manifest name.
+  const repository = jobFields.string('repository');
+  if (repository !== catalogName(entry))
+    jobFields.exactly('repository', entry.name, "the job's repository is the entry's catalog name or its name");
   return {
     format: JOB_FORMAT,
     entry,
@@ -74,6 +78,7 @@ function readEntry(fields: WireFields): ManifestEntry {
     ...optional('buildInPlace', fields.optionalString('buildInPlace')),
     ...optionalList('blobsFrom', fields.optionalStrings('blobsFrom')),
     ...optionalList('importCheck', fields.optionalStrings('importCheck')),
+    ...eraOfEntry(fields.optionalStringOrNull('manifestCommit')),
   };
   const url = fields.stringOrNull('url');
   if (url !== null) return { ...common, url, source: null, baseCommit: fields.string('baseCommit') };
@@ -85,6 +90,11 @@ function readEntry(fields: WireFields): ManifestEntry {
   };
   const upstream = optional('upstream', fields.optionalString('upstream'));
   return { ...local, ...upstream, ...optional('standInFor', fields.optionalString('standInFor')) };
+}
+
+/** An entry --at moved to another era keeps the manifest's commit (catalog-name.ts). */
+function eraOfEntry(manifestCommit: string | null | undefined): { manifestCommit?: string | null } {
+  return manifestCommit === undefined ? {} : { manifestCommit };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

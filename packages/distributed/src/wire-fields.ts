@@ -53,6 +53,11 @@ export class WireFields {
     return value === undefined ? undefined : this.string(field);
   }
 
+  /** Absent, a string or null (a manifest entry's manifestCommit: null is a folder's current state). */
+  optionalStringOrNull(field: string): string | null | undefined {
+    return this.raw(field) === undefined ? undefined : this.stringOrNull(field);
+  }
+
   number(field: string): number {
     const value = this.raw(field);
     if (typeof value !== 'number' || !Number.isFinite(value)) this.fail(field, 'a number', value);

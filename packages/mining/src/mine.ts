@@ -1,4 +1,5 @@
 import type { Executor, PreparedRepository } from '@repocod/runner';
+import { catalogName } from '@repocod/runner';
 import type { Baseline } from './baseline.js';
 import type { Confirmation, Mismatch } from './confirm-phase.js';
 import { confirm } from './confirm-phase.js';
@@ -61,7 +62,7 @@ export async function mineRepository(
   }
   return {
     mode: options.mode,
-    repository: prepared.entry.name,
+    repository: catalogName(prepared.entry),
     functions: progress.functions(),
     resumed: progress.resumed,
     baseline,

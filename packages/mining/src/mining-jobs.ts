@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { PreparedRepository, RunJob } from '@repocod/runner';
-import { listTestFiles, shardTimeoutSeconds } from '@repocod/runner';
+import { catalogName, listTestFiles, shardTimeoutSeconds } from '@repocod/runner';
 import type { MutationEntry } from './harness-plans.js';
 import { mutationPlan } from './harness-plans.js';
 import type { MiningTracebacks } from './mine-options.js';
@@ -28,14 +28,19 @@ export class MiningJobs {
     this.mutationArgs = [...this.pytestArgs, ...(tracebacks === 'native' ? ['--tb=native'] : [])];
   }
 
+  /** The repository's catalog name: an era's own (catalog-name.ts), as every job of the repository names it. */
+  private get repository(): string {
+    return catalogName(this.prepared.entry);
+  }
+
   /** A run at the base commit: a baseline run or the coverage run. */
   reference(job: JobFields): RunJob {
-    return { repository: this.prepared.entry.name, patches: [], pytestArgs: this.pytestArgs, ...job };
+    return { repository: this.repository, patches: [], pytestArgs: this.pytestArgs, ...job };
   }
 
   /** A mutation run (patched, or driven by the in-process plugin). */
   mutation(job: JobFields & { patches?: readonly string[] }): RunJob {
-    return { repository: this.prepared.entry.name, patches: [], pytestArgs: this.mutationArgs, ...job };
+    return { repository: this.repository, patches: [], pytestArgs: this.mutationArgs, ...job };
   }
 
   /** The tests given, in a fresh process with the mutation patched into the file. */
@@ -51,7 +56,7 @@ export class MiningJobs {
   /** The whole suite collected with the mutation in the file, the collected node ids as its artifact. */
   collect(target: MutationTarget): RunJob {
     return {
-      repository: this.prepared.entry.name,
+      repository: this.repository,
       patches: [target.patch],
       pytestArgs: [...this.pytestArgs, '--collect-only', '-q'],
       tests: 'all',

@@ -51,6 +51,7 @@ export * from './release/version-change-reasons.js';
 export * from './release/version-side.js';
 export * from './release/version-diff.js';
 export * from './release/version-diff-text.js';
+export * from './release/released-task.js';
 export * from './release/changes-section.js';
 export * from './flow/stage-list.js';
 export type { StageDefinition } from './flow/stage-contract.js';

@@ -2,10 +2,12 @@ import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import { RUNNER_COMMIT_ENV, git, gitSucceeds } from './git.js';
+import { catalogName } from './catalog-name.js';
 import type { ManifestEntry } from './manifest.js';
 import { fillBlobsFromDistributions, missingBlobs, missingBlobsError } from './missing-blobs.js';
 
 export interface Checkout {
+  /** The repository's catalog name (catalog-name.ts): its era's, for an entry --at moved. */
   readonly name: string;
   /** The main working copy, at the base commit. */
   readonly path: string;
@@ -31,9 +33,18 @@ export interface CheckoutOptions {
  * identity and date, so the same files always give the same base commit.
  */
 export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOptions): Promise<Checkout> {
-  const path = join(options.reposRoot, entry.name);
+  // Each era has a working copy (and worktrees) of its own, so two eras can be built side by side; an era of a url's
+  // repository is cloned from the project's clone, which --at fetched to resolve its ref (at-resolver.ts).
+  const name = catalogName(entry);
+  const path = join(options.reposRoot, name);
   mkdirSync(options.reposRoot, { recursive: true });
-  const origin = entry.url ?? resolve(options.projectRoot, entry.source);
+  const projectClone = join(options.reposRoot, entry.name);
+  const origin =
+    entry.url === null
+      ? resolve(options.projectRoot, entry.source)
+      : name !== entry.name && existsSync(join(projectClone, '.git'))
+        ? projectClone
+        : entry.url;
   const baseCommit = entry.baseCommit;
   if (baseCommit === null) {
     const snapshot = await snapshotFolder(origin, path);
@@ -43,7 +54,7 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
         `${entry.name}: ${origin} is not a git repository: ${files} stand in for ${entry.standInFor.slice(0, 12)}`,
       );
     }
-    return { name: entry.name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
+    return { name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
   }
   await ensureClone(origin, path);
   if (!(await hasCommit(path, baseCommit))) {
@@ -60,7 +71,7 @@ clone that has it with --source ${entry.name}=PATH`,
   }
   await completeTree(entry, path, baseCommit, options);
   await git(path, ['checkout', '--quiet', '--force', '--detach', baseCommit]);
-  return { name: entry.name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
+  return { name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
 }
 
 /** A clone of `origin` at `path` (no files checked out), made unless one is there. */

@@ -46,3 +46,4 @@ export * from './blame-porcelain.js';
 export * from './body-history.js';
 export * from './blame-bodies.js';
 export * from './changed-since.js';
+export * from './catalog-name.js';

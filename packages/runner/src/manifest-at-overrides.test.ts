@@ -8,6 +8,7 @@ import { ensureCheckout } from './checkout.js';
 import { git } from './git.js';
 import { type Manifest, type ManifestEntry, parseManifest } from './manifest.js';
 import { applyAtOverrides, parseAtOverrides } from './manifest-at-overrides.js';
+import { catalogName } from './catalog-name.js';
 import { applySourceOverrides } from './manifest-overrides.js';
 import { resolutionDate } from './resolution-date.js';
 import { addCommit, type DatedHistory, makeDatedHistory } from './testing/dated-commits.js';
@@ -100,7 +101,12 @@ describe('applyAtOverrides with the runner resolver', () => {
       ['demo=v1.0'],
       checkoutAtResolver({ reposRoot: reposRoot(), projectRoot: PROJECT_ROOT }),
     );
-    expect(applied.manifest.repositories[0]).toEqual({ ...manifest.repositories[0], baseCommit: c(0) });
+    // The demo's manifest names no commit (its folder's state): any commit is another era (catalog-name.ts).
+    expect(applied.manifest.repositories[0]).toEqual({
+      ...manifest.repositories[0],
+      baseCommit: c(0),
+      manifestCommit: null,
+    });
     expect(applied.manifest.repositories[1]).toBe(manifest.repositories[1]);
     expect(applied.resolved.get('demo')).toEqual({
       commit: c(0),
@@ -128,15 +134,26 @@ describe('applyAtOverrides with the runner resolver', () => {
     const applied = await applyAtOverrides(manifest, ['up=HEAD'], resolver);
     const entry = entryOf(applied.manifest, 'up');
     const { excludeNewer: _pinnedForTheOldCommit, ...rest } = entryOf(manifest, 'up');
-    expect(entry).toEqual({ ...rest, baseCommit: newest });
+    expect(entry).toEqual({ ...rest, baseCommit: newest, manifestCommit: c(0) });
+    expect(catalogName(entry)).toBe(`up@${newest.slice(0, 12)}`);
     expect(applied.resolved.get('up')?.describedAs).toBe('HEAD of origin/main');
+    // The era's working copy is its own, cloned from the project's clone; the pinned one stays where it was.
     const checkout = await ensureCheckout(entry, options);
-    expect(checkout.baseCommit).toBe(newest);
+    expect([checkout.name, checkout.path, checkout.baseCommit]).toEqual([
+      catalogName(entry),
+      join(options.reposRoot, catalogName(entry)),
+      newest,
+    ]);
     expect(await git(checkout.path, ['rev-parse', 'HEAD'])).toBe(newest);
+    expect(await git(pinned.path, ['rev-parse', 'HEAD'])).toBe(c(0));
     expect(resolutionDate(entry.excludeNewer, entry.baseCommit, checkout.commitTimestamp)).toBe('2024-04-02T09:00:00Z');
     // A day between two commits, through the same clone.
     const day = await applyAtOverrides(manifest, ['up=2024-02-15'], resolver);
     expect(day.manifest.repositories[1]?.baseCommit).toBe(c(1));
+    // --at naming the manifest's own commit leaves the entry the manifest's build, under its own name.
+    const same = await applyAtOverrides(manifest, ['up=v1.0'], resolver);
+    expect(same.manifest.repositories[1]).toBe(manifest.repositories[1]);
+    expect(catalogName(entryOf(same.manifest, 'up'))).toBe('up');
   });
 
   it('reads a --source clone in place: HEAD is the branch checked out there', async () => {

@@ -73,7 +73,9 @@ export function parseAtOverride(at: string): AtOverride {
  * base_commit. Everything keyed by the base commit follows from the entry: the checkout, the environment (its key,
  * and its packages resolved as of the commit's date: a date the manifest pinned with exclude_newer was chosen for
  * the manifest's commit and is dropped, `none` stays), mining keys, runs and the tasks' base_commit. The manifest's
- * stand_in (an sdist of the manifest's commit) no longer fits either and is dropped. A repository taken from a
+ * stand_in (an sdist of the manifest's commit) no longer fits either and is dropped. The moved entry keeps the
+ * manifest's commit (manifestCommit): it is another era, kept beside the manifest's build in a catalog under
+ * `NAME@COMMIT12` (catalog-name.ts); REF naming the manifest's own commit changes nothing. A repository taken from a
  * folder that is not a git repository (a stand-in given with --source) has no history to pick a commit from.
  */
 export async function applyAtOverrides(
@@ -109,12 +111,15 @@ for ${entry.standInFor.slice(0, 12)}); give a clone with --source ${entry.name}=
 }
 
 function atCommit(entry: ManifestEntry, commit: string): ManifestEntry {
-  if (entry.url === null) {
-    const { excludeNewer, standIn, ...kept } = entry;
-    return { ...kept, baseCommit: commit, ...keptPin(excludeNewer) };
-  }
+  // The manifest's own commit is the manifest's build, its pinned resolution date and stand-in included.
+  if (entry.manifestCommit === undefined && entry.baseCommit === commit) return entry;
   const { excludeNewer, standIn, ...kept } = entry;
-  return { ...kept, baseCommit: commit, ...keptPin(excludeNewer) };
+  // The commit the manifest names, kept so the entry knows it is another era (catalog-name.ts); --at that names
+  // the manifest's own commit leaves it the manifest's build.
+  const manifestCommit = entry.manifestCommit === undefined ? entry.baseCommit : entry.manifestCommit;
+  const era = manifestCommit === commit ? {} : { manifestCommit };
+  const { manifestCommit: _earlier, ...rest } = kept;
+  return { ...rest, baseCommit: commit, ...keptPin(excludeNewer), ...era };
 }
 
 /** The manifest's exclude_newer under another commit: `none` (no limit) still holds, a date does not. */

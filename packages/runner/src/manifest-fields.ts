@@ -269,9 +269,11 @@ export const MANIFEST_ENTRY_KEYS: readonly string[] = MANIFEST_ENTRY_FIELDS.map(
 /*
  * The table and ManifestEntryFields (with the origin's url, source and baseCommit) name the same properties,
  * with values that fit, and the rows that may be left out without a default are the optional properties.
- * `levels` is the manifest's, set on every entry by manifest-schema.ts. tsc fails here when they part.
+ * `levels` is the manifest's, set on every entry by manifest-schema.ts; `manifestCommit` is set by --at
+ * (manifest-at-overrides.ts), never written. tsc fails here when they part.
  */
 type EntryProperties = Omit<RemoteManifestEntry, keyof Origin>;
+type RuntimeProperties = 'levels' | 'manifestCommit';
 type Row = (typeof MANIFEST_ENTRY_FIELDS)[number];
 type RowValue<R> = R extends { parse: ValueParser<infer T> }
   ? T
@@ -281,7 +283,7 @@ type RowValue<R> = R extends { parse: ValueParser<infer T> }
 type TableValues = { [R in Row as R['property']]: RowValue<R> };
 /** The origin's fields one by one (Origin itself ties them together: a url comes with its commit). */
 type OriginValues = { [K in 'url' | 'source' | 'baseCommit']: Origin[K] };
-type EntryValues = Required<Omit<EntryProperties, 'levels'>> & OriginValues;
+type EntryValues = Required<Omit<EntryProperties, RuntimeProperties>> & OriginValues;
 type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Holds<T extends true> = T;
@@ -291,6 +293,9 @@ export type ManifestFieldTableMatchesTheEntry = [
   Holds<Same<Row['property'], keyof EntryValues>>,
   Holds<TableValues extends EntryValues ? true : false>,
   Holds<
-    Same<Extract<Row, { presence: OptionalPresence }>['property'], Exclude<OptionalKeys<EntryProperties>, 'levels'>>
+    Same<
+      Extract<Row, { presence: OptionalPresence }>['property'],
+      Exclude<OptionalKeys<EntryProperties>, RuntimeProperties>
+    >
   >,
 ];

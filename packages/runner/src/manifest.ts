@@ -82,6 +82,11 @@ interface ManifestEntryFields {
    * and gone from the entry the checkout's jobs see.
    */
   readonly variants?: readonly RecipeVariant[];
+  /**
+   * Set by --at when it moved the entry off the commit the manifest names (null: a folder's current state): the
+   * entry is then another era of the repository, kept apart in a catalog (catalog-name.ts).
+   */
+  readonly manifestCommit?: string | null;
 }
 
 /** See ManifestEntryFields.standIn. */

@@ -7,6 +7,7 @@ import {
   changedSince,
   checkCutoffBeforeBase,
   git,
+  projectName,
   utcTimestamp,
 } from '@repocod/runner';
 
@@ -103,13 +104,16 @@ export async function storedBodyDate(
   return (await storedBodyDates(catalog, repository, baseCommit)).get(functionId) ?? null;
 }
 
-/** The stored dates of a repository's bodies at a base commit (as this tool blames them), by function id. */
+/**
+ * The stored dates of a repository's bodies at a base commit (as this tool blames them), by function id. History is
+ * the project's, keyed by commit: an era's catalog name (`flask@2ac89889f4cc`) finds it under `flask`.
+ */
 export function storedBodyDates(
   catalog: Catalog,
   repository: string,
   baseCommit: string,
 ): Promise<Map<string, BodyHistoryRow>> {
-  return catalog.bodyHistory(bodyHistoryKey(repository, baseCommit));
+  return catalog.bodyHistory(bodyHistoryKey(projectName(repository), baseCommit));
 }
 
 /** Where the catalog keeps the body dates of a repository at a base commit, made with today's blame options. */
@@ -144,10 +148,12 @@ export async function storedTaskBodyDates(
   const dates = new Map<string, BodyDate>();
   const byKey = new Map<string, Map<string, BodyHistoryRow>>();
   for (const task of tasks) {
-    const keyText = `${task.repository}\n${task.baseCommit}`;
+    // Body history is the project's, keyed by commit: an era's tasks find it under the manifest name (catalog-name.ts).
+    const project = projectName(task.repository);
+    const keyText = `${project}\n${task.baseCommit}`;
     let rows = byKey.get(keyText);
     if (rows === undefined) {
-      rows = await catalog.bodyHistory(bodyHistoryKey(task.repository, task.baseCommit));
+      rows = await catalog.bodyHistory(bodyHistoryKey(project, task.baseCommit));
       byKey.set(keyText, rows);
     }
     const row = rows.get(task.functionId);

@@ -1,6 +1,7 @@
 import type { Catalog } from '@repocod/catalog';
 import type { MiningEvent } from '@repocod/mining';
 import type { PreparedRepository } from '@repocod/runner';
+import { catalogName } from '@repocod/runner';
 import type { ExtractSummary } from '../steps/extract.js';
 import { extractStep } from '../steps/extract.js';
 import type { MineStepOptions, MineSummary } from '../steps/mine.js';
@@ -28,7 +29,7 @@ export async function runMineCommand(catalog: Catalog, options: MineCommandOptio
   emit({ kind: 'prepared', prepared });
   const extraction = await extractStep(catalog, {
     root: prepared.checkout.path,
-    repository: prepared.entry.name,
+    repository: catalogName(prepared.entry),
     config: options.extraction,
     baseCommit: prepared.checkout.baseCommit,
   });

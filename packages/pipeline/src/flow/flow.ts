@@ -137,7 +137,18 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const names = stageNames(list);
   const chosen = new Set(options.stages ?? names);
   checkNeeds(list, chosen);
-  const rows = new FlowRows(catalog, emit, options.signal, options.progressIntervalMs);
+  const repositories = new PreparedRepositories({
+    projectRoot: settings.projectRoot,
+    stateRoot: settings.stateRoot,
+    manifest: settings.manifest,
+    sources: settings.sources,
+    ats: settings.ats,
+    workers: settings.workers,
+  });
+  // A row is named by the manifest; its stage time is kept under the catalog name of the era it built.
+  const rows = new FlowRows(catalog, emit, options.signal, options.progressIntervalMs, (repository) =>
+    repositories.catalogNameOf(repository),
+  );
   const state: FlowState = {
     active: [...options.repositories],
     extracted: new Set(),
@@ -148,14 +159,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
   const context: StageContext = {
     catalog,
     settings,
-    repositories: new PreparedRepositories({
-      projectRoot: settings.projectRoot,
-      stateRoot: settings.stateRoot,
-      manifest: settings.manifest,
-      sources: settings.sources,
-      ats: settings.ats,
-      workers: settings.workers,
-    }),
+    repositories,
     state,
     rows,
   };

@@ -21,6 +21,8 @@ export class FlowRows implements StageRows {
     readonly emit: (event: FlowEvent) => void,
     private readonly signal: AbortSignal | undefined,
     private readonly progressIntervalMs: number | undefined,
+    /** The catalog name a row's repository is kept under (its era's under --at); the row's name by default. */
+    private readonly catalogNameOf: (repository: string) => string = (repository) => repository,
   ) {}
 
   // A method, not the property, so that TypeScript does not narrow it across awaits.
@@ -60,7 +62,7 @@ export class FlowRows implements StageRows {
     seconds: number,
   ): Promise<void> {
     // Kept for the record of the rebuild (repocod record); validate, which spans repositories, records its laps itself.
-    if (repository !== null) await recordStageTime(this.catalog, repository, stage, seconds);
+    if (repository !== null) await recordStageTime(this.catalog, this.catalogNameOf(repository), stage, seconds);
     this.emit({ kind: 'stage-done', stage, repository, summary, seconds });
     row.stop();
   }

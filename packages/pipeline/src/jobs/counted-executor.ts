@@ -1,5 +1,6 @@
 import { RepocodError } from '@repocod/core';
 import type { Executor, ExecutorFactory, RunJob } from '@repocod/runner';
+import { catalogName } from '@repocod/runner';
 
 /**
  * The jobs a rebuild's stages hand to the runner, counted per stage and repository. The stages look each
@@ -25,8 +26,8 @@ export class JobCounter {
         parallelism: executor.parallelism,
         run: (jobs, onEvent) => {
           if (jobs.length > 0 && !this.allowRuns)
-            throw new UnansweredJobsError(this.stage, repository.entry.name, jobs.map(describeJob));
-          const key = `${this.stage}/${repository.entry.name}`;
+            throw new UnansweredJobsError(this.stage, catalogName(repository.entry), jobs.map(describeJob));
+          const key = `${this.stage}/${catalogName(repository.entry)}`;
           this.counts.set(key, (this.counts.get(key) ?? 0) + jobs.length);
           return executor.run(jobs, onEvent);
         },

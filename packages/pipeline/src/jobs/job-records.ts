@@ -1,7 +1,7 @@
 import type { RunRecord, RunStore, StoredRun, TestResultRecord } from '@repocod/catalog';
 import { contentHash } from '@repocod/core';
 import type { JobResult, PreparedRepository, PytestRun, RunJob } from '@repocod/runner';
-import { jobHash } from '@repocod/runner';
+import { catalogName, jobHash } from '@repocod/runner';
 
 /**
  * Runner jobs in the catalog: each finished job's runs go to `runs`/`test_results` under run ids
@@ -57,7 +57,7 @@ export async function recordJobResult(
   const finishedAt = new Date();
   const base = {
     jobHash: result.jobHash,
-    repository: prepared.entry.name,
+    repository: catalogName(prepared.entry),
     baseCommit: prepared.checkout.baseCommit,
     environmentKey: prepared.environment.key,
     recipeHash: prepared.environment.recipeHash,

@@ -7,6 +7,7 @@ import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { PreparedRepository } from '@repocod/runner';
+import { catalogName } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { buildRepositoryIndex } from '@repocod/tasks';
 import { classifyFunctions, levelModeOf } from '../candidates/classify-functions.js';
@@ -16,7 +17,7 @@ import type { MineStepEvent, MineSummary, MiningSettings } from '../steps/mine.j
 import { mineStep } from '../steps/mine.js';
 import { miningKeyOf } from '../steps/mining-key.js';
 import type { PreparedRepositories } from '../steps/prepare.js';
-import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js';
+import { preparedInstanceIds } from '../records/task-identity.js';
 
 /**
  * Lite-first mining: the relevant tests of the candidates that can make the Lite selection, and of no
@@ -221,9 +222,11 @@ export async function rankCandidates(
     changedSince,
   }: Pick<MiningSettings, 'candidates' | 'extraction' | 'changedSince'> = {},
 ): Promise<{ candidates: LiteCandidate[]; all: number }> {
+  // Candidates are named by the flow's repository name; the catalog keys an era's rows by its own (catalog-name.ts).
   const repository = prepared.entry.name;
+  const inCatalog = catalogName(prepared.entry);
   const underMode = await candidatesUnderMode(
-    await catalog.functions(repository, { candidatesOnly: true }),
+    await catalog.functions(inCatalog, { candidatesOnly: true }),
     mode,
     prepared.checkout.path,
     extraction?.testCode,
@@ -236,7 +239,7 @@ export async function rankCandidates(
   const levels = classifyFunctions(buildRepositoryIndex(await loadPythonParser(), texts), functions);
   // A function competes in the quota of its level under the selection's mode.
   const levelMode = levelModeOf(prepared.entry, spec.levels);
-  const ids = candidateInstanceIds(taskRepoName(prepared), functions, prepared.entry.packageRoot);
+  const ids = preparedInstanceIds(prepared, functions);
   const prospective = functions.map((fn) => ({
     functionId: fn.functionId,
     instanceId: ids.get(fn.functionId) as string,
@@ -244,7 +247,7 @@ export async function rankCandidates(
   }));
   let scored: Awaited<ReturnType<Catalog['scoreProspectiveTasks']>>;
   try {
-    scored = await catalog.scoreProspectiveTasks(repository, spec, prospective);
+    scored = await catalog.scoreProspectiveTasks(inCatalog, spec, prospective);
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
@@ -288,13 +291,14 @@ async function storedOutcomes(
   options: LiteMiningOptions,
 ): Promise<Map<string, LiteOutcome>> {
   const repository = prepared.entry.name;
+  const inCatalog = catalogName(prepared.entry);
   const miningKey = miningKeyOf(prepared, options.repeat, options.tracebacks);
   const outcomes = new Map<string, LiteOutcome>();
-  for (const row of await catalog.relevantTests(repository, { miningKey, mode: options.mode })) {
+  for (const row of await catalog.relevantTests(inCatalog, { miningKey, mode: options.mode })) {
     if (row.status !== 'error' || options.retryErrors === false)
       outcomes.set(liteKey(repository, row.functionId), row.status);
   }
-  for (const task of await catalog.tasks(repository)) {
+  for (const task of await catalog.tasks(inCatalog)) {
     const key = liteKey(repository, task.functionId);
     if (!task.checksPassed && task.baseCommit === prepared.checkout.baseCommit && outcomes.get(key) === 'tests')
       outcomes.set(key, 'failed-checks');

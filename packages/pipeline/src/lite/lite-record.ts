@@ -1,6 +1,7 @@
 import type { SelectionPick, StoredTask, StoredValidation } from '@repocod/catalog';
 import type { MadeWith } from '../records/rebuild-record.js';
 import { currentVerdicts, verdictValue } from '../records/rebuild-record.js';
+import { projectName, releaseInstanceId } from '@repocod/runner';
 
 /** The file `repocod record --lite` writes beside the per-repository records. */
 export const LITE_RECORD_FILE = 'lite.json';
@@ -71,6 +72,7 @@ export interface LiteRecordInputs {
 
 const LEVEL_ORDER = ['self-contained', 'file-level', 'repo-level'];
 
+// Tasks and repositories are named as a release names them (released-task.ts); checkpoints by catalog name.
 export function buildLiteRecord(inputs: LiteRecordInputs): LiteRecord {
   const spec = JSON.parse(inputs.spec) as { quotas?: Record<string, number> };
   const tasks = new Map(inputs.tasks.map((task) => [task.instanceId, task]));
@@ -85,10 +87,16 @@ export function buildLiteRecord(inputs: LiteRecordInputs): LiteRecord {
       .filter((pick) => pick.level === level)
       .sort((a, b) => a.rank - b.rank)
       .map((pick): LitePick => {
-        const repository = tasks.get(pick.instanceId)?.repository ?? '';
+        const repository = projectName(tasks.get(pick.instanceId)?.repository ?? '');
         byRepository[repository] = (byRepository[repository] ?? 0) + 1;
         const valid = verdictValue(verdicts.get(pick.instanceId));
-        return { rank: pick.rank, instance_id: pick.instanceId, repository, score: pick.score, valid };
+        return {
+          rank: pick.rank,
+          instance_id: releaseInstanceId(pick.instanceId),
+          repository,
+          score: pick.score,
+          valid,
+        };
       });
     record[level] = {
       quota: spec.quotas?.[level] ?? null,
@@ -108,8 +116,8 @@ export function buildLiteRecord(inputs: LiteRecordInputs): LiteRecord {
     .map((verdict): FailedTask => {
       const check = verdict.checks.find((one) => one.status === 'failed');
       return {
-        instance_id: verdict.instanceId,
-        repository: verdict.repository,
+        instance_id: releaseInstanceId(verdict.instanceId),
+        repository: projectName(verdict.repository),
         level: tasks.get(verdict.instanceId)?.level ?? '',
         failed_check: check === undefined ? '' : `${check.check}: ${check.detail}`,
       };

@@ -2,18 +2,22 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
-import { environmentDirectoryName, readEnvironmentMarker } from '@repocod/runner';
+import { environmentDirectoryName, projectName, readEnvironmentMarker } from '@repocod/runner';
 import type { MadeWith, RebuildRecord } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { buildLiteRecord, formatLiteRecord, LITE_RECORD_FILE } from '../lite/lite-record.js';
 import { toolPackageVersion } from './tool-version.js';
 import { storedBodyDates } from '../candidates/body-dates.js';
+import { checkOneEraPerRepository } from '../release/released-task.js';
 
 /** Where `repocod record` writes unless told otherwise, relative to the project root. */
 export const DEFAULT_RECORD_FOLDER = 'datasets/repocod/rebuilt';
 
 export interface RebuildRecordOptions {
-  /** The catalog's repository names (manifest names). */
+  /**
+   * The catalog's repository names: manifest names, or an era's `NAME@COMMIT12` (catalog-name.ts), whose record is
+   * written as NAME's.
+   */
   readonly repositories: readonly string[];
   /** The selection whose validations give each task's `valid` (default: the latest). */
   readonly selectionId?: string;
@@ -74,7 +78,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
     const tasks = await catalog.tasks(repository);
     const baseCommit = tasks[0]?.baseCommit ?? null;
     const environmentKey = baseCommit === null ? null : await catalog.latestEnvironmentKey(repository, baseCommit);
-    const envName = environmentKey === null ? null : environmentDirectoryName(repository, environmentKey);
+    const envName = environmentKey === null ? null : environmentDirectoryName(projectName(repository), environmentKey);
     const envPath = envName === null ? null : join(options.stateRoot, 'envs', envName);
     const allMined = await catalog.relevantTests(repository);
     const mining = miningBehindTasks(allMined, new Set(tasks.map((task) => task.functionId)));
@@ -134,8 +138,15 @@ export async function writeLiteRecord(
   // The pool: every repository with tasks (the picks come from it, and its failed tasks are listed).
   const repositories = new Set<string>();
   const tasks = [];
+  // Of a repository built at two commits, the pool is the commit the picks come from (catalog-name.ts).
+  const pickedIds = new Set(selection.picks.map((pick) => pick.instanceId));
+  const picked = new Set(
+    (await catalog.taskSummaries()).filter((task) => pickedIds.has(task.instanceId)).map((task) => task.repository),
+  );
+  const otherEra = (name: string): boolean =>
+    !picked.has(name) && [...picked].some((era) => projectName(era) === projectName(name));
   for (const repository of (await catalog.repositories()).map((known) => known.name)) {
-    const ofRepository = await catalog.tasks(repository);
+    const ofRepository = otherEra(repository) ? [] : await catalog.tasks(repository);
     if (ofRepository.length === 0) continue;
     repositories.add(repository);
     tasks.push(...ofRepository);
@@ -170,6 +181,12 @@ export async function writeRebuildRecords(
       throw new RepocodError('usage', message);
     }
   }
+  // A record is written under the manifest name: two commits of one repository would be one file.
+  checkOneEraPerRepository(
+    options.repositories.map((repository) => ({ repository })),
+    'the --repo list',
+    () => 'record each commit into a folder of its own (--out)',
+  );
   const records = await readRebuildRecords(catalog, options);
   return writeIn(folder, () =>
     records.map((record) => {

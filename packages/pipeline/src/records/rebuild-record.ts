@@ -3,11 +3,13 @@ import type { LevelMode } from '@repocod/core';
 import { CONTEXT_LEVELS, LEVEL_MODES } from '@repocod/core';
 import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
+import { projectName, releaseInstanceId } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import type { BodyDateFields, FreshnessInputs, RecordFreshness } from './record-freshness.js';
 import { recordFreshness } from './record-freshness.js';
 import type { TaskFacts } from './task-facts.js';
 import { taskFactsOf } from './task-facts.js';
+import { releasedTask } from '../release/released-task.js';
 
 /*
  * The committed record of a repository's rebuild (`repocod record`): a line per task and a header with
@@ -146,14 +148,19 @@ export interface MadeWith {
 }
 
 export function buildRebuildRecord(inputs: RebuildRecordInputs): RebuildRecord {
-  const verdicts = currentVerdicts(inputs.tasks, inputs.validations);
-  const tasks = [...inputs.tasks].sort((a, b) => compare(a.instanceId, b.instanceId));
-  const freshness = inputs.freshness === undefined ? null : recordFreshness(inputs.repository, tasks, inputs.freshness);
+  // Verdicts and picks are found by the catalog's names; the record names tasks as a release does (released-task.ts).
+  const verdicts = new Map(
+    [...currentVerdicts(inputs.tasks, inputs.validations)].map(([id, verdict]) => [releaseInstanceId(id), verdict]),
+  );
+  const selected = inputs.selection === null ? null : new Set([...inputs.selection.instanceIds].map(releaseInstanceId));
+  const tasks = inputs.tasks.map(releasedTask).sort((a, b) => compare(a.instanceId, b.instanceId));
+  const repository = projectName(inputs.repository);
+  const freshness = inputs.freshness === undefined ? null : recordFreshness(repository, tasks, inputs.freshness);
   const lines = taskFactsOf(tasks).map(
     ({ task, facts }): RecordLine => ({
       ...facts,
       fail_to_pass: [...task.failToPass].sort(compare),
-      selected: inputs.selection === null ? null : inputs.selection.instanceIds.has(task.instanceId),
+      selected: selected === null ? null : selected.has(task.instanceId),
       valid: verdictValue(verdicts.get(task.instanceId)),
       ...freshness?.byInstance.get(task.instanceId),
     }),
@@ -247,7 +254,7 @@ function recordMeta(
   for (const level of CONTEXT_LEVELS) byLevel[level] = tasks.filter((task) => task.level === level).length;
   const seconds = new Map(inputs.stageTimes.map((time) => [time.stage, Math.round(time.seconds * 10) / 10]));
   return {
-    repository: inputs.repository,
+    repository: projectName(inputs.repository),
     base_commit: first?.baseCommit ?? null,
     base_commit_timestamp: first?.baseCommitTimestamp ?? null,
     stands_in_for: standsInFor(first?.baseCommit ?? null, inputs.manifestBaseCommit),

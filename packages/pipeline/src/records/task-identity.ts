@@ -1,5 +1,6 @@
 import type { CatalogFunction } from '@repocod/catalog';
 import type { PreparedRepository } from '@repocod/runner';
+import { catalogInstanceId } from '@repocod/runner';
 import { uniqueInstanceIds } from '@repocod/tasks';
 
 /** `owner/name` from the manifest's url (also under --source); a local project (the demo) keeps its manifest name. */
@@ -32,4 +33,16 @@ export function candidateInstanceIds(
     packageRoot,
   );
   return new Map([...ids].map(([fn, id]) => [fn.functionId, id]));
+}
+
+/**
+ * The instance ids of a prepared repository's tasks in the catalog: candidateInstanceIds over `functions`, each
+ * with the era of an entry --at moved off its manifest's commit (`…@2ac89889f4cc`, catalog-name.ts).
+ */
+export function preparedInstanceIds(
+  prepared: PreparedRepository,
+  functions: readonly CatalogFunction[],
+): Map<string, string> {
+  const ids = candidateInstanceIds(taskRepoName(prepared), functions, prepared.entry.packageRoot);
+  return new Map([...ids].map(([functionId, id]) => [functionId, catalogInstanceId(id, prepared.entry)]));
 }

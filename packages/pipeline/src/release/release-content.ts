@@ -12,6 +12,8 @@ import { storedTaskBodyDates } from '../candidates/body-dates.js';
 import { freshnessSection } from './freshness-section.js';
 import { freshnessRecord, releaseFreshness } from './release-freshness.js';
 import { TASK_RECORD, taskRecords } from './task-record.js';
+import { checkOneEraPerRepository, releasedTask } from './released-task.js';
+import { releaseInstanceId } from '@repocod/runner';
 import { taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
@@ -71,10 +73,12 @@ export interface ReleaseContentOptions {
  */
 export async function releaseContent(catalog: Catalog, options: ReleaseContentOptions): Promise<ReleaseContent> {
   const selection = await tasksOfSelection(catalog, options.selectionId);
-  const { tasks } = selection;
+  const inCatalog = selection.tasks;
+  checkOneEraPerRepository(inCatalog, `selection ${selection.selectionId}`, () => 'select again with one of them');
   const reference = await referenceOfRelease(catalog, selection, options.reference);
-  const keep = new Set(options.keep ?? []);
-  const unknownKeeps = [...keep].filter((id) => !tasks.some((task) => task.instanceId === id));
+  // --keep takes an id as the release names it or as the catalog does (with an era's @COMMIT12).
+  const keep = new Set((options.keep ?? []).map(releaseInstanceId));
+  const unknownKeeps = [...keep].filter((id) => !inCatalog.some((task) => releaseInstanceId(task.instanceId) === id));
   if (unknownKeeps.length > 0)
     throw new RepocodError(
       'usage',
@@ -83,15 +87,17 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
 
   // Newest first within a task: the first row of a task's present content is its current validation.
   const newest = new Map<string, StoredValidation>();
-  for (const row of await catalog.validations({ instanceIds: tasks.map((task) => task.instanceId) })) {
+  for (const row of await catalog.validations({ instanceIds: inCatalog.map((task) => task.instanceId) })) {
     const key = `${row.instanceId}\n${row.taskHash}`;
     if (!newest.has(key)) newest.set(key, row);
   }
+  // Found by the catalog's names; from here on each task is named as the release names it (released-task.ts).
   const current = new Map<string, StoredValidation>();
-  for (const task of tasks) {
+  for (const task of inCatalog) {
     const found = newest.get(`${task.instanceId}\n${taskHash(task)}`);
-    if (found !== undefined) current.set(task.instanceId, found);
+    if (found !== undefined) current.set(releaseInstanceId(task.instanceId), found);
   }
+  const tasks = inCatalog.map(releasedTask);
   const unvalidated = tasks.filter((task) => !current.has(task.instanceId));
   if (unvalidated.length > 0) {
     const repositories = [...new Set(unvalidated.map((task) => task.repository))].sort();

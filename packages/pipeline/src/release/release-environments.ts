@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { StoredValidation } from '@repocod/catalog';
-import { environmentDirectoryName, readEnvironmentMarker } from '@repocod/runner';
+import { environmentDirectoryName, projectName, readEnvironmentMarker } from '@repocod/runner';
 
 /** Beside each version's Parquet: the exact packages each repository's tasks were validated with. */
 export const ENVIRONMENTS_RECORD = 'environments.txt';
@@ -13,7 +13,11 @@ export const ENVIRONMENTS_RECORD = 'environments.txt';
  */
 export function releaseEnvironments(validations: readonly StoredValidation[], envsRoot: string): string {
   const seen = new Map<string, StoredValidation>();
-  for (const validation of validations) seen.set(`${validation.repository}\n${validation.environmentKey}`, validation);
+  // Named as the release names repositories; an era's environment lives under the project's name (catalog-name.ts).
+  for (const stored of validations) {
+    const validation = { ...stored, repository: projectName(stored.repository) };
+    seen.set(`${validation.repository}\n${validation.environmentKey}`, validation);
+  }
   const blocks = [...seen.values()]
     .sort((a, b) =>
       a.repository === b.repository

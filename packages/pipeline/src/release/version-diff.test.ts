@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
-import { openCatalog } from '@repocod/catalog';
+import { IN_MEMORY, openCatalog } from '@repocod/catalog';
 import { isRepocodError } from '@repocod/core';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,9 @@ import { runTasksCommand } from '../commands/tasks.js';
 import { runValidateCommand } from '../commands/validate.js';
 import { publishStep } from '../steps/publish.js';
 import { selectStep } from '../steps/select.js';
+import { tasksOfSelection } from '../steps/selection-tasks.js';
+import { TwoErasError } from './released-task.js';
+import { writeLiteRecord, writeRebuildRecords } from '../records/rebuild-record-files.js';
 import { openMinedDemo } from '../testing/mined-demo.js';
 import { copyDemo, makeTempDir } from '../testing/test-support.js';
 import { releaseVersionDiff } from './version-diff.js';
@@ -18,19 +21,22 @@ import { versionDiffText } from './version-diff-text.js';
 import { readVersionSide, releaseFolderVersions } from './version-side.js';
 
 /**
- * Two versions of the demo in one release folder. 1.0: the bundled demo (its mined catalog), three tasks. 2.0: the
- * demo in a git history of the test's making, whose second commit (after the cutoff) changes slugify's body,
- * renames Item.parse_tags (so make_sample_catalog, which calls it, changes too) and adds a function, built with
- * --changed-since in a catalog of its own.
+ * Two versions of the demo in one release folder, built in one catalog and one state folder. 1.0: the bundled demo
+ * (its mined catalog), three tasks. 2.0: the demo in a git history of the test's making, whose second commit (after
+ * the cutoff) changes slugify's body, renames Item.parse_tags (so make_sample_catalog, which calls it, changes too)
+ * and adds a function, built with --at demo=HEAD and --changed-since: another era of the demo, kept beside 1.0's
+ * tasks as `demo@COMMIT12` (catalog-name.ts).
  */
 const PROJECT_ROOT = resolve(new URL('../../../..', import.meta.url).pathname);
 const temp = makeTempDir('repocod-version-diff-');
 const out = join(temp.dir, 'release');
 const CUTOFF = '2025-06-01T00:00:00Z';
 const ID = (name: string): string => `demo-inventory.${name}`;
-let catalogA: Catalog;
-let catalogB: Catalog;
+let catalog: Catalog;
 let history: string;
+let selectionA: string;
+let selectionB: string;
+let historyManifest: string;
 
 const INITIALS = `
 
@@ -99,45 +105,144 @@ function demoHistory(): string {
 }
 
 beforeAll(async () => {
-  const stateA = join(temp.dir, 'state-a');
-  mkdirSync(stateA);
-  const optionsA = { projectRoot: PROJECT_ROOT, stateRoot: stateA, workers: 2 };
-  catalogA = await openMinedDemo(stateA);
-  await runTasksCommand(catalogA, { ...optionsA, repository: 'demo' });
-  const selectionA = (
-    await selectStep(catalogA, { ...REPOCOD_LITE_SPEC, filter: "qualname IN ('quote', 'slugify', 'Item.parse_tags')" })
+  const state = join(temp.dir, 'state');
+  mkdirSync(state);
+  const optionsA = { projectRoot: PROJECT_ROOT, stateRoot: state, workers: 2 };
+  catalog = await openMinedDemo(state);
+  await runTasksCommand(catalog, { ...optionsA, repository: 'demo' });
+  selectionA = (
+    await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter: "qualname IN ('quote', 'slugify', 'Item.parse_tags')" })
   ).selectionId;
-  await runValidateCommand(catalogA, { ...optionsA, selectionId: selectionA });
-  await publishStep(catalogA, { version: '1.0', out, selectionId: selectionA });
+  await runValidateCommand(catalog, { ...optionsA, selectionId: selectionA });
+  await publishStep(catalog, { version: '1.0', out, selectionId: selectionA });
 
-  const stateB = join(temp.dir, 'state-b');
-  const optionsB = {
-    projectRoot: PROJECT_ROOT,
-    stateRoot: stateB,
-    workers: 2,
-    manifest: demoHistory(),
-    ats: ['demo=HEAD'],
-  };
-  catalogB = await openCatalog(join(temp.dir, 'catalog-b.duckdb'));
-  await runMineCommand(catalogB, { ...optionsB, repository: 'demo', mode: 'fast', changedSince: CUTOFF });
-  await runTasksCommand(catalogB, { ...optionsB, repository: 'demo', changedSince: CUTOFF });
-  const selectionB = (await selectStep(catalogB, REPOCOD_LITE_SPEC)).selectionId;
-  await runValidateCommand(catalogB, { ...optionsB, selectionId: selectionB });
+  historyManifest = demoHistory();
+  const optionsB = { ...optionsA, manifest: historyManifest, ats: ['demo=HEAD'] };
+  await runMineCommand(catalog, { ...optionsB, repository: 'demo', mode: 'fast', changedSince: CUTOFF });
+  await runTasksCommand(catalog, { ...optionsB, repository: 'demo', changedSince: CUTOFF });
+  // Both eras are in the pool now: a selection takes one commit of a repository.
+  const eraFilter = { ...REPOCOD_LITE_SPEC, filter: "repository <> 'demo'" };
+  selectionB = (await selectStep(catalog, eraFilter)).selectionId;
+  await runValidateCommand(catalog, { ...optionsB, selectionId: selectionB });
 }, 1_200_000);
 
-// Two state folders with an environment each: removing them takes a while on a busy machine.
+// A state folder with two environments: removing it takes a while on a busy machine.
 afterAll(async () => {
-  await catalogA?.close();
-  await catalogB?.close();
+  await catalog?.close();
   temp.cleanup();
 }, 120_000);
+
+describe('two eras of the demo in one catalog', () => {
+  it("keeps 1.0's tasks and selection as they were, and the new commit's beside them under its own name", async () => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: history, encoding: 'utf8' }).trim();
+    const era = `demo@${head.slice(0, 12)}`;
+    const names = (await catalog.repositories()).map((repository) => repository.name).sort();
+    expect(names).toEqual(['demo', era]);
+    const a = await tasksOfSelection(catalog, selectionA);
+    expect(a.tasks.map((task) => task.instanceId)).toEqual([
+      ID('models.Item.parse_tags'),
+      ID('pricing.quote'),
+      ID('util.slugify'),
+    ]);
+    expect(new Set(a.tasks.map((task) => task.repository))).toEqual(new Set(['demo']));
+    const b = await tasksOfSelection(catalog, selectionB);
+    expect(b.tasks.map((task) => task.instanceId)).toEqual([
+      `${ID('models.make_sample_catalog')}@${head.slice(0, 12)}`,
+      `${ID('util.initials')}@${head.slice(0, 12)}`,
+      `${ID('util.slugify')}@${head.slice(0, 12)}`,
+    ]);
+    expect(b.tasks.every((task) => task.repository === era && task.baseCommit === head)).toBe(true);
+    // Two slugify tasks, one per era, each with its own validation.
+    const slugify = (await catalog.tasks()).filter((task) => task.qualname === 'slugify');
+    expect(slugify.map((task) => task.repository).sort()).toEqual(['demo', era]);
+    const verdicts = await catalog.validations({ instanceIds: slugify.map((task) => task.instanceId) });
+    expect(new Set(verdicts.map((row) => row.instanceId)).size).toBe(2);
+    // Each era has its own working copy in the one state folder.
+    const state = join(temp.dir, 'state');
+    expect(
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: join(state, 'repos', era), encoding: 'utf8' }).trim(),
+    ).toBe(head);
+    expect(a.tasks[0]?.baseCommit).not.toBe(head);
+  });
+
+  it("validates an era's tasks at their commit without --at, refuses an --at that contradicts them", async () => {
+    const state = join(temp.dir, 'state');
+    const options = { projectRoot: PROJECT_ROOT, stateRoot: state, workers: 2, manifest: historyManifest };
+    // Every verdict is stored: the era is prepared at its commit (from its catalog name) and nothing runs again.
+    const again = await runValidateCommand(catalog, { ...options, selectionId: selectionB });
+    expect(again.validations.map((row) => row.status)).toEqual(['passed', 'passed', 'passed']);
+    const contradicted = await runValidateCommand(catalog, {
+      ...options,
+      ats: ['demo=HEAD'],
+      selectionId: selectionA,
+    }).catch((error: unknown) => error);
+    expect(isRepocodError(contradicted) && contradicted.code).toBe('usage');
+    expect((contradicted as Error).message).toMatch(
+      /^demo: these tasks are demo at its manifest's commit, but demo=HEAD builds demo@[0-9a-f]{12}; drop --at demo=…/,
+    );
+  });
+
+  it('refuses a selection that would take both eras, naming them and the filter that chooses', async () => {
+    const error: unknown = await selectStep(catalog, REPOCOD_LITE_SPEC).catch((e) => e);
+    expect(error).toBeInstanceOf(TwoErasError);
+    const refused = error as TwoErasError;
+    expect(refused.repository).toBe('demo');
+    expect([...refused.eras.keys()][0]).toBe('demo');
+    expect(refused.message).toMatch(
+      /^the picks of the selection spec: demo at 2 commits \(demo, demo@[0-9a-f]{12}\); a version takes one commit/,
+    );
+    expect(refused.message).toContain(`"filter": "repository <> 'demo'"`);
+  });
+});
+
+describe('records of two eras in one catalog', () => {
+  it("writes an era's record under the manifest name, with a release's ids, one era per folder", async () => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: history, encoding: 'utf8' }).trim();
+    const era = `demo@${head.slice(0, 12)}`;
+    const folder = join(temp.dir, 'record-2.0');
+    const options = { stateRoot: join(temp.dir, 'state'), selectionId: selectionB, changedSince: CUTOFF };
+    const [written] = await writeRebuildRecords(catalog, folder, { ...options, repositories: [era] });
+    expect(written?.repository).toBe('demo');
+    const lines = readFileSync(join(folder, 'demo.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { instance_id: string; selected: boolean; valid: boolean | null });
+    expect(lines.map((line) => [line.instance_id, line.selected])).toEqual([
+      [ID('models.make_sample_catalog'), true],
+      [ID('util.initials'), true],
+      [ID('util.slugify'), true],
+    ]);
+    expect(lines.every((line) => line.valid !== null)).toBe(true);
+    const meta = JSON.parse(readFileSync(join(folder, 'demo.meta.json'), 'utf8'));
+    expect([meta.repository, meta.base_commit, meta.stands_in_for, meta.freshness.changed_since]).toEqual([
+      'demo',
+      head,
+      null,
+      CUTOFF,
+    ]);
+    const lite = await writeLiteRecord(catalog, folder, selectionB);
+    const record = JSON.parse(readFileSync(lite.file, 'utf8'));
+    expect(record.by_repository).toEqual({ demo: 3 });
+    expect(JSON.stringify(record)).not.toContain('@');
+    const both = await writeRebuildRecords(catalog, folder, { ...options, repositories: ['demo', era] }).catch(
+      (error: unknown) => error,
+    );
+    expect(both).toBeInstanceOf(TwoErasError);
+    expect((both as Error).message).toContain('record each commit into a folder of its own (--out)');
+  });
+});
 
 describe('two versions of the demo, published into one folder', () => {
   it("publishes 1.0 without a changes section, and 2.0 with one against 1.0, 1.0's files untouched", async () => {
     const cardOfA = readFileSync(join(out, 'README.md'), 'utf8');
     expect(cardOfA).not.toContain('## Changes since');
     const parquetOfA = readFileSync(join(out, '1.0', 'test-00000-of-00001.parquet'));
-    const published = await publishStep(catalogB, { version: '2.0', out, changedSince: CUTOFF });
+    const published = await publishStep(catalog, {
+      version: '2.0',
+      out,
+      selectionId: selectionB,
+      changedSince: CUTOFF,
+    });
     expect(published.changes?.a.version).toBe('1.0');
     expect(readFileSync(join(out, '1.0', 'test-00000-of-00001.parquet')).equals(parquetOfA)).toBe(true);
     const card = readFileSync(join(out, 'README.md'), 'utf8');
@@ -154,7 +259,7 @@ describe('two versions of the demo, published into one folder', () => {
 
   it('reads the diff back from the folder, each task with its reason, as text and as JSON', async () => {
     // The cutoff is the one 2.0's freshness.json records (published with --changed-since).
-    const report = await releaseVersionDiff(catalogB, out, { a: '1.0', b: '2.0' });
+    const report = await releaseVersionDiff(catalog, out, { a: '1.0', b: '2.0' });
     expect(report.kept).toEqual([{ instanceId: ID('util.slugify'), repository: 'demo', change: 'changed-body' }]);
     expect(report.removed.map((task) => [task.instanceId, task.reason])).toEqual([
       [ID('models.Item.parse_tags'), 'function-gone'],
@@ -202,19 +307,26 @@ describe('two versions of the demo, published into one folder', () => {
   });
 
   it('refuses a catalog that did not build version B, and a --diff-against that is not in the folder', async () => {
-    const error: unknown = await releaseVersionDiff(
-      catalogA,
-      out,
-      { a: '1.0', b: '2.0' },
-      {
-        catalogName: 'catalog-a.duckdb',
-      },
-    ).catch((e) => e);
-    expect(isRepocodError(error) && error.code).toBe('usage');
-    expect((error as Error).message).toMatch(
-      /^catalog-a\.duckdb did not build version 2\.0: it holds demo's tasks at [0-9a-f]{12}, and version 2\.0 has demo/,
-    );
-    const against = await publishStep(catalogB, { version: '2.1', out, diffAgainst: '0.9', dryRun: true }).catch(
+    // A catalog with 1.0's commit of the demo only.
+    const onlyA = await openCatalog(IN_MEMORY);
+    try {
+      await onlyA.replaceTasks('demo', await catalog.tasks('demo'));
+      const error: unknown = await releaseVersionDiff(
+        onlyA,
+        out,
+        { a: '1.0', b: '2.0' },
+        {
+          catalogName: 'catalog-a.duckdb',
+        },
+      ).catch((e) => e);
+      expect(isRepocodError(error) && error.code).toBe('usage');
+      expect((error as Error).message).toMatch(
+        /^catalog-a\.duckdb did not build version 2\.0: it holds demo's tasks at [0-9a-f]{12}, and version 2\.0 has/,
+      );
+    } finally {
+      await onlyA.close();
+    }
+    const against = await publishStep(catalog, { version: '2.1', out, diffAgainst: '0.9', dryRun: true }).catch(
       (e) => e,
     );
     expect((against as Error).message).toBe(`--diff-against 0.9: not a version of ${out}; its versions: 1.0, 2.0`);

@@ -1,5 +1,6 @@
 import type { Catalog, CatalogFunction, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
+import { projectName, releaseInstanceId } from '@repocod/runner';
 import { storedBodyDates } from '../candidates/body-dates.js';
 import { catalogMiningOutcomes, functionKey } from '../candidates/mining-outcomes.js';
 import { currentVerdicts } from '../steps/current-verdicts.js';
@@ -197,9 +198,13 @@ interface RepositoryFacts {
 async function catalogFacts(catalog: Catalog, b: VersionSide, catalogName: string) {
   const bBase = baseCommits(b);
   const allTasks = await catalog.tasks();
+  // B names repositories by their manifest name; the catalog keeps B's commit of each under its catalog name.
+  const catalogNames = new Map<string, string>();
   for (const [repository, base] of bBase) {
-    const stored = allTasks.filter((task) => task.repository === repository);
-    if (!stored.some((task) => task.baseCommit === base.baseCommit)) {
+    const stored = allTasks.filter((task) => projectName(task.repository) === repository);
+    const atBase = stored.find((task) => task.baseCommit === base.baseCommit);
+    if (atBase !== undefined) catalogNames.set(repository, atBase.repository);
+    else {
       const holds = [...new Set(stored.map((task) => task.baseCommit.slice(0, 12)))].join(', ');
       throw new RepocodError(
         'usage',
@@ -216,14 +221,15 @@ built ${b.version}`,
     let found = cache.get(name);
     if (found === undefined) {
       found = (async () => {
-        const functions = await catalog.functions(name);
-        const tasks = allTasks.filter((task) => task.repository === name);
+        const inCatalog = catalogNames.get(name) ?? name;
+        const functions = await catalog.functions(inCatalog);
+        const tasks = allTasks.filter((task) => task.repository === inCatalog);
         // B's base commit; for a repository B has no task of, the one the catalog built its tasks at.
         const baseCommit = bBase.get(name)?.baseCommit ?? tasks[0]?.baseCommit ?? null;
         return {
           functions: new Map(functions.map((fn) => [functionKey(fn), fn])),
           bodies: baseCommit === null ? new Map() : await storedBodyDates(catalog, name, baseCommit),
-          mining: await catalogMiningOutcomes(catalog, name),
+          mining: await catalogMiningOutcomes(catalog, inCatalog),
           tasks: new Map(tasks.map((task) => [functionKey(task), task])),
         };
       })();
@@ -234,7 +240,9 @@ built ${b.version}`,
   const keyOf = (task: VersionTask, known: RepositoryFacts): string | null => {
     if (task.file !== null && task.qualname !== null) return functionKey({ file: task.file, qualname: task.qualname });
     // A version without tasks.jsonl: the function of the catalog's task of that instance id, if any.
-    const stored = [...known.tasks.values()].find((candidate) => candidate.instanceId === task.instanceId);
+    const stored = [...known.tasks.values()].find(
+      (candidate) => releaseInstanceId(candidate.instanceId) === task.instanceId,
+    );
     return stored === undefined ? null : functionKey(stored);
   };
   const bodyOf = (known: RepositoryFacts, fn: CatalogFunction | undefined): BodyDate => {
@@ -250,8 +258,12 @@ built ${b.version}`,
       const fn = key === null ? undefined : known.functions.get(key);
       const mined = key === null ? undefined : known.mining.get(key);
       const stored = key === null ? undefined : known.tasks.get(key);
+      // B's records name the task as the release does; the catalog's verdicts by the catalog's id.
+      const released = stored === undefined ? undefined : releaseInstanceId(stored.instanceId);
       const status =
-        stored === undefined ? undefined : (b.selected.get(stored.instanceId) ?? verdicts.get(stored.instanceId));
+        stored === undefined || released === undefined
+          ? undefined
+          : (b.selected.get(released) ?? verdicts.get(stored.instanceId));
       return {
         repositoryBuilt: known.functions.size > 0,
         function: fn === undefined ? null : { isCandidate: fn.isCandidate, body: bodyOf(known, fn) },
@@ -259,7 +271,7 @@ built ${b.version}`,
         mining: mined === undefined ? 'not-mined' : mined ? 'tests' : 'no-tests',
         task: stored === undefined ? 'none' : stored.checksPassed ? 'built' : 'checks-failed',
         verdict: status === 'passed' || status === 'failed' || status === 'infra-error' ? status : null,
-        selectedInB: stored !== undefined && b.selected.has(stored.instanceId),
+        selectedInB: released !== undefined && b.selected.has(released),
       };
     },
     async body(name: string, task: VersionTask): Promise<BodyDate> {

@@ -6,7 +6,7 @@ import { RepocodError, resolveRepeat } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
-import { baselineRunsOf, localExecutor } from '@repocod/runner';
+import { baselineRunsOf, catalogName, localExecutor } from '@repocod/runner';
 import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
@@ -82,7 +82,7 @@ export async function mineStep(
   prepared: PreparedRepository,
   options: MineStepOptions,
 ): Promise<MineSummary> {
-  const name = prepared.entry.name;
+  const name = catalogName(prepared.entry);
   const reference =
     options.reference === undefined
       ? null

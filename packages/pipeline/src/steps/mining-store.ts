@@ -3,7 +3,7 @@ import { contentHash } from '@repocod/core';
 import type { BaselineTest, CoverageEntry, FunctionMining, MiningMode, MiningStore } from '@repocod/mining';
 import { parseCoverageArtifact } from '@repocod/mining';
 import type { JobResult, JobStore, PreparedRepository, RunJob } from '@repocod/runner';
-import { jobHash } from '@repocod/runner';
+import { catalogName, jobHash } from '@repocod/runner';
 import { recordJobResult, storedJobResult } from '../jobs/job-records.js';
 
 /**
@@ -24,7 +24,7 @@ export class CatalogMiningStore implements MiningStore {
   }
 
   private get repository(): string {
-    return this.prepared.entry.name;
+    return catalogName(this.prepared.entry);
   }
 
   loadBaseline(): Promise<readonly BaselineTest[] | null> {
@@ -89,7 +89,7 @@ class ReferenceJobStore implements JobStore {
   ) {}
 
   private get repository(): string {
-    return this.prepared.entry.name;
+    return catalogName(this.prepared.entry);
   }
 
   async stored(job: RunJob): Promise<JobResult | null> {

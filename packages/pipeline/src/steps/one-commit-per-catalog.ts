@@ -1,5 +1,6 @@
 import type { Catalog } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
+import { projectName } from '@repocod/runner';
 
 /** A repository's tasks at another commit that a stored selection picks: what building another commit would break. */
 export class OtherCommitSelectedError extends RepocodError {
@@ -18,9 +19,10 @@ export class OtherCommitSelectedError extends RepocodError {
     super(
       'usage',
       `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} \
-(${picked}); a catalog keeps one commit of a repository, so building it at ${fields.baseCommit.slice(0, 12)} here \
-would replace the tasks those selections name: build this commit in a catalog of its own \
-(--db ${suggestedCatalog(fields)})`,
+(${picked}); building it at ${fields.baseCommit.slice(0, 12)} under the same name would replace the tasks those \
+selections name: build that commit with --at ${projectName(fields.repository)}=${fields.baseCommit.slice(0, 12)}, \
+which keeps it beside them as ${projectName(fields.repository)}@${fields.baseCommit.slice(0, 12)}, or in a catalog \
+of its own (--db ${suggestedCatalog(fields)})`,
     );
     this.name = 'OtherCommitSelectedError';
     this.repository = fields.repository;
@@ -32,9 +34,10 @@ would replace the tasks those selections name: build this commit in a catalog of
 
 /**
  * Refuses to build `repository` at `baseCommit` in a catalog whose selections pick its tasks at another commit.
- * The catalog's rows are keyed by repository name (files, functions, tasks), so another commit's extraction and
- * tasks replace the stored ones: harmless for a manifest's commit moving on, but a selection (a release's) would
- * silently name tasks of another tree. Tasks at another commit that no selection picks may be replaced.
+ * The catalog's rows are keyed by catalog name (files, functions, tasks). `--at` gives another commit a name of its
+ * own (catalog-name.ts), so what reaches here is a manifest whose base commit moved, or a folder whose files changed:
+ * their extraction and tasks replace the stored ones, harmless unless a selection (a release's) would silently name
+ * tasks of another tree. Tasks at another commit that no selection picks may be replaced.
  */
 export async function checkOneCommitPerCatalog(
   catalog: Catalog,
@@ -59,5 +62,5 @@ export async function checkOneCommitPerCatalog(
 }
 
 function suggestedCatalog(fields: { readonly repository: string; readonly baseCommit: string }): string {
-  return `.repocod/${fields.repository}-${fields.baseCommit.slice(0, 8)}.duckdb`;
+  return `.repocod/${projectName(fields.repository)}-${fields.baseCommit.slice(0, 8)}.duckdb`;
 }

@@ -1,6 +1,6 @@
-import { resolveWorkers } from '@repocod/core';
+import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { ManifestEntry, PreparedRepository } from '@repocod/runner';
-import { prepareRepository, runnerPaths } from '@repocod/runner';
+import { catalogName, parseAtOverride, prepareRepository, projectName, runnerPaths } from '@repocod/runner';
 import type { FindRepositoryOptions } from './find-repository.js';
 import { findRepository, listRepositories } from './find-repository.js';
 import { repositoryAt } from './repository-at.js';
@@ -36,13 +36,18 @@ export async function prepareStep(repository: string, options: PrepareOptions): 
  */
 export class PreparedRepositories {
   private readonly made = new Map<string, Promise<PreparedRepository>>();
+  /** The catalog name of each repository prepared (catalog-name.ts), by the name it was asked by. */
+  private readonly catalogNames = new Map<string, string>();
 
   constructor(
     private readonly options: PrepareOptions,
     /** Repositories prepared already, by name (a test's renamed copy of one). */
     kept: ReadonlyMap<string, PreparedRepository> = new Map(),
   ) {
-    for (const [name, prepared] of kept) this.made.set(name, Promise.resolve(prepared));
+    for (const [name, prepared] of kept) {
+      this.made.set(name, Promise.resolve(prepared));
+      this.catalogNames.set(name, catalogName(prepared.entry));
+    }
   }
 
   /** The repository ready to run: the one kept or made before, else made now (telling `onLog` how it goes). */
@@ -50,11 +55,59 @@ export class PreparedRepositories {
     let prepared = this.made.get(repository);
     if (prepared === undefined) {
       prepared = prepareStep(repository, onLog === undefined ? this.options : { ...this.options, onLog });
-      this.made.set(repository, prepared);
-      // A failed preparation is not kept: the next ask tries again (and reports its own error).
-      prepared.catch(() => this.made.delete(repository));
+      this.keep(repository, prepared);
     }
     return prepared;
+  }
+
+  /**
+   * The repository that tasks stored under `name` (a catalog name, catalog-name.ts) were built in. An era's
+   * `NAME@COMMIT12` is NAME at that commit: the one this run's --at built, else NAME prepared --at that commit. A
+   * manifest name is the manifest's commit: an --at that moves it is refused, or the tasks would run on another tree.
+   */
+  async ofCatalogName(name: string, onLog?: (line: string) => void): Promise<PreparedRepository> {
+    const project = projectName(name);
+    const era = name === project ? null : name.slice(project.length + 1);
+    const ats = this.options.ats ?? [];
+    const named = ats.some((at) => parseAtOverride(at).name === project);
+    let prepared = this.made.get(project);
+    if (prepared === undefined || (era !== null && !named)) {
+      prepared = this.made.get(name);
+      if (prepared === undefined) {
+        const options = onLog === undefined ? this.options : { ...this.options, onLog };
+        prepared = prepareStep(project, {
+          ...options,
+          ats: era === null || named ? ats : [...ats, `${project}=${era}`],
+        });
+        this.keep(name, prepared);
+      }
+    }
+    const ready = await prepared;
+    const built = catalogName(ready.entry);
+    if (built === name) return ready;
+    const fix = era === null ? `drop --at ${project}=… to work on them` : `give --at ${project}=${era}`;
+    throw new RepocodError(
+      'usage',
+      `${name}: these tasks are ${project} at ${era ?? "its manifest's commit"}, but ${ats.join(' ')} builds ${built}; \
+${fix}`,
+    );
+  }
+
+  private keep(name: string, prepared: Promise<PreparedRepository>): void {
+    this.made.set(name, prepared);
+    // A failed preparation is not kept: the next ask tries again (and reports its own error).
+    prepared.then(
+      (ready) => this.catalogNames.set(name, catalogName(ready.entry)),
+      () => this.made.delete(name),
+    );
+  }
+
+  /**
+   * The name the catalog keeps `repository`'s rows under: its era's when --at moved it (catalog-name.ts), known once
+   * it is prepared; the name itself before.
+   */
+  catalogNameOf(repository: string): string {
+    return this.catalogNames.get(repository) ?? repository;
   }
 
   /** Every repository the manifest knows, in its order (--source applied), prepared or not. */

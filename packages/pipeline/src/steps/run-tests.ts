@@ -2,7 +2,14 @@ import { resolveWorkers, tailLines } from '@repocod/core';
 import type { Catalog } from '@repocod/catalog';
 import { join } from 'node:path';
 import type { ExecutorFactory, JobResult, PreparedRepository, RunJob, TestOutcome, TestResult } from '@repocod/runner';
-import { listTestFiles, localExecutor, shardSelection, shardTimeoutSeconds, splitSuite } from '@repocod/runner';
+import {
+  catalogName,
+  listTestFiles,
+  localExecutor,
+  shardSelection,
+  shardTimeoutSeconds,
+  splitSuite,
+} from '@repocod/runner';
 import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 
@@ -60,7 +67,9 @@ export async function runTestsStep(
 ): Promise<RunTestsSummary> {
   const workers = resolveWorkers(options.workers);
   const jobs =
-    options.tests === 'all' ? suiteJobs(options, prepared, workers) : splitJobs(options, prepared.entry.name, workers);
+    options.tests === 'all'
+      ? suiteJobs(options, prepared, workers)
+      : splitJobs(options, catalogName(prepared.entry), workers);
   const started = performance.now();
   // Each job is stored as it finishes: a killed run loses only the jobs in flight.
   const store = new CatalogJobStore(catalog, prepared);
@@ -95,7 +104,7 @@ function suiteJobs(options: RunTestsStepOptions, prepared: PreparedRepository, w
   const files = listTestFiles(join(prepared.checkout.path, entry.packageRoot), entry.testRoots);
   const shards = splitSuite(files, { workers, filesPerShard: options.shardFiles });
   return shards.map((shard, index) => ({
-    repository: entry.name,
+    repository: catalogName(entry),
     patches: options.patches,
     repeat: options.repeat,
     tests: 'all',
@@ -148,7 +157,7 @@ function summarise(
   const counts: Partial<Record<TestOutcome, number>> = {};
   for (const test of tests) counts[test.outcome] = (counts[test.outcome] ?? 0) + 1;
   return {
-    repository: prepared.entry.name,
+    repository: catalogName(prepared.entry),
     baseCommit: prepared.checkout.baseCommit,
     python: `${prepared.environment.pythonVersion} (${prepared.environment.installer})`,
     environmentKey: prepared.environment.key,

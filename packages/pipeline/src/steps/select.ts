@@ -4,6 +4,7 @@ import { contentHash, DEFAULT_LEVEL_MODE, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
 import { failedTaskIds } from './current-verdicts.js';
+import { checkOneEraPerRepository } from '../release/released-task.js';
 
 export interface LevelCut {
   readonly level: SelectionLevel;
@@ -75,6 +76,11 @@ ${error instanceof Error ? error.message : String(error)}`,
     );
   }
   const picks = ranked.filter((task) => task.picked);
+  checkOneEraPerRepository(picks, `the picks of ${source}`, (names) => {
+    const [first] = names;
+    return `give the spec a filter over the tasks' repository column, which names each commit (e.g. "filter": \
+"repository <> '${first}'"), or build the other commit in a catalog of its own`;
+  });
   const levels = SELECTION_LEVELS.map((level): LevelCut => {
     const ofLevel = ranked.filter((task) => task.level === level);
     const picked = ofLevel.filter((task) => task.picked);

@@ -11,7 +11,7 @@ import { RepocodError, tailLines } from '@repocod/core';
 import type { MiningMode, MiningTracebacks } from '@repocod/mining';
 import { listPythonFiles, loadPythonParser } from '@repocod/python';
 import type { ExecutorFactory, JobResult, PreparedRepository } from '@repocod/runner';
-import { applyPatches, git, localExecutor, resetWorktree } from '@repocod/runner';
+import { applyPatches, catalogName, git, localExecutor, resetWorktree } from '@repocod/runner';
 import type { StatementTemplates, TestFileModel } from '@repocod/tasks';
 import {
   buildRepositoryIndex,
@@ -27,7 +27,7 @@ import { classifyFunctions, levelModeOf } from '../candidates/classify-functions
 import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from '../jobs/catalog-job-store.js';
 import { miningKeyOf } from './mining-key.js';
-import { candidateInstanceIds, taskRepoName } from '../records/task-identity.js';
+import { preparedInstanceIds, taskRepoName } from '../records/task-identity.js';
 import { preStateCollectJob, testsRemovedCollectJob } from '@repocod/validate';
 import { collectsCheck, needsTestsRemovedCollect } from '@repocod/validate';
 
@@ -108,7 +108,7 @@ export async function tasksStep(
   options: TasksStepOptions,
 ): Promise<TasksSummary> {
   const started = performance.now();
-  const name = prepared.entry.name;
+  const name = catalogName(prepared.entry);
   await checkOneCommitPerCatalog(catalog, name, prepared.checkout.baseCommit);
   const miningKey = options.miningKey ?? miningKeyOf(prepared, options.repeat, options.tracebacks);
   const mined = (await catalog.relevantTests(name, { miningKey, mode: options.mode ?? 'fast' })).filter(
@@ -169,11 +169,7 @@ mine ${name}\` first`,
     },
   };
   const candidates = [...functions.values()].filter((fn) => fn.isCandidate);
-  const ids = candidateInstanceIds(
-    taskRepoName(prepared),
-    [...candidates, ...chosen.map(({ fn }) => fn)],
-    prepared.entry.packageRoot,
-  );
+  const ids = preparedInstanceIds(prepared, [...candidates, ...chosen.map(({ fn }) => fn)]);
   const templates = options.templates ?? DEFAULT_TEMPLATES;
   const drafts = chosen.map(({ fn, tests }) => {
     const instanceId = ids.get(fn.functionId) as string;
@@ -296,7 +292,7 @@ async function checkPatches(
       message: status === '' ? null : `base + pre + gold differs from the base: ${status}`,
     });
   }
-  const repository = prepared.entry.name;
+  const repository = catalogName(prepared.entry);
   const results = new Map<string, TaskChecks>();
   let done = 0;
   const decide = (task: PatchCheck, pre: JobResult, testsRemoved: JobResult | null): void => {

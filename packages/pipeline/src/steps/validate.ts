@@ -1,7 +1,7 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { ExecutorFactory, JobResult, PreparedRepository, TestOutcome } from '@repocod/runner';
-import { baselineRunsOf, jobRunIds, localExecutor, validateRunsOf } from '@repocod/runner';
+import { baselineRunsOf, catalogName, jobRunIds, localExecutor, projectName, validateRunsOf } from '@repocod/runner';
 import type { SubmitOptions } from '@repocod/runner';
 import { JobPool } from '@repocod/runner';
 import { CatalogJobStore } from '../jobs/catalog-job-store.js';
@@ -129,7 +129,7 @@ export async function validateStep(
   const repositories: RepositoryValidation[] = [];
   const validations: StoredValidation[] = [];
   for (const [repository, ofRepository] of groupBy(tasks, (task) => task.repository)) {
-    const ready = await prepared.get(repository);
+    const ready = await prepared.ofCatalogName(repository);
     const repeat = validateRunsOf(ready.entry, options.repeat);
     const result = await validateRepository(catalog, ready, ofRepository, { ...options, repeat, tool });
     repositories.push(result.repository);
@@ -152,7 +152,9 @@ async function selectedTasks(
 ): Promise<{ selectionId: string; tasks: StoredTask[] }> {
   const selection = await tasksOfSelection(catalog, selectionId);
   const known = [...new Set(selection.tasks.map((task) => task.repository))].sort();
-  const unknown = (repositories ?? []).filter((name) => !known.includes(name));
+  // A repository is named by its catalog name or its manifest name: a selection holds one commit of each.
+  const names = (repository: string): string[] => [repository, projectName(repository)];
+  const unknown = (repositories ?? []).filter((name) => !known.some((repository) => names(repository).includes(name)));
   if (unknown.length > 0)
     throw new RepocodError(
       'usage',
@@ -160,7 +162,10 @@ async function selectedTasks(
 ${known.join(', ')})`,
     );
   const tasks = selection.tasks.filter(
-    (task) => repositories === undefined || repositories.length === 0 || repositories.includes(task.repository),
+    (task) =>
+      repositories === undefined ||
+      repositories.length === 0 ||
+      names(task.repository).some((name) => repositories.includes(name)),
   );
   return { selectionId: selection.selectionId, tasks };
 }
@@ -199,7 +204,7 @@ async function validateRepository(
   tasks: readonly StoredTask[],
   settings: RepositorySettings,
 ): Promise<{ repository: RepositoryValidation; validations: StoredValidation[] }> {
-  const repository = prepared.entry.name;
+  const repository = catalogName(prepared.entry);
   const environment = prepared.environment;
   const mining = settings.goldRuns === true ? null : await storedBaseline(catalog, prepared, settings.repeat);
   const timeoutSeconds = settings.timeoutSeconds ?? prepared.entry.timeoutSeconds;
@@ -277,7 +282,7 @@ async function tasksToValidate(
   settings: RepositorySettings,
   timeoutSeconds: number,
 ): Promise<{ current: StoredValidation[]; toValidate: TaskToValidate[] }> {
-  const stored = await catalog.validations({ repository: prepared.entry.name });
+  const stored = await catalog.validations({ repository: catalogName(prepared.entry) });
   const earlier = new Map(stored.map((row) => [validationRowKey(row.instanceId, row.validationKey), row]));
   const current: StoredValidation[] = [];
   const toValidate: TaskToValidate[] = [];
@@ -365,7 +370,7 @@ async function validateTask(context: ValidationContext, item: TaskToValidate): P
     instanceId: task.instanceId,
     taskHash: item.taskHash,
     validationKey: item.validationKey,
-    repository: context.prepared.entry.name,
+    repository: catalogName(context.prepared.entry),
     status: verdict.status,
     checks,
     failToPass: verdict.failToPass,
@@ -413,7 +418,7 @@ async function storedBaseline(
   if (baselineRunsOf(prepared.entry, repeat) < repeat) return null;
   for (const tracebacks of ['native', 'pytest'] as const) {
     const miningKey = miningKeyOf(prepared, repeat, tracebacks);
-    const rows = await catalog.miningBaseline(prepared.entry.name, miningKey);
+    const rows = await catalog.miningBaseline(catalogName(prepared.entry), miningKey);
     if (rows === null || rows.length === 0) continue;
     const outcomes = new Map(rows.map((row) => [row.nodeId, row.outcomes as readonly TestOutcome[]]));
     const runs = baselineRunsOf(prepared.entry, repeat);

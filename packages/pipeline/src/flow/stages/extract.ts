@@ -1,3 +1,4 @@
+import { catalogName } from '@repocod/runner';
 import { extractStep } from '../../steps/extract.js';
 import type { RepositoryStage, StageDefinition } from '../stage-contract.js';
 
@@ -10,7 +11,7 @@ const EXTRACT_RUN: RepositoryStage = {
     const prepared = await repositories.get(repository);
     const value = await extractStep(catalog, {
       root: prepared.checkout.path,
-      repository,
+      repository: catalogName(prepared.entry),
       baseCommit: prepared.checkout.baseCommit,
       onProgress: (event) => {
         if (event.kind === 'extract-file') progress.step(event.done, event.total, event.file);

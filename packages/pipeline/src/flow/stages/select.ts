@@ -1,6 +1,7 @@
 import { listRepositories } from '../../steps/find-repository.js';
 import { referenceTaskIds } from '../../reference/reference-functions.js';
 import { selectStep } from '../../steps/select.js';
+import { flowSelectionSpec } from '../flow-selection-spec.js';
 import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 
 /**
@@ -10,8 +11,10 @@ import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
 const SELECT_RUN: CollectiveStage = {
   stage: 'select',
   scope: 'all',
-  async run({ catalog, settings, state }, progress) {
+  async run(context, progress) {
+    const { catalog, settings, state } = context;
     const { reference } = settings.spec;
+    const spec = await flowSelectionSpec(context);
     const pool =
       reference === undefined
         ? undefined
@@ -24,7 +27,7 @@ const SELECT_RUN: CollectiveStage = {
         `reference ${reference} row ${row.row.index} (${row.row.functionName ?? row.row.instanceId ?? '?'}): no task \
 (no relevant tests found here)`,
       );
-    const value = await selectStep(catalog, settings.spec, 'the flow', {
+    const value = await selectStep(catalog, spec, 'the flow', {
       ...(pool === undefined ? {} : { referenceTasks: pool.instanceIds }),
     });
     state.selectionId = value.selectionId;

@@ -1,5 +1,6 @@
 import { RepositoryLaps } from '../repository-laps.js';
 import { selectStep } from '../../steps/select.js';
+import { flowSelectionSpec } from '../flow-selection-spec.js';
 import { validateStep } from '../../steps/validate.js';
 import { countValidations } from '@repocod/validate';
 import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
@@ -13,7 +14,8 @@ import { recordStageTime } from '../stage-rows.js';
 const VALIDATE_RUN: CollectiveStage = {
   stage: 'validate',
   scope: 'all',
-  async run({ catalog, repositories, settings, state, rows }, progress) {
+  async run(context, progress) {
+    const { catalog, repositories, settings, state, rows } = context;
     const laps = new RepositoryLaps(performance.now());
     const validate = (selectionId: string | undefined) =>
       validateStep(catalog, repositories, {
@@ -47,7 +49,7 @@ const VALIDATE_RUN: CollectiveStage = {
     while (!rows.aborted()) {
       const failed = value.validations.filter((validation) => validation.status === 'failed').length;
       if (failed === 0 || countValidations(value.validations).byStatus['infra-error'] > 0) break;
-      const reselected = await selectStep(catalog, settings.spec);
+      const reselected = await selectStep(catalog, await flowSelectionSpec(context));
       if (reselected.selectionId === value.selectionId) break;
       replaced += failed;
       progress.problem(
