@@ -243,7 +243,7 @@ describe('RedisExecutor with workers on the same Redis', () => {
       });
       expect((await failed('old-format')).reason).toMatch(
         new RegExp(
-          String.raw`job old-format: field format must be "repocod-job\/1" \(another format was made by another rep` +
+          String.raw`job old-format: field format must be "repocod-job\/2" \(another format was made by another rep` +
             String.raw`ocod version: run the same version on the coordinator and the workers\), found "repocod-job\/0` +
             String.raw`"`,
         ),
