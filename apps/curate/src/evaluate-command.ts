@@ -6,6 +6,7 @@ import {
   DEFAULT_CATALOG_PATH,
   downloadHubRelease,
   parseChangedSince,
+  parseInsertionMode,
   runEvaluateCommand,
   evaluationReports,
   hubToken,
@@ -26,8 +27,8 @@ import { repositoryOptions } from './repository-options.js';
 export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --gold) \
 (--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
                         [--run-id ID] [--instances ID]... [--since DATE] [--timeout SECONDS] [--exit-first] [--fresh]
-                        [--out DIR] [--html FILE] [--workers N] [--manifest FILE] [--source NAME=PATH]
-                        [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
+                        [--insert lenient|repocod] [--out DIR] [--html FILE] [--workers N] [--manifest FILE]
+                        [--source NAME=PATH] [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
        repocod evaluate --report RUN_ID [--html FILE] [--db FILE]
        repocod evaluate --runs [--db FILE]
 
@@ -39,7 +40,13 @@ test (pytest -x, as REPOCOD's evaluator runs): the same verdicts, faster for unr
 only that first failing test is named. Predictions: SWE-bench's JSON lines or JSON list
 (instance_id, model_name_or_path, model_patch: a diff against the pre state), a completion
 (instance_id, completion: a whole def that replaces the function, or a body that goes after the
-prompt) or REPOCOD's output ({repo: {id: {function_name, prompt, output}}}, matched by name). A
+prompt) or REPOCOD's output ({repo: {id: {function_name, prompt, output}}}, matched by name).
+--insert says how a completion goes into its function (docs/evaluate.md has a table of output shapes):
+lenient (the default) reads the code out of what models write (a fenced block and prose around it, a
+closing fence without an opening one, tabs, a whole def with or without decorators, a body at any
+indentation); repocod is REPOCOD's evaluator's rule, verbatim (a stripped output starting with "def "
+replaces the function from its def line, any other goes after the prompt as it is), and implies
+--exit-first: numbers comparable with REPOCOD's tables (default run id e.g. preds@1.0-insert-repocod). A
 malformed line, an unknown instance or a second prediction for a task is named (file:line, field)
 and the others run. --gold evaluates the release's gold patches: every task must resolve. Outcomes
 besides resolved and unresolved: empty, patch-failed, timeout, error. The release is a folder in
@@ -82,6 +89,8 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
       throw new RepocodError('usage', `give --predictions FILE or --gold (one of them)\n\n${EVALUATE_USAGE}`);
     const outDir = stringOption(args, 'out') ?? join(PROJECT_ROOT, 'out', 'evaluations');
     const release = await releaseFolder(args, io, outDir);
+    const insertFlag = stringOption(args, 'insert');
+    const insertion = insertFlag === undefined ? 'lenient' : parseInsertionMode(insertFlag);
     const ticker = startProgressLines(io, '  ');
     try {
       const summary = await withExecutor(args, io, ({ executor }) =>
@@ -100,7 +109,9 @@ ${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
           timeoutSeconds: stringOption(args, 'timeout') === undefined ? undefined : wholeNumber(args, 'timeout', 1),
           workers: resolveWorkers(optionalWholeNumber(args, 'workers')),
           fresh: args.flags.get('fresh') === true,
-          exitFirst: args.flags.get('exit-first') === true,
+          // REPOCOD's evaluator runs the tests with -x: its insertion comes with its way of running them.
+          exitFirst: args.flags.get('exit-first') === true || insertion === 'repocod',
+          insertion,
           outDir,
           onEvent: progressPrinter(io, ticker),
         }),

@@ -79,6 +79,30 @@ describe('completionPatch', async () => {
     );
   });
 
+  it('drops a closing fence never opened and reads leading tabs as levels (completion-code.ts)', () => {
+    const fenced = completionPatch(site, '        width = self.width * scale\n        return width * self.height\n```');
+    expect(applied(fenced?.patch ?? '')).toBe(BASE);
+    const tabs = completionPatch(site, '\tif scale:\n\t\treturn 0\n\treturn 1\n');
+    expect(applied(tabs?.patch ?? '')).toContain(
+      '        """\n        if scale:\n            return 0\n        return 1\n',
+    );
+  });
+
+  it("inserts REPOCOD's way verbatim: a body after the prompt, a def from the def line, decorators kept", () => {
+    const body = completionPatch(site, 'width = 1\n```\n', 'repocod');
+    expect(body?.shape).toBe('body');
+    expect(applied(body?.patch ?? '')).toContain('        Scaled.\n        """\nwidth = 1\n```\n\n\ndef top');
+    const whole = completionPatch(site, '  def area(self, scale):\n        return 2\n', 'repocod');
+    expect(whole?.shape).toBe('definition');
+    expect(applied(whole?.patch ?? '')).toContain(
+      '    @functools.cache\n  def area(self, scale):\n        return 2\n\n',
+    );
+    // No final newline: the output's last line takes in the (blank) line after it, as writelines joins them.
+    const joined = completionPatch(site, '        return 3', 'repocod');
+    expect(applied(joined?.patch ?? '')).toContain('        """\n        return 3\n\ndef top');
+    expect(completionPatch(site, '', 'repocod')).toBeNull();
+  });
+
   it('gives null for a completion without code', () => {
     expect(completionPatch(site, '```python\n\n```')).toBeNull();
   });

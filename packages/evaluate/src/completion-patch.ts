@@ -2,6 +2,9 @@ import type { LineReplacement } from '@repocod/core';
 import { linesPatch, removedBody, replaceLines, splitLinesKeepingEnds } from '@repocod/core';
 import { parsePythonText } from '@repocod/python';
 import type { Parser } from 'web-tree-sitter';
+import { completionCode } from './completion-code.js';
+import type { InsertionMode } from './insertion-mode.js';
+import { repocodReplacement } from './repocod-insertion.js';
 
 /**
  * Where a completion goes: the task's function in the pre state (the base file with the body
@@ -70,17 +73,29 @@ export interface CompletionPatch {
 const DEFINITION_START = /^\s*(?:@|(?:async\s+)?def\s)/;
 
 /**
- * A completion as a patch of the pre state. Its code is the first fenced block when it has one
- * (```python … ```), else the whole text, without leading and trailing blank lines. When its first line
- * starts a definition (`def`, `async def`, or a decorator) it replaces the function from its `def` line
- * (from its first decorator when the completion brings decorators) through the prompt, re-indented to
- * the function's column, so a method written at column 0 lands inside its class; otherwise it is the
- * body, re-indented to the docstring's column and inserted after the prompt, as REPOCOD's evaluator
- * appends the model's output to the prompt. Lines take the file's line ending. Null when it holds no
- * code (an empty fenced block): an empty prediction.
+ * A completion as a patch of the pre state, under an insertion mode (insertion-mode.ts). Null when it holds no code
+ * (an empty fenced block, an empty output): an empty prediction.
+ *
+ * `lenient`: the code is read out of the output (completion-code.ts). When its first line starts a definition (`def`,
+ * `async def`, or a decorator) it replaces the function from its `def` line (from its first decorator when the
+ * completion brings decorators) through the prompt, re-indented to the function's column, so a method written at
+ * column 0 lands inside its class; otherwise it is the body, re-indented to the docstring's column and inserted after
+ * the prompt, as REPOCOD's evaluator appends the model's output to the prompt. Lines take the file's line ending.
+ *
+ * `repocod`: the output as REPOCOD's evaluator inserts it, verbatim (repocod-insertion.ts).
  */
-export function completionPatch(site: CompletionSite, completion: string): CompletionPatch | null {
-  const code = trimBlankLines(fencedCode(completion).split(/\r?\n/));
+export function completionPatch(
+  site: CompletionSite,
+  completion: string,
+  mode: InsertionMode = 'lenient',
+): CompletionPatch | null {
+  if (mode === 'repocod') {
+    const replacement = repocodReplacement(completion, site);
+    if (replacement === null) return null;
+    const shape: CompletionShape = replacement.start === site.defLine ? 'definition' : 'body';
+    return { shape, patch: linesPatch(site.file, site.preText, [replacement]) };
+  }
+  const code = completionCode(completion);
   const first = code[0];
   if (first === undefined) return null;
   const shape: CompletionShape = DEFINITION_START.test(first) ? 'definition' : 'body';
@@ -91,19 +106,6 @@ export function completionPatch(site: CompletionSite, completion: string): Compl
     shape === 'body' ? site.bodyLine : first.trimStart().startsWith('@') ? site.definitionStart : site.defLine;
   const replacement: LineReplacement = { start: from, end: site.bodyLine - 1, lines };
   return { shape, patch: linesPatch(site.file, site.preText, [replacement]) };
-}
-
-function fencedCode(text: string): string {
-  const fenced = /```[^\n]*\n([\s\S]*?)```/.exec(text);
-  return fenced?.[1] ?? text;
-}
-
-function trimBlankLines(lines: readonly string[]): string[] {
-  let start = 0;
-  let end = lines.length;
-  while (start < end && (lines[start] ?? '').trim() === '') start++;
-  while (end > start && (lines[end - 1] ?? '').trim() === '') end--;
-  return lines.slice(start, end);
 }
 
 /** Removes the lines' common indentation and puts `indent` in its place (blank lines stay empty). */

@@ -1,4 +1,5 @@
 import type { EvaluationOutcome } from './evaluation-outcome.js';
+import type { InsertionMode } from './insertion-mode.js';
 import type { SinceScope } from './since-scope.js';
 
 /** What the report needs of a task of the release (its metadata may be unknown for a foreign release). */
@@ -36,6 +37,8 @@ export interface EvaluationReport {
   readonly model: string;
   /** Present only for a run `--since DATE`: the date, and the release's tasks it left out (not in total_instances). */
   readonly since?: SinceReport;
+  /** Present only for a run `--insert repocod`: completions were inserted as REPOCOD's evaluator does. */
+  readonly insertion?: 'repocod';
   readonly total_instances: number;
   readonly submitted_instances: number;
   readonly completed_instances: number;
@@ -94,6 +97,7 @@ export function evaluationReport(
   tasks: readonly ReportTask[],
   results: readonly ReportResult[],
   since: SinceScope | null = null,
+  insertion: InsertionMode = 'lenient',
 ): EvaluationReport {
   const inScope = new Set(tasks.map((task) => task.instanceId));
   const byId = new Map(results.filter((result) => inScope.has(result.instanceId)).map((r) => [r.instanceId, r]));
@@ -112,6 +116,7 @@ export function evaluationReport(
     run_id: runId,
     model,
     ...(since === null ? {} : { since: sinceReport(since) }),
+    ...(insertion === 'repocod' ? { insertion } : {}),
     total_instances: tasks.length,
     submitted_instances: byId.size,
     completed_instances: completed.length,

@@ -2,6 +2,7 @@ import { contentHash } from '@repocod/core';
 import type { JobResult, RunJob } from '@repocod/runner';
 import type { CompletionSite } from './completion-patch.js';
 import { completionPatch } from './completion-patch.js';
+import type { InsertionMode } from './insertion-mode.js';
 import type { EvaluatedTask } from './evaluation-job.js';
 import { evaluationJob, modelPatchPosition } from './evaluation-job.js';
 import type { EvaluationGrade } from './evaluation-outcome.js';
@@ -33,6 +34,8 @@ export interface SpecSetting {
   readonly timeoutSeconds: number;
   /** Stop the run at the first failing test (`pytest -x`). */
   readonly exitFirst: boolean;
+  /** How a completion goes into the function (insertion-mode.ts); default lenient. */
+  readonly insertion?: InsertionMode;
 }
 
 /**
@@ -89,7 +92,7 @@ ${checkout.baseCommit.slice(0, 12)}: evaluate with the manifest and sources the 
     const detail = `the completion has no place to go: ${error instanceof Error ? error.message : String(error)}`;
     return spec(null, { outcome: 'error', detail, failingTests: [] });
   }
-  return spec(completionPatch(site, change.completion)?.patch ?? null, null);
+  return spec(completionPatch(site, change.completion, setting.insertion)?.patch ?? null, null);
 }
 
 /** The grade of a spec without a job: its failure, else `empty`. */
@@ -123,6 +126,8 @@ function evaluationKey(
       environment: setting.checkout.environmentKey,
       timeoutSeconds: setting.timeoutSeconds,
       ...(setting.exitFirst ? { exitFirst: setting.exitFirst } : {}),
+      // Only a completion depends on it, and the default leaves the keys of earlier runs as they were.
+      ...(setting.insertion === 'repocod' && prediction.change.kind === 'completion' ? { insertion: 'repocod' } : {}),
     }),
   );
 }

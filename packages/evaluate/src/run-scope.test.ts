@@ -27,6 +27,16 @@ describe('the stored scope of an evaluation run', () => {
     expect(parseRunScope(text, 'gold@2.0-since-2025-06-01')).toEqual({ tasks: TASKS, since: SINCE });
   });
 
+  it("keeps REPOCOD's insertion, with or without --since, and reads the lenient one back as it was", () => {
+    const text = runScopeText({ tasks: TASKS, since: null, insertion: 'repocod' });
+    expect(parseRunScope(text, 'preds@1.0-insert-repocod')).toEqual({
+      tasks: TASKS,
+      since: null,
+      insertion: 'repocod',
+    });
+    expect(runScopeText({ tasks: TASKS, since: null, insertion: 'lenient' })).toBe(JSON.stringify(TASKS));
+  });
+
   it('names the run whose stored scope is neither form', () => {
     expect(() => parseRunScope('{"tasks": 3}', 'broken@1.0')).toThrow(
       'evaluation run broken@1.0: its stored scope is neither tasks nor {since, tasks}',

@@ -26,7 +26,7 @@ export async function evaluationReports(catalog: EvaluationStore, runId: string)
 repocod evaluate --runs lists them)`,
     );
   }
-  const { tasks, since } = parseRunScope(run.tasks, runId);
+  const { tasks, since, insertion } = parseRunScope(run.tasks, runId);
   const rows = await catalog.evaluations(runId);
   const models = [...new Set(rows.map((row) => row.model))].sort();
   return models.map((model) => {
@@ -34,7 +34,7 @@ repocod evaluate --runs lists them)`,
     const results = [...ofModel.values()].map((row) => ({ instanceId: row.instanceId, outcome: outcomeOf(row) }));
     return {
       model,
-      report: evaluationReport(runId, model, tasks, results, since),
+      report: evaluationReport(runId, model, tasks, results, since, insertion),
       rows: tasks.map((task) => {
         const row = ofModel.get(task.instanceId);
         return {

@@ -42,6 +42,33 @@ words = re.split(r"[\\W_]+", without_marks.lower())
 return sep.join(word for word in words if word)
 `;
 
+/**
+ * slugify's gold body in each shape a model's output takes (docs/evaluate.md has the table): what each insertion
+ * mode makes of it on the demo, with real pytest.
+ */
+function outputShapes(): Record<string, string> {
+  const source = readFileSync(join(PROJECT_ROOT, 'datasets/demo/inventory/util.py'), 'utf8');
+  const prompt = /def slugify\(text, sep="-"\):\n[\s\S]*?"""\n[\s\S]*?"""\n/.exec(source)?.[0] ?? '';
+  const indented = (body: string, indent: string): string =>
+    body
+      .split('\n')
+      .map((row) => (row === '' ? '' : `${indent}${row}`))
+      .join('\n');
+  const continuation = indented(SLUGIFY_BODY, '    ');
+  return {
+    continuation,
+    dedented: SLUGIFY_BODY,
+    'whole-def': `def slugify(text, sep="-"):\n${continuation}`,
+    'prompt-repeated': `${prompt}${continuation}`,
+    'decorated-def': `@functools.lru_cache(maxsize=None)\ndef slugify(text, sep="-"):\n${continuation}`,
+    'closing-fence': `${continuation}\`\`\`\n`,
+    'leading-blank-line': `\n${continuation}`,
+    'prose-and-fence': `Here is the body:\n\`\`\`python\n${continuation}\`\`\`\nIt drops the accents first.\n`,
+    tabs: indented(SLUGIFY_BODY, '\t'),
+    'no-final-newline': continuation.trimEnd(),
+  };
+}
+
 describe('runEvaluateCommand on the demo release', () => {
   it('resolves every task with the gold patches, and answers a rerun from the catalog', async () => {
     const gold = await runEvaluateCommand(catalog, { ...options, release, gold: true, outDir });
@@ -100,6 +127,52 @@ describe('runEvaluateCommand on the demo release', () => {
     expect(applied).toContain('+    decomposed = unicodedata.normalize("NFKD", text)');
     expect(reports.find((report) => report.model === 'right')?.report.by_level.length).toBeGreaterThan(0);
   }, 600_000);
+  it("scores each shape of output under both insertion modes, REPOCOD's verbatim and the lenient one", async () => {
+    const predictions = join(state, 'shapes.jsonl');
+    const shapes = outputShapes();
+    writeFileSync(
+      predictions,
+      Object.entries(shapes)
+        .map(
+          ([shape, completion]) =>
+            `${JSON.stringify({ instance_id: SLUGIFY, model_name_or_path: shape, completion })}\n`,
+        )
+        .join(''),
+    );
+    const outcomes = async (insertion: 'lenient' | 'repocod'): Promise<Record<string, string>> => {
+      const exitFirst = insertion === 'repocod';
+      const summary = await runEvaluateCommand(catalog, {
+        ...options,
+        release,
+        predictions,
+        outDir,
+        insertion,
+        exitFirst,
+      });
+      expect(summary.runId).toBe(insertion === 'repocod' ? 'shapes@1.0-insert-repocod' : 'shapes@1.0');
+      const [report] = summary.reports;
+      expect(report?.report.insertion).toBe(insertion === 'repocod' ? 'repocod' : undefined);
+      const rows = await catalog.evaluations(summary.runId);
+      return Object.fromEntries(rows.map((row) => [row.model, row.outcome]));
+    };
+    expect(await outcomes('lenient')).toEqual(
+      Object.fromEntries(Object.keys(shapes).map((shape) => [shape, 'resolved'])),
+    );
+    expect(await outcomes('repocod')).toEqual({
+      continuation: 'resolved',
+      dedented: 'unresolved',
+      'whole-def': 'resolved',
+      'prompt-repeated': 'resolved',
+      // After the prompt at column 0 it ends slugify and defines it again, decorated: the tests call the new one.
+      'decorated-def': 'resolved',
+      'closing-fence': 'unresolved',
+      'leading-blank-line': 'resolved',
+      'prose-and-fence': 'unresolved',
+      tabs: 'unresolved',
+      'no-final-newline': 'resolved',
+    });
+  }, 600_000);
+
   it("matches REPOCOD's output by function name and runs its whole definitions", async () => {
     const predictions = join(state, 'repocod-model.json');
     const slugify = `def slugify(text, sep="-"):\n${SLUGIFY_BODY.split('\n')

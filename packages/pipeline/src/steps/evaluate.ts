@@ -8,6 +8,7 @@ import type {
   Prediction,
   PredictionProblem,
   ReportTask,
+  InsertionMode,
   SinceScope,
 } from '@repocod/evaluate';
 import {
@@ -66,6 +67,8 @@ export interface EvaluateStepOptions {
   readonly fresh?: boolean;
   /** Stop each run at the first failing test, as REPOCOD's evaluator does (`pytest -x`; EXIT_FIRST_ARGS). */
   readonly exitFirst?: boolean;
+  /** How a completion goes into its function (insertion-mode.ts in evaluate): default lenient. */
+  readonly insertion?: InsertionMode;
   readonly onEvent?: (event: EvaluateEvent) => void;
 }
 
@@ -155,7 +158,7 @@ export async function evaluateStep(
     runId,
     release: options.release,
     version: release.version,
-    tasks: runScopeText({ tasks: reportTasks(scope, repositoryOf), since }),
+    tasks: runScopeText({ tasks: reportTasks(scope, repositoryOf), since, insertion: options.insertion }),
     startedAt: new Date(),
   });
 
@@ -305,6 +308,7 @@ async function evaluateRepository(
     checkout: new SiteFinder(prepared, await loadPythonParser()),
     timeoutSeconds: options.timeoutSeconds ?? prepared.entry.timeoutSeconds,
     exitFirst: options.exitFirst === true,
+    insertion: options.insertion ?? 'lenient',
   });
   run.problems.push(...bound.problems);
   const pool = new JobPool(new CatalogJobStore(catalog, prepared), (options.executor ?? localExecutor)(prepared));
@@ -458,5 +462,7 @@ function defaultRunId(options: EvaluateStepOptions, version: string): string {
   const name =
     options.gold === true ? GOLD_MODEL : basename(options.predictions ?? 'predictions').replace(/\.(jsonl|json)$/i, '');
   const since = options.since === undefined ? '' : `-since-${options.since.replace(/T00:00:00Z$/, '')}`;
-  return `${name}@${version}${since}`;
+  // A run under REPOCOD's insertion is another run: its outcomes differ from the lenient one's by design.
+  const insertion = options.insertion === 'repocod' ? '-insert-repocod' : '';
+  return `${name}@${version}${since}${insertion}`;
 }
