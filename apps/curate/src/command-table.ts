@@ -2,6 +2,7 @@ import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint-command.js';
 import { CURATE_USAGE, curateCommand } from './curate-command.js';
 import { ENV_USAGE, envCommand } from './env-command.js';
 import { EVALUATE_USAGE, evaluateCommand } from './evaluate-command.js';
+import { PROMPTS_USAGE, promptsCommand } from './prompts-command.js';
 import { EXECUTOR_USAGE } from './executor-option.js';
 import { EXTRACT_USAGE, extractCommand } from './extract-command.js';
 import type { CommandIO } from './io.js';
@@ -111,6 +112,13 @@ export const COMMANDS: readonly CommandSpec[] = [
       "evaluate --predictions F  a model's predictions on a release, on the same runner (--gold: the gold patches)",
     usage: EVALUATE_USAGE,
     run: evaluateCommand,
+  },
+  {
+    name: 'prompts',
+    overview:
+      "prompts --release DIR  each task as REPOCOD's inference prompts a model (--setting baseline|current-file)",
+    usage: PROMPTS_USAGE,
+    run: promptsCommand,
   },
   {
     name: 'record',

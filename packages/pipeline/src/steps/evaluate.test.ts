@@ -5,6 +5,9 @@ import type { Catalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEvaluateCommand } from '../commands/evaluate.js';
+import { runPromptsCommand } from '../commands/prompts.js';
+import { goldBody, STAND_IN_MODELS } from '../testing/stand-in-models.js';
+import { readRelease } from '@repocod/publish';
 import { evaluationReports } from '../reports/evaluation-reports.js';
 import { openMinedDemo } from '../testing/mined-demo.js';
 import { publishStep } from './publish.js';
@@ -170,6 +173,67 @@ describe('runEvaluateCommand on the demo release', () => {
       'prose-and-fence': 'unresolved',
       tabs: 'unresolved',
       'no-final-newline': 'resolved',
+    });
+  }, 600_000);
+
+  it('closes the loop: prompts of each setting, stand-in models, evaluate under both insertions', async () => {
+    const { tasks } = readRelease(release, '1.0');
+    const passAt1: Record<string, number> = {};
+    for (const setting of ['baseline', 'current-file'] as const) {
+      const out = join(state, `prompts-${setting}.jsonl`);
+      const written = await runPromptsCommand({ ...options, release, setting, out, modelContext: 2048 });
+      expect(written.prompts.map((prompt) => prompt.instance_id)).toEqual([QUOTE, SLUGIFY]);
+      for (const prompt of written.prompts) {
+        const task = tasks.find((candidate) => candidate.instanceId === prompt.instance_id);
+        // No prompt carries its own solution: not the body, nor any of its lines.
+        const body = goldBody(task?.goldCode ?? '');
+        expect(body.length).toBeGreaterThan(0);
+        expect(prompt.input).not.toContain(body.trim());
+        for (const line of body.split('\n').filter((row) => row.trim().length > 12))
+          expect(prompt.input).not.toContain(line.trim());
+        expect(prompt.input.startsWith(`${prompt.system_prompt}\n`)).toBe(true);
+        expect(prompt.tokens.input).toBeLessThanOrEqual(2048);
+      }
+      for (const [model, answer] of Object.entries(STAND_IN_MODELS)) {
+        const file = join(state, `${setting}-${model}.json`);
+        const records = Object.fromEntries(
+          written.prompts.map((prompt, index) => [
+            String(index),
+            {
+              function_name: prompt.function_name,
+              prompt: prompt.prompt,
+              output: answer(prompt, tasks.find((task) => task.instanceId === prompt.instance_id)?.goldCode ?? ''),
+            },
+          ]),
+        );
+        writeFileSync(file, JSON.stringify({ demo: records }));
+        for (const insertion of ['lenient', 'repocod'] as const) {
+          const summary = await runEvaluateCommand(catalog, {
+            ...options,
+            release,
+            predictions: file,
+            outDir,
+            insertion,
+            exitFirst: insertion === 'repocod',
+          });
+          expect(summary.problems).toEqual([]);
+          passAt1[`${setting} ${model} ${insertion}`] = summary.reports[0]?.report.pass_at_1 ?? -1;
+        }
+      }
+    }
+    expect(passAt1).toEqual({
+      'baseline gold lenient': 1,
+      'baseline gold repocod': 1,
+      'baseline pass lenient': 0,
+      'baseline pass repocod': 0,
+      'baseline fence-wrapped lenient': 1,
+      'baseline fence-wrapped repocod': 0,
+      'current-file gold lenient': 1,
+      'current-file gold repocod': 1,
+      'current-file pass lenient': 0,
+      'current-file pass repocod': 0,
+      'current-file fence-wrapped lenient': 1,
+      'current-file fence-wrapped repocod': 0,
     });
   }, 600_000);
 

@@ -411,7 +411,7 @@ function taskEvents(
 }
 
 /** The manifest entry a release's task belongs to: tasks.jsonl's repository, else the `repo` column. */
-function repositoryOfTask(task: ReleaseTask, entries: readonly ManifestEntry[]): string | undefined {
+export function repositoryOfTask(task: ReleaseTask, entries: readonly ManifestEntry[]): string | undefined {
   if (task.meta !== null && entries.some((entry) => entry.name === task.meta?.repository)) return task.meta.repository;
   const ownerName = (url: string | null | undefined): string | null =>
     url === null || url === undefined ? null : (/([^/:]+\/[^/]+?)(?:\.git)?\/?$/.exec(url)?.[1] ?? null);
