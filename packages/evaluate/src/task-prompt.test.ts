@@ -55,6 +55,7 @@ describe('taskPrompt', async () => {
   it('gives the signature and docstring alone for the baseline', () => {
     const prompt = taskPrompt(task, site, 'baseline', CHARACTERS, 10);
     expect(prompt.context).toBeNull();
+    expect(prompt.truncated).toEqual({ before: 0, after: 0 });
     expect(prompt.prompt).toContain(
       `## File path: pkg/box.py\n\n### Target function to complete\n\n\`\`\`python\n${prompt.target}\n`,
     );

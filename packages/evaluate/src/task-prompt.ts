@@ -48,15 +48,16 @@ export function taskPrompt(
     .slice(site.definitionStart - 1, site.bodyLine - 1)
     .join('')
     .trimEnd();
-  const fullBefore = lines.slice(0, site.definitionStart - 1).join('');
-  const fullAfter = lines.slice(site.bodyLine - 1).join('');
+  // The baseline has no context: nothing of the file around the target is given, so nothing is cut from it.
+  const fullBefore = setting === 'baseline' ? '' : lines.slice(0, site.definitionStart - 1).join('');
+  const fullAfter = setting === 'baseline' ? '' : lines.slice(site.bodyLine - 1).join('');
   const compose = (before: string, after: string): string =>
     setting === 'baseline'
       ? baselineText(site.file, target)
       : currentFileText(site.file, before.trimEnd(), after.trim(), target);
   const inputOf = (prompt: string): string => `${REPOCOD_SYSTEM_PROMPT}\n${prompt}`;
-  let before = setting === 'baseline' ? '' : fullBefore;
-  let after = setting === 'baseline' ? '' : fullAfter;
+  let before = fullBefore;
+  let after = fullAfter;
   if (modelContext !== null && setting === 'current-file') {
     const over = (): number => tokenizer.count(inputOf(compose(before, after))) - modelContext;
     const first = over();
