@@ -11,8 +11,9 @@ import type { ManifestEntry } from './manifest.js';
  * - That era's tasks carry the same `@COMMIT12` on their instance ids in the catalog (validations, picks and
  *   levels are keyed by instance id). A release, a record and a diff name a task without it: the instance id stays
  *   REPOCOD's, so one function is one task across versions, and the base commit says which era it is.
- * - Clones, environments and reference lists are the project's (keyed by the manifest name, the environment also
- *   by its commit), shared by its eras.
+ * - An era has a working copy and worktrees of its own (`repos/NAME@COMMIT12`, cloned from the project's clone), so
+ *   two eras can be prepared side by side. Environments and body dates are the project's, keyed by commit; reference
+ *   lists are the project's, by its manifest name.
  * `@` is in no manifest name (manifest-values.ts) and no instance id, so the suffix reads back unambiguously.
  */
 export function catalogName(entry: Pick<ManifestEntry, 'name' | 'baseCommit' | 'manifestCommit'>): string {
