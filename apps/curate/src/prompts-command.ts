@@ -40,7 +40,8 @@ export async function promptsCommand(args: ParsedArgs, io: CommandIO): Promise<n
   const tokens = summary.prompts.map((prompt) => prompt.tokens.input);
   const cut = summary.prompts.filter((prompt) => prompt.truncated.before + prompt.truncated.after > 0).length;
   io.out(
-    `${summary.prompts.length} prompt(s) of version ${summary.version}, setting ${summary.setting} → ${summary.file}\n` +
+    `${summary.prompts.length} prompt(s) of version ${summary.version}, setting ${summary.setting} → \
+${summary.file}\n` +
       (tokens.length === 0
         ? ''
         : `  input tokens (cl100k)  min ${Math.min(...tokens)}, max ${Math.max(...tokens)}, mean ${Math.round(
