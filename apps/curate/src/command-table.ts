@@ -116,7 +116,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   {
     name: 'prompts',
     overview:
-      "prompts --release DIR  each task as REPOCOD's inference prompts a model (--setting baseline|current-file)",
+      "prompts --release DIR  each task as REPOCOD's inference prompts a model, under each setting of its paper",
     usage: PROMPTS_USAGE,
     run: promptsCommand,
   },

@@ -24,6 +24,7 @@ export type RepocodErrorCode =
   | 'ref-not-found'
   | 'date-in-future'
   | 'date-before-history'
+  | 'embedding-failed'
   | 'usage';
 
 export class RepocodError extends Error {

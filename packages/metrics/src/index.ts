@@ -7,3 +7,4 @@ export * from './analyse-python-file.js';
 export * from './analyse-request.js';
 export * from './analyse-files.js';
 export * from './metric-versions.js';
+export * from './prompt-tokenizers.js';

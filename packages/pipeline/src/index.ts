@@ -32,6 +32,7 @@ export * from './steps/prompts.js';
 export * from './steps/evaluation-logs.js';
 export * from './reports/evaluation-reports.js';
 export * from '@repocod/evaluate';
+export * from '@repocod/prompts';
 export type { BodyHistoryRow, StoredTask, StoredValidation, ValidationRow, ValidationStatus } from '@repocod/catalog';
 export * from '@repocod/validate';
 export * from './release/release-content.js';

@@ -21,12 +21,24 @@ interface CardInfo {
   dataset_size: number;
 }
 
+/** A prompts file shipped in a release (release-prompts.ts), as the card's `configs` names it. */
+export interface PromptsConfig {
+  readonly configName: string;
+  /** Relative to the release folder: `<version>/prompts/<setting>.jsonl`. */
+  readonly path: string;
+}
+
 /**
  * The card's YAML front matter, as the seed has it: `dataset_info` with the features and the split
  * sizes of every version and of `default`, and `configs` mapping each to its files (`<version>/test-*`,
- * `data/test-*` for default, which is the version given as `defaultVersion`).
+ * `data/test-*` for default, which is the version given as `defaultVersion`). The prompts shipped in the
+ * release follow as configs of their own, after default (their rows are prompts, not the seed's features).
  */
-export function cardFrontMatter(configs: readonly ConfigInfo[], defaultVersion: string): string {
+export function cardFrontMatter(
+  configs: readonly ConfigInfo[],
+  defaultVersion: string,
+  prompts: readonly PromptsConfig[] = [],
+): string {
   const current = configs.find((config) => config.version === defaultVersion);
   if (current === undefined) throw new Error(`the default version ${defaultVersion} is not among the configs`);
   const info = (name: string, config: ConfigInfo): CardInfo => ({
@@ -44,6 +56,10 @@ export function cardFrontMatter(configs: readonly ConfigInfo[], defaultVersion: 
         data_files: [{ split: 'test', path: `${config.version}/test-*` }],
       })),
       { config_name: 'default', data_files: [{ split: 'test', path: 'data/test-*' }] },
+      ...prompts.map((config) => ({
+        config_name: config.configName,
+        data_files: [{ split: 'test', path: config.path }],
+      })),
     ],
   };
   return `---\n${stringify(document, { defaultStringType: 'PLAIN', defaultKeyType: 'PLAIN' })}---\n`;

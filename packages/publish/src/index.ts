@@ -9,3 +9,4 @@ export * from './hub-release.js';
 export * from './read-release.js';
 export * from './hub-dataset-download.js';
 export * from './release-manifest.js';
+export * from './release-prompts.js';

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tableFromIPC, tableToIPC } from 'apache-arrow';
 import { readParquet } from 'parquet-wasm';
@@ -6,7 +6,9 @@ import { RepocodError } from '@repocod/core';
 import type { ConfigInfo } from './dataset-card.js';
 import { cardFrontMatter, configsOfCard } from './dataset-card.js';
 import type { ReleaseRow } from './release-table.js';
+import { releasePrompts, withPromptsSection } from './release-prompts.js';
 import { releaseParquet, releaseTable } from './release-table.js';
+import { writeAtomically } from './write-atomically.js';
 
 /** The one Parquet file of a split, named as the Hub names them. */
 export const PARQUET_NAME = 'test-00000-of-00001.parquet';
@@ -95,12 +97,20 @@ restore the earlier release folder (or download it from the Hub) before adding a
       ? null
       : versionDiff(previous.version, readReleaseRows(join(folder, previous.version, PARQUET_NAME)), rows);
   const configs = [...earlier, config];
+  // The prompts shipped with earlier versions stay named in the card (release-prompts.ts).
+  const prompts = releasePrompts(
+    folder,
+    earlier.map((each) => each.version),
+  );
   const text = new TextEncoder();
   const writes = [
     { path: join(version, PARQUET_NAME), bytes: parquet },
     { path: join('data', PARQUET_NAME), bytes: parquet },
     ...extras.map((extra) => ({ path: join(version, extra.name), bytes: text.encode(extra.content) })),
-    { path: 'README.md', bytes: text.encode(`${cardFrontMatter(configs, version)}\n${body}`) },
+    {
+      path: 'README.md',
+      bytes: text.encode(`${cardFrontMatter(configs, version, prompts)}\n${withPromptsSection(body, prompts)}`),
+    },
   ];
   const files = [...new Set([...releaseFiles(folder), ...writes.map((write) => write.path)])].sort(byReleaseOrder);
   return { folder, version, configs, files, diff, writes };
@@ -204,11 +214,4 @@ function versionDiff(
       .map(([id]) => id)
       .sort(),
   };
-}
-
-function writeAtomically(path: string, data: Uint8Array | string): void {
-  mkdirSync(join(path, '..'), { recursive: true });
-  const temporary = `${path}.partial`;
-  writeFileSync(temporary, data);
-  renameSync(temporary, path);
 }

@@ -6,6 +6,9 @@ import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runEvaluateCommand } from '../commands/evaluate.js';
 import { runPromptsCommand } from '../commands/prompts.js';
+import type { PromptSetting, TaskPrompt } from '@repocod/prompts';
+import { PROMPT_SETTINGS } from '@repocod/prompts';
+import type { StandInModel } from '../testing/stand-in-models.js';
 import { goldBody, STAND_IN_MODELS } from '../testing/stand-in-models.js';
 import { readRelease } from '@repocod/publish';
 import { evaluationReports } from '../reports/evaluation-reports.js';
@@ -21,6 +24,7 @@ const options = { projectRoot: PROJECT_ROOT, stateRoot: state, workers: 2 };
 const release = join(state, 'release');
 const outDir = join(state, 'evaluations');
 const QUOTE = 'demo-inventory.pricing.quote';
+const HASHING_EMBEDDER = join(PROJECT_ROOT, 'packages/pipeline/src/testing/hashing-embedder.py');
 const SLUGIFY = 'demo-inventory.util.slugify';
 let catalog: Catalog;
 
@@ -178,15 +182,24 @@ describe('runEvaluateCommand on the demo release', () => {
 
   it('closes the loop: prompts of each setting, stand-in models, evaluate under both insertions', async () => {
     const { tasks } = readRelease(release, '1.0');
+    const goldOf = (id: string): string => tasks.find((task) => task.instanceId === id)?.goldCode ?? '';
     const passAt1: Record<string, number> = {};
-    for (const setting of ['baseline', 'current-file'] as const) {
+    const promptsOf: Record<string, readonly TaskPrompt[]> = {};
+    for (const setting of PROMPT_SETTINGS) {
       const out = join(state, `prompts-${setting}.jsonl`);
-      const written = await runPromptsCommand({ ...options, release, setting, out, modelContext: 2048 });
+      const embedCommand = setting === 'dense' ? `python3 ${HASHING_EMBEDDER}` : undefined;
+      const written = await runPromptsCommand({ ...options, release, setting, out, modelContext: 2048, embedCommand });
+      promptsOf[setting] = written.prompts;
       expect(written.prompts.map((prompt) => prompt.instance_id)).toEqual([QUOTE, SLUGIFY]);
+      expect(
+        readFileSync(out, 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line)),
+      ).toEqual(written.prompts);
       for (const prompt of written.prompts) {
-        const task = tasks.find((candidate) => candidate.instanceId === prompt.instance_id);
         // No prompt carries its own solution: not the body, nor any of its lines.
-        const body = goldBody(task?.goldCode ?? '');
+        const body = goldBody(goldOf(prompt.instance_id));
         expect(body.length).toBeGreaterThan(0);
         expect(prompt.input).not.toContain(body.trim());
         for (const line of body.split('\n').filter((row) => row.trim().length > 12))
@@ -194,7 +207,11 @@ describe('runEvaluateCommand on the demo release', () => {
         expect(prompt.input.startsWith(`${prompt.system_prompt}\n`)).toBe(true);
         expect(prompt.tokens.input).toBeLessThanOrEqual(2048);
       }
-      for (const [model, answer] of Object.entries(STAND_IN_MODELS)) {
+      // Every model for the settings of the paper's first two columns; the gold and the fenced one for the rest,
+      // whose outputs are scored the same way (insertion reads the file, never the prompt).
+      const models = setting === 'baseline' || setting === 'current-file' ? Object.keys(STAND_IN_MODELS) : ['gold'];
+      for (const model of models) {
+        const answer = STAND_IN_MODELS[model] as StandInModel;
         const file = join(state, `${setting}-${model}.json`);
         const records = Object.fromEntries(
           written.prompts.map((prompt, index) => [
@@ -202,7 +219,7 @@ describe('runEvaluateCommand on the demo release', () => {
             {
               function_name: prompt.function_name,
               prompt: prompt.prompt,
-              output: answer(prompt, tasks.find((task) => task.instanceId === prompt.instance_id)?.goldCode ?? ''),
+              output: answer(prompt, goldOf(prompt.instance_id)),
             },
           ]),
         );
@@ -234,7 +251,51 @@ describe('runEvaluateCommand on the demo release', () => {
       'current-file pass repocod': 0,
       'current-file fence-wrapped lenient': 1,
       'current-file fence-wrapped repocod': 0,
+      'bm25 gold lenient': 1,
+      'bm25 gold repocod': 1,
+      'dense gold lenient': 1,
+      'dense gold repocod': 1,
+      'callees gold lenient': 1,
+      'callees gold repocod': 1,
     });
+    // What each setting gives before the target, from the demo's own functions.
+    const quote = (setting: PromptSetting): TaskPrompt =>
+      promptsOf[setting]?.find((prompt) => prompt.instance_id === QUOTE) as TaskPrompt;
+    const given = (setting: PromptSetting): string[] =>
+      (quote(setting).functions ?? []).map((fn) => `${fn.file_path}::${fn.function_name}`);
+    expect(given('callees')).toEqual(
+      expect.arrayContaining([
+        'inventory/util.py::round_money',
+        'inventory/pricing.py::coupon_discount',
+        'inventory/pricing.py::compute_tax',
+      ]),
+    );
+    // The last tokens of the file before the target: coupon_discount's end, never anything of quote's body.
+    expect(quote('callees').context?.before).toContain('def coupon_discount(code, subtotal):');
+    expect(quote('callees').context?.after).toBe('');
+    for (const setting of ['bm25', 'dense'] as const) {
+      expect(given(setting)).toHaveLength(5);
+      expect(given(setting)).not.toContain('inventory/pricing.py::quote');
+      const retrieval = quote(setting).retrieval;
+      expect(retrieval !== null && 'left_out' in retrieval ? retrieval.left_out[0] : null).toEqual({
+        file: 'inventory/pricing.py',
+        qualname: 'quote',
+        defLine: 284,
+        reason: 'the target',
+      });
+      const scores = (quote(setting).functions ?? []).map((fn) => fn.score ?? 0);
+      expect(scores).toEqual([...scores].sort((a, b) => a - b));
+    }
+    expect(quote('dense').retrieval).toMatchObject({ method: 'dense', command: `python3 ${HASHING_EMBEDDER}` });
+  }, 900_000);
+
+  it('ships prompts inside the release, named in its card', async () => {
+    const shipped = await runPromptsCommand({ ...options, release, setting: 'bm25', out: { into: 'release' } });
+    expect(shipped.file).toBe(join(release, '1.0/prompts/bm25.jsonl'));
+    const card = readFileSync(join(release, 'README.md'), 'utf8');
+    expect(card).toContain('config_name: 1.0-prompts-bm25');
+    expect(card).toContain('| `1.0-prompts-bm25` | bm25 | `1.0/prompts/bm25.jsonl` | 2 | cl100k | none |');
+    expect(readRelease(release, '1.0').tasks).toHaveLength(2);
   }, 600_000);
 
   it("matches REPOCOD's output by function name and runs its whole definitions", async () => {

@@ -1,24 +1,42 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
-import { RepocodError } from '@repocod/core';
-import type { PromptSetting, TaskPrompt } from '@repocod/evaluate';
-import { taskPrompt } from '@repocod/evaluate';
-import { countTokens, lastTokens } from '@repocod/metrics';
-import { readRelease } from '@repocod/publish';
+import { dirname, join } from 'node:path';
+import { RepocodError, removedBody } from '@repocod/core';
+import { promptTokenizer } from '@repocod/metrics';
+import type { PromptFunctions, PromptSetting, TaskPrompt } from '@repocod/prompts';
+import { givesFunctions, promptTarget, taskPrompt } from '@repocod/prompts';
+import type { ReleaseTask } from '@repocod/publish';
+import { readRelease, shipPrompts } from '@repocod/publish';
 import { loadPythonParser } from '@repocod/python';
+import { EmbeddingCommand } from '../prompting/embedding-command.js';
+import { promptFunctions } from '../prompting/prompt-functions.js';
+import { RepositoryCorpus } from '../prompting/repository-corpus.js';
 import { repositoryOfTask } from './evaluate.js';
 import type { PreparedRepositories } from './prepare.js';
 import { SiteFinder } from './site-finder.js';
+
+/** How many functions the retrieval settings give when `--top` is not said. */
+export const DEFAULT_TOP_FUNCTIONS = 5;
 
 export interface PromptsStepOptions {
   /** The release folder (publish's layout) and its version (default: its default config). */
   readonly release: string;
   readonly version?: string;
   readonly setting: PromptSetting;
-  /** The model's context in cl100k tokens: longer inputs are cut (task-prompt.ts); none: nothing is cut. */
+  /** The model's context in tokens: longer inputs are cut (prompts/task-prompt.ts); none: nothing is cut. */
   readonly modelContext?: number;
-  /** The JSON-lines file written, one prompt per task. */
-  readonly out: string;
+  /** The tokenizer prompts are measured and cut with (metrics' prompt-tokenizers.ts): cl100k by default. */
+  readonly tokenizer?: string;
+  /** How many functions bm25 and dense give (DEFAULT_TOP_FUNCTIONS by default). */
+  readonly top?: number;
+  /** The dense setting's embedding command (prompting/embedding-command.ts). */
+  readonly embedCommand?: string;
+  /**
+   * Where the prompts go, one JSON line per task: a file, or (`release`) the release itself, as
+   * `<version>/prompts/<setting>.jsonl` named in its card (publish's release-prompts.ts).
+   */
+  readonly out: string | { readonly into: 'release' };
+  /** A line per repository: its tasks, and its corpus's size and time. */
+  readonly onLog?: (line: string) => void;
 }
 
 export interface PromptsSummary {
@@ -26,23 +44,35 @@ export interface PromptsSummary {
   readonly version: string;
   readonly setting: PromptSetting;
   readonly prompts: readonly TaskPrompt[];
+  /** The dense setting's command, and how many times it ran on how many texts. */
+  readonly embedding: { readonly command: string; readonly runs: number; readonly texts: number } | null;
 }
 
 /**
  * `repocod prompts`: each task of a release as REPOCOD's inference example prompts a model, under one of its paper's
  * settings, written as JSON lines. The file around the target is read from the task's repository at its base commit
- * with the pre patch's removal: the body is never in it.
+ * with the pre patch's removal, and the functions retrieval and the callees give come from a corpus of the
+ * repository's functions in that same state: the body is never in a prompt.
  */
 export async function promptsStep(
   repositories: PreparedRepositories,
   options: PromptsStepOptions,
 ): Promise<PromptsSummary> {
   const release = readRelease(options.release, options.version);
+  const tokenizer = promptTokenizer(options.tokenizer ?? 'cl100k');
+  const setting = options.setting;
+  if (setting === 'dense' && options.embedCommand === undefined)
+    throw new RepocodError(
+      'usage',
+      '--setting dense needs --embed-command CMD: the embedding model run as a command (docs/evaluate.md, Prompts)',
+    );
+  if (options.embedCommand !== undefined && setting !== 'dense')
+    throw new RepocodError('usage', `--embed-command is for --setting dense, not ${setting}`);
+  const top = options.top ?? DEFAULT_TOP_FUNCTIONS;
+  if (!Number.isInteger(top) || top < 1) throw new RepocodError('usage', `--top ${top}: give a whole number above 0`);
+  const embedder = options.embedCommand === undefined ? undefined : new EmbeddingCommand(options.embedCommand);
   const entries = repositories.manifestEntries();
-  const parser = await loadPythonParser();
-  const finders = new Map<string, SiteFinder>();
-  const tokenizer = { name: 'cl100k', count: countTokens, lastTokens };
-  const prompts: TaskPrompt[] = [];
+  const byRepository = new Map<string, ReleaseTask[]>();
   for (const task of release.tasks) {
     const repository = repositoryOfTask(task, entries);
     if (repository === undefined)
@@ -51,20 +81,69 @@ export async function promptsStep(
         `${release.file}: no repository of the manifest is ${task.repo} (task ${task.instanceId}); give the manifest \
 the release was built with (--manifest)`,
       );
-    let finder = finders.get(repository);
-    if (finder === undefined) {
-      finder = new SiteFinder(await repositories.get(repository), parser);
-      finders.set(repository, finder);
-    }
-    if (finder.baseCommit !== task.baseCommit)
-      throw new RepocodError(
-        'usage',
-        `${task.instanceId}: the task is at ${task.baseCommit.slice(0, 12)}, the prepared ${repository} at \
-${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
-      );
-    prompts.push(taskPrompt(task, finder.completionSite(task), options.setting, tokenizer, options.modelContext));
+    byRepository.set(repository, [...(byRepository.get(repository) ?? []), task]);
   }
-  mkdirSync(dirname(options.out), { recursive: true });
-  writeFileSync(options.out, prompts.map((prompt) => `${JSON.stringify(prompt)}\n`).join(''));
-  return { file: options.out, version: release.version, setting: options.setting, prompts };
+  const parser = await loadPythonParser();
+  const written = new Map<string, TaskPrompt>();
+  // One repository at a time, its corpus dropped before the next is read.
+  for (const [repository, tasks] of byRepository) {
+    const prepared = await repositories.get(repository);
+    const finder = new SiteFinder(prepared, parser);
+    const started = performance.now();
+    const corpus = givesFunctions(setting) ? RepositoryCorpus.read(prepared.checkout.path, parser) : null;
+    const read = performance.now();
+    for (const task of tasks) {
+      if (finder.baseCommit !== task.baseCommit)
+        throw new RepocodError(
+          'usage',
+          `${task.instanceId}: the task is at ${task.baseCommit.slice(0, 12)}, the prepared ${repository} at \
+${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
+        );
+      const site = finder.completionSite(task);
+      let functions: PromptFunctions | null = null;
+      if (corpus !== null && givesFunctions(setting)) {
+        const removal = removedBody(task.preCode);
+        functions = await promptFunctions(
+          setting,
+          corpus,
+          {
+            file: site.file,
+            defLine: site.defLine,
+            bodyStart: removal.start,
+            bodyEnd: removal.end,
+            query: promptTarget(site),
+          },
+          { top, embedder },
+        );
+      }
+      written.set(task.instanceId, taskPrompt(task, site, setting, tokenizer, options.modelContext ?? null, functions));
+    }
+    options.onLog?.(
+      `${repository}: ${tasks.length} prompt(s)` +
+        (corpus === null
+          ? ''
+          : `, a corpus of ${corpus.functions.length} functions read in ${seconds(read - started)} s, the prompts \
+made in ${seconds(performance.now() - read)} s`),
+    );
+  }
+  const prompts = release.tasks.map((task) => written.get(task.instanceId) as TaskPrompt);
+  const content = prompts.map((prompt) => `${JSON.stringify(prompt)}\n`).join('');
+  let file: string;
+  if (typeof options.out === 'string') {
+    mkdirSync(dirname(options.out), { recursive: true });
+    writeFileSync(options.out, content);
+    file = options.out;
+  } else file = join(options.release, shipPrompts(options.release, release.version, setting, content).path);
+  return {
+    file,
+    version: release.version,
+    setting,
+    prompts,
+    embedding:
+      embedder === undefined ? null : { command: embedder.command, runs: embedder.runs, texts: embedder.texts },
+  };
+}
+
+function seconds(milliseconds: number): string {
+  return (milliseconds / 1000).toFixed(1);
 }

@@ -1,4 +1,4 @@
-import type { TaskPrompt } from '@repocod/evaluate';
+import type { TaskPrompt } from '@repocod/prompts';
 
 /**
  * Test support: models of ours that answer a prompt without thinking, to close the loop prompts → outputs →

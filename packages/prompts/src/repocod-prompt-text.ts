@@ -48,3 +48,48 @@ export function baselineText(path: string, target: string): string {
 ${target}
 `;
 }
+
+/** A function given before the target (bm25, dense, callees): its file and its text. */
+export interface FunctionText {
+  readonly file_path: string;
+  readonly text: string;
+}
+
+/** The functions as the Current-File template gives a file: each under its path, in a Python fence. */
+function functionsText(functions: readonly FunctionText[]): string {
+  return functions.map((fn) => `## File path: ${fn.file_path}\n\`\`\`python\n${fn.text}\n\`\`\`\n\n`).join('');
+}
+
+/**
+ * The RAG settings' text (bm25, dense): the retrieved functions, each with its file path, then the Baseline's text.
+ * REPOCOD publishes no template for them; this one is made of its Current-File template's parts.
+ */
+export function retrievedText(functions: readonly FunctionText[], path: string, target: string): string {
+  return `These are functions of the repository relevant to the target function.
+
+${functionsText(functions)}${baselineText(path, target)}`;
+}
+
+/**
+ * The Callees setting's text: the functions the solution calls, each with its file path, then the Current-File
+ * template's first part with the context before the target (the setting's last 1,024 tokens of the file) and its
+ * last section. Ours, made of REPOCOD's parts, as for the RAG settings.
+ */
+export function calleesText(functions: readonly FunctionText[], path: string, before: string, target: string): string {
+  return `These are the functions the target function calls.
+
+${functionsText(functions)}This is the file that contains the target function to be generated.
+
+## File path: ${path}
+
+### Context before the target function
+\`\`\`python
+${before}
+\`\`\`
+
+### Target function to complete
+
+\`\`\`python
+${target}
+`;
+}

@@ -1,0 +1,82 @@
+import type {
+  CorpusFunction,
+  CorpusTarget,
+  FunctionsSetting,
+  GivenFunction,
+  PromptFunctions,
+  RankedFunction,
+} from '@repocod/prompts';
+import {
+  BM25_LIBRARY,
+  BM25_PARAMETERS,
+  bm25Ranking,
+  calleeFunctions,
+  denseRanking,
+  taskCorpus,
+} from '@repocod/prompts';
+import { LEVEL_CLASSIFIERS } from '@repocod/tasks';
+import type { EmbeddingCommand } from './embedding-command.js';
+import type { RepositoryCorpus } from './repository-corpus.js';
+
+export interface PromptFunctionsOptions {
+  /** How many functions a retrieval gives. */
+  readonly top: number;
+  /** The dense setting's embedding model; required for it. */
+  readonly embedder?: EmbeddingCommand;
+}
+
+/**
+ * The functions a task's prompt gives under a setting that gives functions: retrieved from the task's corpus (the
+ * repository's functions with the solution nowhere in them) with the target's signature and docstring as the query,
+ * the most relevant last; or the callees of its canonical solution, as the repocod-v4 level mode resolves them.
+ */
+export async function promptFunctions(
+  setting: FunctionsSetting,
+  repository: RepositoryCorpus,
+  target: CorpusTarget & { readonly query: string },
+  options: PromptFunctionsOptions,
+): Promise<PromptFunctions> {
+  const corpus = taskCorpus(repository.functions, target);
+  if (setting === 'callees') {
+    const record = repository.functionAt(target.file, target.defLine);
+    if (record === undefined) throw new Error(`${target.file}:${target.defLine}: the target is not in the corpus`);
+    const calls = LEVEL_CLASSIFIERS['repocod-v4'](repository.repositoryIndex(), record).calls;
+    const callees = calleeFunctions(corpus, calls);
+    return {
+      given: callees.functions.map((fn) => given(fn, null)),
+      retrieval: { method: 'callees', level_mode: 'repocod-v4', not_given: callees.notGiven },
+    };
+  }
+  const common = {
+    top: options.top,
+    query: 'target',
+    corpus: corpus.functions.length,
+    left_out: corpus.leftOut,
+  } as const;
+  if (setting === 'bm25') {
+    const ranking = bm25Ranking(corpus.functions, target.query, options.top);
+    return {
+      given: mostRelevantLast(ranking),
+      retrieval: { method: 'bm25', library: BM25_LIBRARY, k1: BM25_PARAMETERS.k1, b: BM25_PARAMETERS.b, ...common },
+    };
+  }
+  const embedder = options.embedder;
+  if (embedder === undefined) throw new Error('the dense setting needs an embedding command');
+  const [query, ...vectors] = await embedder.embed([target.query, ...corpus.functions.map((fn) => fn.text)]);
+  const ranking = denseRanking(corpus.functions, vectors, query ?? [], options.top);
+  return { given: mostRelevantLast(ranking), retrieval: { method: 'dense', command: embedder.command, ...common } };
+}
+
+function mostRelevantLast(ranking: readonly RankedFunction[]): GivenFunction[] {
+  return ranking.map(({ fn, score }) => given(fn, score)).reverse();
+}
+
+function given(fn: CorpusFunction, score: number | null): GivenFunction {
+  return {
+    file_path: fn.file,
+    function_name: fn.qualname,
+    line: fn.defLine,
+    score: score === null ? null : Number(score.toFixed(4)),
+    text: fn.text,
+  };
+}

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FunctionRecord } from '@repocod/core';
+import type { CorpusFunction } from '@repocod/prompts';
+import { corpusFunctions } from '@repocod/prompts';
+import type { loadPythonParser } from '@repocod/python';
+import { listPythonFiles, parsePythonFile } from '@repocod/python';
+import type { RepositoryIndex } from '@repocod/tasks';
+import { buildRepositoryIndex } from '@repocod/tasks';
+
+type PythonParser = Awaited<ReturnType<typeof loadPythonParser>>;
+
+/**
+ * Every function of a repository's checkout at its base commit (every Python file the extraction reads, tests
+ * included): the corpus the prompts' retrievals take a task's corpus from (prompts/function-corpus.ts), and the
+ * index the callees are resolved with. A file that is not UTF-8 text gives no function; one with syntax errors gives
+ * the functions that parse, as extraction does.
+ */
+export class RepositoryCorpus {
+  private index: RepositoryIndex | null = null;
+
+  private constructor(
+    private readonly parser: PythonParser,
+    private readonly texts: ReadonlyMap<string, string>,
+    readonly functions: readonly CorpusFunction[],
+    private readonly records: ReadonlyMap<string, FunctionRecord>,
+  ) {}
+
+  static read(root: string, parser: PythonParser): RepositoryCorpus {
+    const texts = new Map<string, string>();
+    const functions: CorpusFunction[] = [];
+    const records = new Map<string, FunctionRecord>();
+    for (const file of listPythonFiles(root)) {
+      const outcome = parsePythonFile(parser, readFileSync(join(root, file)), file);
+      if (!outcome.ok) continue;
+      const { parsed } = outcome;
+      parsed.tree.delete();
+      texts.set(file, parsed.text);
+      functions.push(...corpusFunctions(parsed.functions, parsed.lines));
+      for (const fn of parsed.functions) records.set(recordKey(file, fn.signatureSpan.start), fn);
+    }
+    return new RepositoryCorpus(parser, texts, functions, records);
+  }
+
+  /** The function whose `def` is at `line` of `file`, as extraction records it. */
+  functionAt(file: string, line: number): FunctionRecord | undefined {
+    return this.records.get(recordKey(file, line));
+  }
+
+  /** The repository's index for the level modes' classifiers, built on first use. */
+  repositoryIndex(): RepositoryIndex {
+    this.index ??= buildRepositoryIndex(this.parser, this.texts);
+    return this.index;
+  }
+}
+
+function recordKey(file: string, line: number): string {
+  return `${file}:${line}`;
+}
