@@ -11,7 +11,7 @@ export const PROMPTS_USAGE = `usage: repocod prompts --release DIR [--version V]
                        [--out FILE | --into-release] [--manifest FILE] [--source NAME=PATH] [--at NAME=REF]
 
 Writes each task of a release as REPOCOD's inference example prompts a model, one JSON line per task:
-instance_id, setting, file_path, function_name (the name REPOCOD's predictions give), system_prompt
+instance_id, repository and function_name (what REPOCOD's predictions are keyed by), setting, file_path, system_prompt
 (REPOCOD's, verbatim), target (decorators, signature and docstring), context (the file around the
 target, its body removed), functions (those given before the target, with their paths, lines and
 scores) and retrieval (how they were found), prompt (the user message), input (the system prompt and

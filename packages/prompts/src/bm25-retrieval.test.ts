@@ -1,6 +1,6 @@
 import { loadPythonParser } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
-import { BM25_PARAMETERS, bm25Ranking } from './bm25-retrieval.js';
+import { BM25_PARAMETERS, Bm25Index, bm25Ranking } from './bm25-retrieval.js';
 import { codeTerms } from './code-terms.js';
 import type { CorpusFunction } from './function-corpus.js';
 import { taskCorpus } from './function-corpus.js';
@@ -66,5 +66,27 @@ describe('bm25Ranking', async () => {
     const other = { ...twin('a.py', 1), qualname: 'g', text: 'def g():\n    return 0' };
     const ranking = bm25Ranking([twin('b.py', 9), twin('a.py', 5), twin('a.py', 3), other], 'width', 3);
     expect(ranking.map((ranked) => `${ranked.fn.file}:${ranked.fn.defLine}`)).toEqual(['a.py:3', 'a.py:5', 'b.py:9']);
+  });
+
+  it("ranks a task's corpus in an index of the whole repository as a fresh index of that corpus does", () => {
+    const index = new Bm25Index(repository);
+    const other = taskCorpus(repository, { file: 'pkg/shapes.py', defLine: 1, bodyStart: 3, bodyEnd: 3 }).functions;
+    // A nested target: the function enclosing it is in the corpus without the target's body, a version of its own.
+    const nested = taskCorpus(repository, { file: 'pkg/box.py', defLine: 22, bodyStart: 23, bodyEnd: 23 }).functions;
+    expect(nested.find((fn) => fn.qualname === 'copied_area')?.text).not.toContain('return value * scale');
+    for (const [each, text] of [
+      [corpus, query],
+      [other, 'def circle_area(radius): """The area of a circle."""'],
+      [corpus, query],
+      [repository, 'scale width height'],
+      [nested, 'def scaled(value): scale the value'],
+    ] as const) {
+      const fresh = bm25Ranking(each, text, 10);
+      const ranked = index.rank(each, text, 10);
+      expect(ranked.map((r) => r.fn)).toEqual(fresh.map((r) => r.fn));
+      ranked.forEach((r, position) => {
+        expect(r.score).toBeCloseTo(fresh[position]?.score ?? -1, 12);
+      });
+    }
   });
 });

@@ -34,26 +34,65 @@ function indexedTerms(fn: CorpusFunction): string {
 }
 
 /**
- * The `top` functions of the corpus BM25 ranks highest for `query` (the target's signature and docstring), over the
- * terms of code-terms.ts; each distinct query term counts once. Functions that share no term with the query are never
- * ranked. Ties are broken by file, then line, so that a ranking is the same on every run.
- *
- * MiniSearch multiplies each score by the number of query terms the function matched (a coordination factor that
- * BM25 has not); the score is divided by it again, which leaves BM25's sum over the matched terms.
+ * A BM25 index of a repository's functions, which ranks within any task's corpus of them (function-corpus.ts: the
+ * repository's functions with a few left out and a few changed). Indexing a large repository takes seconds (plotly.py:
+ * 43,000 functions), so the index is built once: for each task the functions its corpus does not hold are removed,
+ * its own versions added, the ranking taken, and the index restored. MiniSearch removes a function's terms and
+ * recounts N, n(t) and avgdl at once, so a ranking is the one a fresh index of the task's corpus gives
+ * (bm25-retrieval.test.ts compares them).
  */
-export function bm25Ranking(corpus: readonly CorpusFunction[], query: string, top: number): RankedFunction[] {
-  const index = new MiniSearch<IndexedFunction>({
+export class Bm25Index {
+  private readonly index = new MiniSearch<IndexedFunction>({
     fields: ['terms'],
     tokenize: (text) => (text.length === 0 ? [] : text.split(' ')),
     processTerm: (term) => term,
     searchOptions: { bm25: { k: BM25_PARAMETERS.k1, b: BM25_PARAMETERS.b, d: 0 } },
   });
-  index.addAll(corpus.map((fn, id) => ({ id, terms: indexedTerms(fn) })));
-  const queryTerms = [...new Set(codeTerms(query))];
-  if (queryTerms.length === 0) return [];
-  return index
-    .search(queryTerms.join(' '))
-    .map((result) => ({ fn: corpus[result.id] as CorpusFunction, score: result.score / result.terms.length }))
-    .sort(rankingOrder)
-    .slice(0, top);
+  private readonly documents: readonly IndexedFunction[];
+  private readonly indexed: ReadonlySet<CorpusFunction>;
+
+  constructor(private readonly functions: readonly CorpusFunction[]) {
+    this.documents = functions.map((fn, id) => ({ id, terms: indexedTerms(fn) }));
+    this.indexed = new Set(functions);
+    this.index.addAll(this.documents);
+  }
+
+  /**
+   * The `top` functions of `corpus` BM25 ranks highest for `query` (the target's signature and docstring), over the
+   * terms of code-terms.ts; each distinct query term counts once. Functions that share no term with the query are
+   * never ranked. Ties go by file, then line (ranked-function.ts).
+   *
+   * MiniSearch multiplies each score by the number of query terms the function matched (a coordination factor that
+   * BM25 has not); the score is divided by it again, which leaves BM25's sum over the matched terms.
+   */
+  rank(corpus: readonly CorpusFunction[], query: string, top: number): RankedFunction[] {
+    const held = new Set(corpus);
+    const removed = this.documents.filter((document) => !held.has(this.functions[document.id] as CorpusFunction));
+    const added = corpus
+      .filter((fn) => !this.indexed.has(fn))
+      .map((fn, index) => ({ fn, document: { id: -1 - index, terms: indexedTerms(fn) } }));
+    const byId = new Map<number, CorpusFunction>(added.map(({ fn, document }) => [document.id, fn]));
+    for (const document of removed) this.index.remove(document);
+    this.index.addAll(added.map(({ document }) => document));
+    try {
+      const queryTerms = [...new Set(codeTerms(query))];
+      if (queryTerms.length === 0) return [];
+      return this.index
+        .search(queryTerms.join(' '))
+        .map((result) => ({
+          fn: (byId.get(result.id) ?? this.functions[result.id]) as CorpusFunction,
+          score: result.score / result.terms.length,
+        }))
+        .sort(rankingOrder)
+        .slice(0, top);
+    } finally {
+      for (const { document } of added) this.index.remove(document);
+      this.index.addAll(removed);
+    }
+  }
+}
+
+/** The `top` functions of the corpus BM25 ranks highest for `query`: a fresh index of the corpus (Bm25Index). */
+export function bm25Ranking(corpus: readonly CorpusFunction[], query: string, top: number): RankedFunction[] {
+  return new Bm25Index(corpus).rank(corpus, query, top);
 }

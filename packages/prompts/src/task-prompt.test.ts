@@ -35,7 +35,7 @@ const RETRIEVED: PromptFunctions = {
 
 describe('taskPrompt', () => {
   const site = BOX_SITE;
-  const task = { instanceId: 'box-pkg.box.Box.area' };
+  const task = { instanceId: 'box-pkg.box.Box.area', repository: 'box' };
   const body = 'return scaled(self.width) * self.height';
 
   it("gives the current file around the target in REPOCOD's template, without the body", () => {

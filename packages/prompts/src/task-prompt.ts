@@ -77,6 +77,11 @@ export interface PromptFunctions {
 /** One task's prompt under a setting, in REPOCOD's layout: what its inference example gives a model. */
 export interface TaskPrompt {
   readonly instance_id: string;
+  /**
+   * The repository as REPOCOD's predictions name it (the manifest's name: `seaborn`, `scikit-learn`): with
+   * `function_name`, what a prediction file in REPOCOD's form is keyed by (`{repository: {id: {function_name, …}}}`).
+   */
+  readonly repository: string;
   readonly setting: PromptSetting;
   /** The target's file, and its name as REPOCOD's predictions give it (`function_name`: the qualified name). */
   readonly file_path: string;
@@ -113,7 +118,7 @@ export interface TaskPrompt {
  * from its beginning, then the context after from its end. The target is never cut.
  */
 export function taskPrompt(
-  task: { readonly instanceId: string },
+  task: { readonly instanceId: string; readonly repository: string },
   site: PromptSite,
   setting: PromptSetting,
   tokenizer: PromptTokenizer,
@@ -161,6 +166,7 @@ export function taskPrompt(
   const input = inputOf(prompt);
   return {
     instance_id: task.instanceId,
+    repository: task.repository,
     setting,
     file_path: site.file,
     function_name: site.qualname,

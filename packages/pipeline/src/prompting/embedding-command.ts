@@ -15,6 +15,11 @@ export class EmbeddingCommand {
 
   constructor(readonly command: string) {}
 
+  /** Drops the embeddings kept so far (a repository's, before the next one's), keeping the counts. */
+  forget(): void {
+    this.vectors.clear();
+  }
+
   /** The embedding of each text, in order. */
   async embed(texts: readonly string[]): Promise<(readonly number[])[]> {
     const missing = [...new Set(texts.filter((text) => !this.vectors.has(text)))];

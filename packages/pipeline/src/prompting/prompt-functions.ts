@@ -6,14 +6,7 @@ import type {
   PromptFunctions,
   RankedFunction,
 } from '@repocod/prompts';
-import {
-  BM25_LIBRARY,
-  BM25_PARAMETERS,
-  bm25Ranking,
-  calleeFunctions,
-  denseRanking,
-  taskCorpus,
-} from '@repocod/prompts';
+import { BM25_LIBRARY, BM25_PARAMETERS, calleeFunctions, denseRanking, taskCorpus } from '@repocod/prompts';
 import { LEVEL_CLASSIFIERS } from '@repocod/tasks';
 import type { EmbeddingCommand } from './embedding-command.js';
 import type { RepositoryCorpus } from './repository-corpus.js';
@@ -54,7 +47,7 @@ export async function promptFunctions(
     left_out: corpus.leftOut,
   } as const;
   if (setting === 'bm25') {
-    const ranking = bm25Ranking(corpus.functions, target.query, options.top);
+    const ranking = repository.bm25Index().rank(corpus.functions, target.query, options.top);
     return {
       given: mostRelevantLast(ranking),
       retrieval: { method: 'bm25', library: BM25_LIBRARY, k1: BM25_PARAMETERS.k1, b: BM25_PARAMETERS.b, ...common },

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionRecord } from '@repocod/core';
 import type { CorpusFunction } from '@repocod/prompts';
-import { corpusFunctions } from '@repocod/prompts';
+import { Bm25Index, corpusFunctions } from '@repocod/prompts';
 import type { loadPythonParser } from '@repocod/python';
 import { listPythonFiles, parsePythonFile } from '@repocod/python';
 import type { RepositoryIndex } from '@repocod/tasks';
@@ -18,6 +18,7 @@ type PythonParser = Awaited<ReturnType<typeof loadPythonParser>>;
  */
 export class RepositoryCorpus {
   private index: RepositoryIndex | null = null;
+  private bm25: Bm25Index | null = null;
 
   private constructor(
     private readonly parser: PythonParser,
@@ -45,6 +46,12 @@ export class RepositoryCorpus {
   /** The function whose `def` is at `line` of `file`, as extraction records it. */
   functionAt(file: string, line: number): FunctionRecord | undefined {
     return this.records.get(recordKey(file, line));
+  }
+
+  /** The BM25 index of the repository's functions, built on first use: each task's ranking is taken in it. */
+  bm25Index(): Bm25Index {
+    this.bm25 ??= new Bm25Index(this.functions);
+    return this.bm25;
   }
 
   /** The repository's index for the level modes' classifiers, built on first use. */

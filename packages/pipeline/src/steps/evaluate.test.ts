@@ -223,7 +223,9 @@ describe('runEvaluateCommand on the demo release', () => {
             },
           ]),
         );
-        writeFileSync(file, JSON.stringify({ demo: records }));
+        // REPOCOD's form, keyed as a prompt names its repository.
+        expect(written.prompts.map((prompt) => prompt.repository)).toEqual(['demo', 'demo']);
+        writeFileSync(file, JSON.stringify({ [written.prompts[0]?.repository ?? '']: records }));
         for (const insertion of ['lenient', 'repocod'] as const) {
           const summary = await runEvaluateCommand(catalog, {
             ...options,

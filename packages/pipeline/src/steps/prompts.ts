@@ -6,6 +6,7 @@ import type { PromptFunctions, PromptSetting, TaskPrompt } from '@repocod/prompt
 import { givesFunctions, promptTarget, taskPrompt } from '@repocod/prompts';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease, shipPrompts } from '@repocod/publish';
+import { projectName } from '@repocod/runner';
 import { loadPythonParser } from '@repocod/python';
 import { EmbeddingCommand } from '../prompting/embedding-command.js';
 import { promptFunctions } from '../prompting/prompt-functions.js';
@@ -89,16 +90,24 @@ the release was built with (--manifest)`,
   for (const [repository, tasks] of byRepository) {
     const prepared = await repositories.get(repository);
     const finder = new SiteFinder(prepared, parser);
+    const elsewhere = tasks.find((task) => task.baseCommit !== finder.baseCommit);
+    if (elsewhere !== undefined)
+      throw new RepocodError(
+        'usage',
+        `${elsewhere.instanceId}: the task is at ${elsewhere.baseCommit.slice(0, 12)}, the prepared ${repository} at \
+${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
+      );
     const started = performance.now();
     const corpus = givesFunctions(setting) ? RepositoryCorpus.read(prepared.checkout.path, parser) : null;
     const read = performance.now();
+    if (corpus !== null && embedder !== undefined) {
+      // One run of the model for the repository: every query and every function (a task whose target is nested
+      // adds the enclosing function without the body, embedded when its task comes).
+      embedder.forget();
+      const queries = tasks.map((task) => promptTarget(finder.completionSite(task)));
+      await embedder.embed([...queries, ...corpus.functions.map((fn) => fn.text)]);
+    }
     for (const task of tasks) {
-      if (finder.baseCommit !== task.baseCommit)
-        throw new RepocodError(
-          'usage',
-          `${task.instanceId}: the task is at ${task.baseCommit.slice(0, 12)}, the prepared ${repository} at \
-${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
-        );
       const site = finder.completionSite(task);
       let functions: PromptFunctions | null = null;
       if (corpus !== null && givesFunctions(setting)) {
@@ -116,7 +125,11 @@ ${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was bui
           { top, embedder },
         );
       }
-      written.set(task.instanceId, taskPrompt(task, site, setting, tokenizer, options.modelContext ?? null, functions));
+      const named = { instanceId: task.instanceId, repository: projectName(repository) };
+      written.set(
+        task.instanceId,
+        taskPrompt(named, site, setting, tokenizer, options.modelContext ?? null, functions),
+      );
     }
     options.onLog?.(
       `${repository}: ${tasks.length} prompt(s)` +
