@@ -22,3 +22,4 @@ export * from './removed-body.js';
 export * from './stable-json.js';
 export * from './tail-lines.js';
 export * from './release-version.js';
+export * from './read-lines-patch.js';

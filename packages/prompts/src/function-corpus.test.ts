@@ -1,5 +1,6 @@
 import { loadPythonParser } from '@repocod/python';
 import { describe, expect, it } from 'vitest';
+import type { CorpusFunction } from './function-corpus.js';
 import { taskCorpus } from './function-corpus.js';
 import { BOX_BODY, boxRepository } from './testing/box-module.js';
 
@@ -68,6 +69,33 @@ describe('taskCorpus', async () => {
       'f the target',
       'h carries the solution',
     ]);
+  });
+
+  it("holds the test files as the task's test patch leaves them: its removed tests are left out", () => {
+    const test = (qualname: string, defLine: number, body: string): CorpusFunction => ({
+      file: 'tests/test_box.py',
+      qualname,
+      defLine,
+      start: defLine,
+      end: defLine + 1,
+      text: `def ${qualname}():\n    ${body}`,
+      isTestCode: true,
+    });
+    const withTests = [
+      ...repository,
+      test('test_area', 1, 'assert Box().area(2) == 8'),
+      test('test_top', 4, 'assert top()'),
+    ];
+    const preState = [test('test_top', 1, 'assert top()')];
+    const corpus = taskCorpus(withTests, target, new Map([['tests/test_box.py', preState]]));
+    expect(corpus.functions.filter((fn) => fn.isTestCode)).toEqual(preState);
+    expect(corpus.leftOut[0]).toEqual({
+      file: 'tests/test_box.py',
+      qualname: 'test_area',
+      defLine: 1,
+      reason: 'removed with the tests',
+    });
+    expect(() => taskCorpus(withTests, target, new Map([['pkg/box.py', []]]))).toThrow("the target's own file");
   });
 
   it('names a target that is not in the corpus', () => {

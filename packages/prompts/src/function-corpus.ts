@@ -40,7 +40,7 @@ export interface CorpusTarget {
 }
 
 /** Why a function of the repository is not in a task's corpus. */
-export type LeftOutReason = 'the target' | 'inside the solution' | 'carries the solution';
+export type LeftOutReason = 'the target' | 'inside the solution' | 'carries the solution' | 'removed with the tests';
 
 export interface LeftOutFunction {
   readonly file: string;
@@ -55,8 +55,10 @@ export interface TaskCorpus {
 }
 
 /**
- * A task's retrieval corpus: every function of the repository in the task's pre state, its body removed, so that
- * no entry holds the solution. The rules, in order:
+ * A task's retrieval corpus: every function of the repository in the task's pre state (its body removed, its tests
+ * removed), so that no entry holds the solution or a test it is checked with. The rules, in order:
+ * - the files the task's test patch changes (`testFiles`: their functions as the pre state has them) replace the
+ *   base commit's; a function of theirs that the pre state no longer has was removed with the tests, and is left out;
  * - the target is left out: with its body removed it is the query itself;
  * - a function defined inside the removed body is part of the solution, and is left out;
  * - a function enclosing the target keeps its text without the removed lines, as the pre state has it;
@@ -64,7 +66,13 @@ export interface TaskCorpus {
  *   copy elsewhere in the repository) is left out, so that no prompt carries its own solution.
  * Every other function is kept as it is at the base commit, with its base line numbers.
  */
-export function taskCorpus(repository: readonly CorpusFunction[], target: CorpusTarget): TaskCorpus {
+export function taskCorpus(
+  repository: readonly CorpusFunction[],
+  target: CorpusTarget,
+  testFiles: ReadonlyMap<string, readonly CorpusFunction[]> = new Map(),
+): TaskCorpus {
+  if (testFiles.has(target.file))
+    throw new Error(`${target.file}: the task's test patch changes the target's own file, which a corpus cannot hold`);
   const targetFunction = repository.find((fn) => fn.file === target.file && fn.defLine === target.defLine);
   if (targetFunction === undefined)
     throw new Error(`${target.file}:${target.defLine}: no function of the corpus has its def on that line`);
@@ -78,7 +86,12 @@ export function taskCorpus(repository: readonly CorpusFunction[], target: Corpus
   const leave = (fn: CorpusFunction, reason: LeftOutReason): void => {
     leftOut.push({ file: fn.file, qualname: fn.qualname, defLine: fn.defLine, reason });
   };
+  const kept = new Map([...testFiles].map(([file, functions]) => [file, new Set(functions.map((fn) => fn.qualname))]));
+  const preState = [...repository.filter((fn) => !testFiles.has(fn.file)), ...[...testFiles.values()].flat()];
   for (const fn of repository) {
+    if (kept.get(fn.file)?.has(fn.qualname) === false) leave(fn, 'removed with the tests');
+  }
+  for (const fn of preState) {
     const sameFile = fn.file === target.file;
     if (fn === targetFunction) leave(fn, 'the target');
     else if (sameFile && fn.start >= target.bodyStart && fn.end <= target.bodyEnd) leave(fn, 'inside the solution');

@@ -5,6 +5,7 @@ import type {
   GivenFunction,
   PromptFunctions,
   RankedFunction,
+  TaskCorpus,
 } from '@repocod/prompts';
 import { BM25_LIBRARY, BM25_PARAMETERS, calleeFunctions, denseRanking, taskCorpus } from '@repocod/prompts';
 import { LEVEL_CLASSIFIERS } from '@repocod/tasks';
@@ -18,18 +19,32 @@ export interface PromptFunctionsOptions {
   readonly embedder?: EmbeddingCommand;
 }
 
+/** A task as its prompt's functions are found: where its body is, its test patch, and its query. */
+export interface FunctionsTask extends CorpusTarget {
+  readonly instanceId: string;
+  readonly preTest: string;
+  /** The target's signature and docstring (prompts' promptTarget). */
+  readonly query: string;
+}
+
+/** The task's corpus: the repository's functions in its pre state, its body and tests removed (prompts' taskCorpus). */
+export function corpusOfTask(repository: RepositoryCorpus, task: FunctionsTask): TaskCorpus {
+  return taskCorpus(repository.functions, task, repository.testFiles(task.instanceId, task.preTest));
+}
+
 /**
  * The functions a task's prompt gives under a setting that gives functions: retrieved from the task's corpus (the
- * repository's functions with the solution nowhere in them) with the target's signature and docstring as the query,
- * the most relevant last; or the callees of its canonical solution, as the repocod-v4 level mode resolves them.
+ * repository's functions with the solution and the task's tests nowhere in them) with the target's signature and
+ * docstring as the query, the most relevant last; or the callees of its canonical solution, as the repocod-v4 level
+ * mode resolves them.
  */
 export async function promptFunctions(
   setting: FunctionsSetting,
   repository: RepositoryCorpus,
-  target: CorpusTarget & { readonly query: string },
+  target: FunctionsTask,
+  corpus: TaskCorpus,
   options: PromptFunctionsOptions,
 ): Promise<PromptFunctions> {
-  const corpus = taskCorpus(repository.functions, target);
   if (setting === 'callees') {
     const record = repository.functionAt(target.file, target.defLine);
     if (record === undefined) throw new Error(`${target.file}:${target.defLine}: the target is not in the corpus`);

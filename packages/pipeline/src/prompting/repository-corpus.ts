@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FunctionRecord } from '@repocod/core';
+import { applyLinesPatch, PatchMismatchError, RepocodError } from '@repocod/core';
 import type { CorpusFunction } from '@repocod/prompts';
 import { Bm25Index, corpusFunctions } from '@repocod/prompts';
 import type { loadPythonParser } from '@repocod/python';
-import { listPythonFiles, parsePythonFile } from '@repocod/python';
+import { listPythonFiles, parsePythonFile, parsePythonText } from '@repocod/python';
 import type { RepositoryIndex } from '@repocod/tasks';
 import { buildRepositoryIndex } from '@repocod/tasks';
 
@@ -41,6 +42,35 @@ export class RepositoryCorpus {
       for (const fn of parsed.functions) records.set(recordKey(file, fn.signatureSpan.start), fn);
     }
     return new RepositoryCorpus(parser, texts, functions, records);
+  }
+
+  /**
+   * The functions of the files a task's test patch changes, as its pre state has them (prompts' taskCorpus takes
+   * them in place of the base commit's). A patch of files this checkout does not have, or of other lines, is refused
+   * with the task named.
+   */
+  testFiles(instanceId: string, preTest: string): Map<string, CorpusFunction[]> {
+    let patched: Map<string, string>;
+    try {
+      patched = applyLinesPatch(preTest, (file) => {
+        const text = this.texts.get(file);
+        if (text === undefined) throw new PatchMismatchError(file, 1, 'no such Python file in the checkout');
+        return text;
+      });
+    } catch (error) {
+      if (!(error instanceof PatchMismatchError)) throw error;
+      throw new RepocodError(
+        'usage',
+        `${instanceId}: pre_patches.test: ${error.message} Give the sources the release was built with.`,
+      );
+    }
+    const files = new Map<string, CorpusFunction[]>();
+    for (const [file, text] of patched) {
+      const parsed = parsePythonText(this.parser, text, file);
+      parsed.tree.delete();
+      files.set(file, corpusFunctions(parsed.functions, parsed.lines));
+    }
+    return files;
   }
 
   /** The function whose `def` is at `line` of `file`, as extraction records it. */

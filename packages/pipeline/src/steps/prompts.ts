@@ -2,14 +2,16 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { RepocodError, removedBody } from '@repocod/core';
 import { promptTokenizer } from '@repocod/metrics';
-import type { PromptFunctions, PromptSetting, TaskPrompt } from '@repocod/prompts';
+import type { CompletionSite } from '@repocod/evaluate';
+import type { PromptSetting, TaskCorpus, TaskPrompt } from '@repocod/prompts';
 import { givesFunctions, promptTarget, taskPrompt } from '@repocod/prompts';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease, shipPrompts } from '@repocod/publish';
 import { projectName } from '@repocod/runner';
 import { loadPythonParser } from '@repocod/python';
 import { EmbeddingCommand } from '../prompting/embedding-command.js';
-import { promptFunctions } from '../prompting/prompt-functions.js';
+import type { FunctionsTask } from '../prompting/prompt-functions.js';
+import { corpusOfTask, promptFunctions } from '../prompting/prompt-functions.js';
 import { RepositoryCorpus } from '../prompting/repository-corpus.js';
 import { repositoryOfTask } from './evaluate.js';
 import type { PreparedRepositories } from './prepare.js';
@@ -100,31 +102,40 @@ ${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was bui
     const started = performance.now();
     const corpus = givesFunctions(setting) ? RepositoryCorpus.read(prepared.checkout.path, parser) : null;
     const read = performance.now();
-    if (corpus !== null && embedder !== undefined) {
-      // One run of the model for the repository: every query and every function (a task whose target is nested
-      // adds the enclosing function without the body, embedded when its task comes).
+    const sites = new Map(tasks.map((task) => [task.instanceId, finder.completionSite(task)]));
+    const functionsTasks = new Map<string, { target: FunctionsTask; corpus: TaskCorpus }>();
+    if (corpus !== null)
+      for (const task of tasks) {
+        const site = sites.get(task.instanceId) as CompletionSite;
+        const removal = removedBody(task.preCode);
+        const target: FunctionsTask = {
+          instanceId: task.instanceId,
+          file: site.file,
+          defLine: site.defLine,
+          bodyStart: removal.start,
+          bodyEnd: removal.end,
+          preTest: task.preTest,
+          query: promptTarget(site),
+        };
+        functionsTasks.set(task.instanceId, { target, corpus: corpusOfTask(corpus, target) });
+      }
+    if (embedder !== undefined) {
+      // One run of the model for the repository: every query, and every function of every task's corpus.
       embedder.forget();
-      const queries = tasks.map((task) => promptTarget(finder.completionSite(task)));
-      await embedder.embed([...queries, ...corpus.functions.map((fn) => fn.text)]);
+      const texts = new Set<string>();
+      for (const { target, corpus: each } of functionsTasks.values()) {
+        texts.add(target.query);
+        for (const fn of each.functions) texts.add(fn.text);
+      }
+      await embedder.embed([...texts]);
     }
     for (const task of tasks) {
-      const site = finder.completionSite(task);
-      let functions: PromptFunctions | null = null;
-      if (corpus !== null && givesFunctions(setting)) {
-        const removal = removedBody(task.preCode);
-        functions = await promptFunctions(
-          setting,
-          corpus,
-          {
-            file: site.file,
-            defLine: site.defLine,
-            bodyStart: removal.start,
-            bodyEnd: removal.end,
-            query: promptTarget(site),
-          },
-          { top, embedder },
-        );
-      }
+      const site = sites.get(task.instanceId) as CompletionSite;
+      const found = functionsTasks.get(task.instanceId);
+      const functions =
+        corpus === null || found === undefined || !givesFunctions(setting)
+          ? null
+          : await promptFunctions(setting, corpus, found.target, found.corpus, { top, embedder });
       const named = { instanceId: task.instanceId, repository: projectName(repository) };
       written.set(
         task.instanceId,
