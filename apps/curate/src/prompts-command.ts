@@ -30,8 +30,8 @@ Settings, from REPOCOD's paper (§3):
                  called gives its __init__) and the last 1,024 tokens of the file before the target
 Retrieval's corpus is every function of the repository in the task's pre state (tests included): the
 base commit with the body and the task's tests removed. The target itself, functions defined in its
-body, the removed tests and any function holding the whole body elsewhere are left out, each listed in
-retrieval.left_out.
+body, the removed tests (counted in retrieval.tests_left_out) and any function holding the whole body
+elsewhere (each listed in retrieval.left_out) are left out.
 
 --model-context N cuts an input over N tokens from its beginning: whole functions first (the least
 relevant), then the context before the target, then the context after it from its end. --tokenizer

@@ -64,7 +64,8 @@ export interface TaskCorpus {
  * - a function enclosing the target keeps its text without the removed lines, as the pre state has it;
  * - any other function whose text holds the whole solution (the same lines, indentation and blank lines aside: a
  *   copy elsewhere in the repository) is left out, so that no prompt carries its own solution.
- * Every other function is kept as it is at the base commit, with its base line numbers.
+ * Every other function is kept as it is at the base commit, with its base line numbers (a changed test file's as
+ * the pre state numbers them).
  */
 export function taskCorpus(
   repository: readonly CorpusFunction[],

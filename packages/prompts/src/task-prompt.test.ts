@@ -30,6 +30,7 @@ const RETRIEVED: PromptFunctions = {
     query: 'target',
     corpus: 9,
     left_out: [],
+    tests_left_out: 0,
   },
 };
 

@@ -46,7 +46,11 @@ export interface GivenFunction {
   readonly text: string;
 }
 
-/** How the functions of a prompt were found, recorded with it so that a prompt file says how it was made. */
+/**
+ * How the functions of a prompt were found, recorded with it so that a prompt file says how it was made: `corpus`
+ * its size, `left_out` the functions kept out of it (function-corpus.ts) but the tests the task removes, which are
+ * only counted (`tests_left_out`: the task's `pre_patches.test` names them, and there are thousands in some tasks).
+ */
 export type PromptRetrieval =
   | {
       readonly method: 'bm25';
@@ -57,6 +61,7 @@ export type PromptRetrieval =
       readonly query: 'target';
       readonly corpus: number;
       readonly left_out: readonly LeftOutFunction[];
+      readonly tests_left_out: number;
     }
   | {
       readonly method: 'dense';
@@ -65,6 +70,7 @@ export type PromptRetrieval =
       readonly query: 'target';
       readonly corpus: number;
       readonly left_out: readonly LeftOutFunction[];
+      readonly tests_left_out: number;
     }
   | { readonly method: 'callees'; readonly level_mode: 'repocod-v4'; readonly not_given: readonly CalleeReference[] };
 

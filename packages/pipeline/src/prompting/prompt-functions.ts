@@ -59,7 +59,8 @@ export async function promptFunctions(
     top: options.top,
     query: 'target',
     corpus: corpus.functions.length,
-    left_out: corpus.leftOut,
+    left_out: corpus.leftOut.filter((fn) => fn.reason !== 'removed with the tests'),
+    tests_left_out: corpus.leftOut.filter((fn) => fn.reason === 'removed with the tests').length,
   } as const;
   if (setting === 'bm25') {
     const ranking = repository.bm25Index().rank(corpus.functions, target.query, options.top);
