@@ -74,6 +74,9 @@ export async function promptsCommand(args: ParsedArgs, io: CommandIO): Promise<n
       : [],
   ).length;
   const tokenizer = summary.prompts[0]?.tokens.tokenizer ?? '';
+  const over = summary.prompts.filter(
+    (prompt) => prompt.tokens.model_context !== null && prompt.tokens.input > prompt.tokens.model_context,
+  ).length;
   io.out(
     `${summary.prompts.length} prompt(s) of version ${summary.version}, setting ${summary.setting} → \
 ${summary.file}\n` +
@@ -81,7 +84,9 @@ ${summary.file}\n` +
         ? ''
         : `  input tokens (${tokenizer})  min ${Math.min(...tokens)}, max ${Math.max(...tokens)}, mean ${Math.round(
             tokens.reduce((sum, count) => sum + count, 0) / tokens.length,
-          )}; ${cut} cut to the model's context\n`) +
+          )}; ${cut} cut to the model's context${
+            over === 0 ? '' : `, ${over} still over it (a target alone longer than the context)`
+          }\n`) +
       (leftOut === 0 ? '' : `  ${leftOut} function(s) left out of a corpus for holding the task's whole body\n`) +
       (summary.embedding === null
         ? ''

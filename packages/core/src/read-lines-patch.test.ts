@@ -43,4 +43,15 @@ describe('readLinesPatch', () => {
     expect(error).toMatchObject({ file: 'tests/test_x.py', line: 5 });
     expect(String((error as Error).message)).toContain('tests/test_x.py:5: the patch does not apply');
   });
+
+  it('reads lines that look like file headers inside a hunk as the lines they are', () => {
+    const text = 'a\nb\nx = """\n-- sql comment\n++ not a header\n"""\nc\nd\n';
+    const patch = linesPatch('t.py', text, [
+      { start: 4, end: 4, lines: [] },
+      { start: 5, end: 5, lines: ['++ still not a header\n'] },
+    ]);
+    expect(applyLinesPatch(patch, () => text).get('t.py')).toBe('a\nb\nx = """\n++ still not a header\n"""\nc\nd\n');
+    const inserted = '--- a/t.py\n+++ b/t.py\n@@ -2,0 +3,2 @@\n+p\n+q\n';
+    expect(applyLinesPatch(inserted, () => 'a\nb\nc\n').get('t.py')).toBe('a\nb\np\nq\nc\n');
+  });
 });

@@ -21,39 +21,47 @@ interface HunkLine {
   readonly text: string;
 }
 
-const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@/;
+const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@/;
 
 /**
  * The lines of each file's hunks in a unified diff as this project writes them (linesPatch: a/ and b/ paths, git's
- * hunk headers, `\ No newline at end of file` after a last line without one). Renames, new and deleted files are
- * not in such patches and are not read.
+ * hunk headers, `\ No newline at end of file` after a last line without one). A hunk is read for as many old and new
+ * lines as its header counts, so a removed line that reads `-- x` or an added one that reads `++ x` is never taken
+ * for a file's header. Renames, new and deleted files are not in such patches and are not read.
  */
 function hunkLines(patch: string): Map<string, HunkLine[]> {
   const files = new Map<string, HunkLine[]>();
   let current: HunkLine[] | null = null;
   let oldLine = 0;
+  let oldLeft = 0;
+  let newLeft = 0;
   const lines = splitLinesKeepingEnds(patch);
   for (const [index, line] of lines.entries()) {
-    if (line.startsWith('diff --git ') || line.startsWith('+++ ')) continue;
+    const marker = line[0];
+    if (oldLeft + newLeft > 0 && current !== null && (marker === ' ' || marker === '-' || marker === '+')) {
+      // The line before a "\ No newline" marker had its newline added by the patch, not by the file.
+      const text = lines[index + 1]?.startsWith('\\') ? line.slice(1).replace(/\r?\n$/, '') : line.slice(1);
+      current.push({ marker, oldLine, text });
+      if (marker !== '+') {
+        oldLine++;
+        oldLeft--;
+      }
+      if (marker !== '-') newLeft--;
+      continue;
+    }
     if (line.startsWith('--- ')) {
-      const path = line.slice(4).trim().replace(/^a\//, '');
+      const path = line.slice(4).replace(/\t.*$/s, '').trim().replace(/^a\//, '');
       current = files.get(path) ?? [];
       files.set(path, current);
-      oldLine = 0;
       continue;
     }
     const header = HUNK_HEADER.exec(line);
     if (header !== null) {
+      oldLeft = header[2] === undefined ? 1 : Number(header[2]);
+      newLeft = header[3] === undefined ? 1 : Number(header[3]);
       // An empty old range names the line before it.
-      oldLine = header[2] === '0' ? Number(header[1]) + 1 : Number(header[1]);
-      continue;
+      oldLine = oldLeft === 0 ? Number(header[1]) + 1 : Number(header[1]);
     }
-    const marker = line[0];
-    if (current === null || oldLine === 0 || (marker !== ' ' && marker !== '-' && marker !== '+')) continue;
-    // The line before a "\ No newline" marker had its newline added by the patch, not by the file.
-    const text = lines[index + 1]?.startsWith('\\') ? line.slice(1).replace(/\r?\n$/, '') : line.slice(1);
-    current.push({ marker, oldLine, text });
-    if (marker !== '+') oldLine++;
   }
   return files;
 }

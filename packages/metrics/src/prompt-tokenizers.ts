@@ -6,7 +6,11 @@ import { RepocodError } from '@repocod/core';
 export const PROMPT_TOKENIZER_NAMES = ['cl100k', 'o200k'] as const;
 export type PromptTokenizerName = (typeof PROMPT_TOKENIZER_NAMES)[number];
 
-/** A tokenizer's count of a text, and the end of a text within a number of tokens (whole tokens from its end). */
+/**
+ * A tokenizer's count of a text, and the end of a text within a number of tokens: whole tokens dropped from its
+ * beginning, as a prompt is cut to a model's context (REPOCOD truncates from the beginning), always a suffix of the
+ * text. The text itself when it fits.
+ */
 export interface NamedTokenizer {
   readonly name: PromptTokenizerName;
   count(text: string): number;
@@ -32,7 +36,13 @@ o200k_base)`,
     lastTokens: (text, maxTokens) => {
       const tokens = encode(text, noSpecialTokens);
       if (tokens.length <= maxTokens) return text;
-      return maxTokens <= 0 ? '' : decode(tokens.slice(tokens.length - maxTokens));
+      // A token can start inside a character (one byte of a multi-byte UTF-8 sequence), whose decoding would begin
+      // with U+FFFD: more tokens are dropped until the end decoded is the text's own.
+      for (let drop = tokens.length - Math.max(0, maxTokens); drop < tokens.length; drop++) {
+        const end = decode(tokens.slice(drop));
+        if (text.endsWith(end)) return end;
+      }
+      return '';
     },
   };
 }

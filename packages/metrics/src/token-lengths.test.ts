@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { countLines, countTokens, lastTokens } from './token-lengths.js';
+import { countLines, countTokens } from './token-lengths.js';
 
 describe('countTokens (cl100k_base)', () => {
   it('counts known encodings', () => {
@@ -13,18 +13,6 @@ describe('countTokens (cl100k_base)', () => {
     // encode(..., disallowed_special=()) gives 7: < | endo ft ext | >.
     expect(countTokens('<|endoftext|>')).toBe(7);
     expect(countTokens('"""Ends with <|endoftext|> marker."""')).toBe(12);
-  });
-});
-
-describe('lastTokens (cl100k_base)', () => {
-  it('keeps the end of a text within a number of tokens, whole tokens dropped from its beginning', () => {
-    const text = 'def area(self, scale):\n    return self.width * scale\n';
-    expect(lastTokens(text, countTokens(text))).toBe(text);
-    const end = lastTokens(text, 5);
-    expect(countTokens(end)).toBeLessThanOrEqual(5);
-    expect(text.endsWith(end)).toBe(true);
-    expect(end.length).toBeGreaterThan(0);
-    expect(lastTokens(text, 0)).toBe('');
   });
 });
 

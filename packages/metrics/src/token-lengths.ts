@@ -1,4 +1,4 @@
-import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
 
 const noSpecialTokens = { disallowedSpecial: new Set<string>() };
 
@@ -17,14 +17,4 @@ export function countLines(text: string): number {
   let lines = 0;
   for (let index = text.indexOf('\n'); index !== -1; index = text.indexOf('\n', index + 1)) lines++;
   return text.endsWith('\n') ? lines : lines + 1;
-}
-
-/**
- * The end of `text` within `maxTokens` cl100k tokens: whole tokens dropped from its beginning, as a prompt is cut to
- * a model's context (REPOCOD truncates from the beginning). The text itself when it fits.
- */
-export function lastTokens(text: string, maxTokens: number): string {
-  const tokens = encode(text, noSpecialTokens);
-  if (tokens.length <= maxTokens) return text;
-  return maxTokens <= 0 ? '' : decode(tokens.slice(tokens.length - maxTokens));
 }

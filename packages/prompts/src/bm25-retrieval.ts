@@ -38,8 +38,8 @@ function indexedTerms(fn: CorpusFunction): string {
  * repository's functions with a few left out and a few changed). Indexing a large repository takes seconds (plotly.py:
  * 43,000 functions), so the index is built once: for each task the functions its corpus does not hold are removed,
  * its own versions added, the ranking taken, and the index restored. MiniSearch removes a function's terms and
- * recounts N, n(t) and avgdl at once, so a ranking is the one a fresh index of the task's corpus gives
- * (bm25-retrieval.test.ts compares them).
+ * recounts N, n(t) and avgdl at once, so a ranking is the one a fresh index of the task's corpus gives, its scores
+ * equal up to floating-point rounding (avgdl is updated, not summed again; bm25-retrieval.test.ts compares them).
  */
 export class Bm25Index {
   private readonly index = new MiniSearch<IndexedFunction>({
@@ -62,8 +62,8 @@ export class Bm25Index {
    * terms of code-terms.ts; each distinct query term counts once. Functions that share no term with the query are
    * never ranked. Ties go by file, then line (ranked-function.ts).
    *
-   * MiniSearch multiplies each score by the number of query terms the function matched (a coordination factor that
-   * BM25 has not); the score is divided by it again, which leaves BM25's sum over the matched terms.
+   * MiniSearch multiplies each score by the number of query terms the function matched (`queryTerms`: a coordination
+   * factor that BM25 has not); the score is divided by it again, which leaves BM25's sum over the matched terms.
    */
   rank(corpus: readonly CorpusFunction[], query: string, top: number): RankedFunction[] {
     const held = new Set(corpus);
@@ -72,22 +72,32 @@ export class Bm25Index {
       .filter((fn) => !this.indexed.has(fn))
       .map((fn, index) => ({ fn, document: { id: -1 - index, terms: indexedTerms(fn) } }));
     const byId = new Map<number, CorpusFunction>(added.map(({ fn, document }) => [document.id, fn]));
-    for (const document of removed) this.index.remove(document);
-    this.index.addAll(added.map(({ document }) => document));
+    // Each change is undone in the finally, even when one of them or the search throws: the index is the
+    // repository's again for the next task.
+    const removedDone: IndexedFunction[] = [];
+    const addedDone: IndexedFunction[] = [];
     try {
+      for (const document of removed) {
+        this.index.remove(document);
+        removedDone.push(document);
+      }
+      for (const { document } of added) {
+        this.index.add(document);
+        addedDone.push(document);
+      }
       const queryTerms = [...new Set(codeTerms(query))];
       if (queryTerms.length === 0) return [];
       return this.index
         .search(queryTerms.join(' '))
         .map((result) => ({
           fn: (byId.get(result.id) ?? this.functions[result.id]) as CorpusFunction,
-          score: result.score / result.terms.length,
+          score: result.score / result.queryTerms.length,
         }))
         .sort(rankingOrder)
         .slice(0, top);
     } finally {
-      for (const { document } of added) this.index.remove(document);
-      this.index.addAll(removed);
+      for (const document of addedDone) this.index.remove(document);
+      this.index.addAll(removedDone);
     }
   }
 }

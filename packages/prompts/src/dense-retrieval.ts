@@ -1,6 +1,7 @@
 import type { RankedFunction } from './ranked-function.js';
 import { rankingOrder } from './ranked-function.js';
 import type { CorpusFunction } from './function-corpus.js';
+import { PromptInputError } from './prompt-input-error.js';
 
 /**
  * The `top` functions whose embeddings are nearest the query's by cosine similarity (the score), ties broken by file
@@ -13,7 +14,7 @@ export function denseRanking(
   top: number,
 ): RankedFunction[] {
   if (vectors.length !== corpus.length)
-    throw new Error(`${vectors.length} embedding(s) for ${corpus.length} function(s) of the corpus`);
+    throw new PromptInputError(`${vectors.length} embedding(s) for ${corpus.length} function(s) of the corpus`);
   return corpus
     .map((fn, index) => ({ fn, score: cosine(vectors[index] ?? [], query) }))
     .sort(rankingOrder)
@@ -22,7 +23,9 @@ export function denseRanking(
 
 function cosine(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length)
-    throw new Error(`embeddings of ${a.length} and ${b.length} dimensions cannot be compared; one model made both?`);
+    throw new PromptInputError(
+      `embeddings of ${a.length} and ${b.length} dimensions cannot be compared; one model made both?`,
+    );
   let dot = 0;
   let normA = 0;
   let normB = 0;

@@ -1,4 +1,5 @@
 import type { FunctionRecord } from '@repocod/core';
+import { PromptInputError } from './prompt-input-error.js';
 
 /**
  * A function of a repository as retrieval gives it to a model: where it is (at the base commit) and its whole text,
@@ -73,10 +74,13 @@ export function taskCorpus(
   testFiles: ReadonlyMap<string, readonly CorpusFunction[]> = new Map(),
 ): TaskCorpus {
   if (testFiles.has(target.file))
-    throw new Error(`${target.file}: the task's test patch changes the target's own file, which a corpus cannot hold`);
+    throw new PromptInputError(
+      "the task's test patch changes the target's own file, which a corpus cannot hold",
+      target.file,
+    );
   const targetFunction = repository.find((fn) => fn.file === target.file && fn.defLine === target.defLine);
   if (targetFunction === undefined)
-    throw new Error(`${target.file}:${target.defLine}: no function of the corpus has its def on that line`);
+    throw new PromptInputError('no function of the corpus has its def on that line', target.file, target.defLine);
   const solution = normalizedLines(
     linesOf(targetFunction)
       .slice(target.bodyStart - targetFunction.start, target.bodyEnd - targetFunction.start + 1)

@@ -1,4 +1,5 @@
 export * from './prompt-setting.js';
+export * from './prompt-input-error.js';
 export * from './repocod-prompt-text.js';
 export * from './code-terms.js';
 export * from './function-corpus.js';
@@ -6,4 +7,5 @@ export * from './ranked-function.js';
 export * from './bm25-retrieval.js';
 export * from './dense-retrieval.js';
 export * from './callee-functions.js';
+export * from './prompt-cut.js';
 export * from './task-prompt.js';

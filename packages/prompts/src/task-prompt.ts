@@ -1,6 +1,9 @@
 import { splitLinesKeepingEnds } from '@repocod/core';
 import type { CalleeReference } from './callee-functions.js';
 import type { LeftOutFunction } from './function-corpus.js';
+import type { PromptTokenizer } from './prompt-cut.js';
+import { cutToContext } from './prompt-cut.js';
+import { PromptInputError } from './prompt-input-error.js';
 import type { PromptSetting } from './prompt-setting.js';
 import { givesFunctions } from './prompt-setting.js';
 import {
@@ -10,13 +13,6 @@ import {
   REPOCOD_SYSTEM_PROMPT,
   retrievedText,
 } from './repocod-prompt-text.js';
-
-/** How prompt text is measured and cut: a tokenizer's count, and the end of a text within a number of tokens. */
-export interface PromptTokenizer {
-  readonly name: string;
-  count(text: string): number;
-  lastTokens(text: string, maxTokens: number): string;
-}
 
 /**
  * Where a task's target is in its pre state (the base file with the body removed): evaluate's CompletionSite has
@@ -118,10 +114,11 @@ export interface TaskPrompt {
  * A task's prompt from its site in the pre state (its body removed, never its solution) and, for the settings that
  * give functions, the functions (from function-corpus.ts, which never holds the solution either).
  *
- * A prompt is the functions, the context before the target, the target, and the context after it. When the input is
- * over the model's context it is cut from its beginning, as REPOCOD truncates: whole functions first, from the first
- * given (the least relevant: retrievals give the most relevant last, nearest the target), then the context before
- * from its beginning, then the context after from its end. The target is never cut.
+ * A prompt is the functions, the context before the target, the target, and the context after it. An input over the
+ * model's context is cut from its beginning (prompt-cut.ts): whole functions first, from the first given (for a
+ * retrieval the least relevant, as it gives the most relevant last; for the callees the first called), then the
+ * context before, then the context after from its end. The target is never cut: a target alone over the context
+ * leaves the input over it.
  */
 export function taskPrompt(
   task: { readonly instanceId: string; readonly repository: string },
@@ -132,7 +129,10 @@ export function taskPrompt(
   functions: PromptFunctions | null = null,
 ): TaskPrompt {
   if (givesFunctions(setting) !== (functions !== null))
-    throw new Error(`the ${setting} setting ${functions === null ? 'needs' : 'takes no'} functions`);
+    throw new PromptInputError(
+      `the ${setting} setting ${functions === null ? 'needs' : 'takes no'} functions`,
+      site.file,
+    );
   const lines = splitLinesKeepingEnds(site.preText);
   const target = promptTarget(site);
   const fileBefore = lines.slice(0, site.definitionStart - 1).join('');
@@ -157,17 +157,19 @@ export function taskPrompt(
     }
   };
   const inputOf = (prompt: string): string => `${REPOCOD_SYSTEM_PROMPT}\n${prompt}`;
-  let given = allGiven;
-  let before = fullBefore;
-  let after = fullAfter;
-  if (modelContext !== null) {
-    const over = (): number => tokenizer.count(inputOf(compose(given, before, after))) - modelContext;
-    while (given.length > 0 && over() > 0) given = given.slice(1);
-    const first = over();
-    if (first > 0) before = tokenizer.lastTokens(before, Math.max(0, tokenizer.count(before) - first));
-    const second = over();
-    if (second > 0) after = firstTokens(after, Math.max(0, tokenizer.count(after) - second), tokenizer);
-  }
+  const whole = { functions: allGiven, before: fullBefore, after: fullAfter };
+  const {
+    functions: given,
+    before,
+    after,
+  } = modelContext === null
+    ? whole
+    : cutToContext(
+        whole,
+        (parts) => tokenizer.count(inputOf(compose(parts.functions, parts.before, parts.after))),
+        tokenizer,
+        modelContext,
+      );
   const prompt = compose(given, before, after);
   const input = inputOf(prompt);
   return {
@@ -199,17 +201,4 @@ export function promptTarget(site: PromptSite): string {
     .slice(site.definitionStart - 1, site.bodyLine - 1)
     .join('')
     .trimEnd();
-}
-
-/** The beginning of `text` within `maxTokens`, cut at a line boundary from its end (the most whole lines that fit). */
-function firstTokens(text: string, maxTokens: number, tokenizer: PromptTokenizer): string {
-  const lines = splitLinesKeepingEnds(text);
-  let low = 0;
-  let high = lines.length;
-  while (low < high) {
-    const middle = Math.ceil((low + high) / 2);
-    if (tokenizer.count(lines.slice(0, middle).join('')) <= maxTokens) low = middle;
-    else high = middle - 1;
-  }
-  return lines.slice(0, low).join('');
 }

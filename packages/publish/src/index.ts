@@ -10,3 +10,4 @@ export * from './read-release.js';
 export * from './hub-dataset-download.js';
 export * from './release-manifest.js';
 export * from './release-prompts.js';
+export * from './prompts-card-section.js';

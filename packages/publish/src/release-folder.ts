@@ -6,7 +6,8 @@ import { RepocodError } from '@repocod/core';
 import type { ConfigInfo } from './dataset-card.js';
 import { cardFrontMatter, configsOfCard } from './dataset-card.js';
 import type { ReleaseRow } from './release-table.js';
-import { releasePrompts, withPromptsSection } from './release-prompts.js';
+import { withPromptsSection } from './prompts-card-section.js';
+import { releasePrompts } from './release-prompts.js';
 import { releaseParquet, releaseTable } from './release-table.js';
 import { writeAtomically } from './write-atomically.js';
 

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { datasetConfigsOfCard } from './hub-dataset-download.js';
 import { readReleaseRows, releaseFiles, writeRelease } from './release-folder.js';
-import { promptsSection, releasePrompts, shipPrompts, withPromptsSection } from './release-prompts.js';
+import { promptsSection, withPromptsSection } from './prompts-card-section.js';
+import { releasePrompts, shipPrompts } from './release-prompts.js';
 import { failure, fixtureRow, folderContents, writeReleaseFixture } from './testing/hub-test-support.js';
 
 /** Two prompt lines as `repocod prompts` writes them (the fields the card sums up, and a few more). */

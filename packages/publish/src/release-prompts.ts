@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { PromptsConfig } from './dataset-card.js';
 import { cardFrontMatter, configsOfCard } from './dataset-card.js';
+import { withPromptsSection } from './prompts-card-section.js';
 import { writeAtomically } from './write-atomically.js';
 
 /** The folder of a version's prompts in a release: `<version>/prompts/<setting>.jsonl`, one file per setting. */
@@ -20,9 +21,6 @@ export interface ReleasePrompts extends PromptsConfig {
   /** How the functions before the target were found (`bm25 top 5, minisearch@7.2.0`), or null. */
   readonly retrieval: string | null;
 }
-
-const SECTION_START = '<!-- repocod:prompts -->';
-const SECTION_END = '<!-- /repocod:prompts -->';
 
 /** The config a version's prompts of a setting are named by in the card. */
 export function promptsConfigName(version: string, setting: string): string {
@@ -90,39 +88,6 @@ interface PromptRow {
   } | null;
 }
 
-/** The card's section on the prompts shipped, between markers so that it can be written again; empty for none. */
-export function promptsSection(prompts: readonly ReleasePrompts[]): string {
-  if (prompts.length === 0) return '';
-  const rows = prompts.map(
-    (each) =>
-      `| \`${each.configName}\` | ${each.setting} | \`${each.path}\` | ${each.tasks} | ${each.tokenizer} | ${
-        each.modelContext ?? 'none'
-      } | ${each.medianInputTokens} / ${each.maxInputTokens} | ${each.retrieval ?? '—'} |`,
-  );
-  return `${SECTION_START}
-## Prompts
-
-Each task as REPOCOD's inference example prompts a model, under the settings of REPOCOD's paper (§3), one JSON line
-per task (written by \`repocod prompts\`): the system prompt, the target, its context, the prompt and the whole
-input. No prompt holds its task's solution. Load one with \`load_dataset(…, "<config>")\`.
-
-| config | setting | file | tasks | tokenizer | model context | input tokens (median / max) | functions given |
-| --- | --- | --- | ---: | --- | ---: | ---: | --- |
-${rows.join('\n')}
-${SECTION_END}
-`;
-}
-
-/** A card body with its prompts section put where it was, or at its end. */
-export function withPromptsSection(body: string, prompts: readonly ReleasePrompts[]): string {
-  const start = body.indexOf(SECTION_START);
-  const end = body.indexOf(SECTION_END);
-  const section = promptsSection(prompts);
-  if (start !== -1 && end > start) return body.slice(0, start) + section + body.slice(end + SECTION_END.length + 1);
-  if (section === '') return body;
-  return `${body.trimEnd()}\n\n${section}`;
-}
-
 /**
  * Ships a version's prompts of a setting in a release folder: the file at `<version>/prompts/<setting>.jsonl`
  * (written again when it is there), then the card, whose configs and prompts section name every prompts file of the
@@ -148,7 +113,8 @@ export function shipPrompts(
   const path = join(version, PROMPTS_FOLDER, `${setting}.jsonl`);
   writeAtomically(join(folder, path), content);
   const prompts = releasePrompts(folder, versions);
-  const body = card.replace(/^---\n[\s\S]*?\n---\n/, '');
+  // configsOfCard has read the front matter, so it is there.
+  const body = card.replace(/^---\r?\n[\s\S]*?\r?\n---\r?\n/, '');
   const newest = versions.at(-1) as string;
   writeAtomically(cardPath, `${cardFrontMatter(configs, newest, prompts)}${withPromptsSection(body, prompts)}`);
   return { path, prompts };

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { RepocodError } from '@repocod/core';
 
 /**
@@ -36,31 +37,39 @@ export class EmbeddingCommand {
     this.runs++;
     this.texts += texts.length;
     const child = spawn('sh', ['-c', this.command], { stdio: ['pipe', 'pipe', 'pipe'] });
-    const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
-    child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     const exited = new Promise<number>((resolve, reject) => {
-      child.on('error', reject);
+      child.on('error', (error) => reject(this.failure(`cannot be started (${error.message})`)));
       child.on('close', (code) => resolve(code ?? 1));
     });
     child.stdin.on('error', () => {
       // A command that exits without reading its input: its exit status says what went wrong.
     });
     child.stdin.end(texts.map((text) => `${JSON.stringify({ text })}\n`).join(''));
+    // Read line by line as the command prints: the embeddings of a whole repository can be more text than one
+    // string holds (plotly.py's 43,000 functions at 1,024 dimensions).
+    const vectors: number[][] = [];
+    let malformed: RepocodError | null = null;
+    for await (const line of createInterface({ input: child.stdout, crlfDelay: Number.POSITIVE_INFINITY })) {
+      if (line.trim().length === 0 || malformed !== null) continue;
+      try {
+        vectors.push(this.vector(line, vectors.length + 1));
+      } catch (error) {
+        if (!(error instanceof RepocodError)) throw error;
+        malformed = error;
+      }
+    }
     const status = await exited;
     if (status !== 0)
       throw this.failure(
         `exited with status ${status}${tail(Buffer.concat(stderr).toString('utf8'))}; run it by hand on one line \
 like {"text": "def f(): ..."} to see why`,
       );
-    const lines = Buffer.concat(stdout)
-      .toString('utf8')
-      .split('\n')
-      .filter((line) => line.trim().length > 0);
-    if (lines.length !== texts.length)
-      throw this.failure(`printed ${lines.length} line(s) for ${texts.length} text(s); it must print one per text`);
-    return lines.map((line, index) => this.vector(line, index + 1));
+    if (malformed !== null) throw malformed;
+    if (vectors.length !== texts.length)
+      throw this.failure(`printed ${vectors.length} line(s) for ${texts.length} text(s); it must print one per text`);
+    return vectors;
   }
 
   private vector(line: string, number: number): number[] {

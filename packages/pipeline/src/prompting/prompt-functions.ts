@@ -7,7 +7,14 @@ import type {
   RankedFunction,
   TaskCorpus,
 } from '@repocod/prompts';
-import { BM25_LIBRARY, BM25_PARAMETERS, calleeFunctions, denseRanking, taskCorpus } from '@repocod/prompts';
+import {
+  BM25_LIBRARY,
+  BM25_PARAMETERS,
+  calleeFunctions,
+  denseRanking,
+  PromptInputError,
+  taskCorpus,
+} from '@repocod/prompts';
 import { LEVEL_CLASSIFIERS } from '@repocod/tasks';
 import type { EmbeddingCommand } from './embedding-command.js';
 import type { RepositoryCorpus } from './repository-corpus.js';
@@ -47,7 +54,8 @@ export async function promptFunctions(
 ): Promise<PromptFunctions> {
   if (setting === 'callees') {
     const record = repository.functionAt(target.file, target.defLine);
-    if (record === undefined) throw new Error(`${target.file}:${target.defLine}: the target is not in the corpus`);
+    if (record === undefined)
+      throw new PromptInputError('the target is not in the corpus', target.file, target.defLine);
     const calls = LEVEL_CLASSIFIERS['repocod-v4'](repository.repositoryIndex(), record).calls;
     const callees = calleeFunctions(corpus, calls);
     return {
@@ -70,7 +78,7 @@ export async function promptFunctions(
     };
   }
   const embedder = options.embedder;
-  if (embedder === undefined) throw new Error('the dense setting needs an embedding command');
+  if (embedder === undefined) throw new PromptInputError('the dense setting needs an embedding command');
   const [query, ...vectors] = await embedder.embed([target.query, ...corpus.functions.map((fn) => fn.text)]);
   const ranking = denseRanking(corpus.functions, vectors, query ?? [], options.top);
   return { given: mostRelevantLast(ranking), retrieval: { method: 'dense', command: embedder.command, ...common } };

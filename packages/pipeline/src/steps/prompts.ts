@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { RepocodError, removedBody } from '@repocod/core';
 import { promptTokenizer } from '@repocod/metrics';
 import type { CompletionSite } from '@repocod/evaluate';
-import type { PromptSetting, TaskCorpus, TaskPrompt } from '@repocod/prompts';
+import type { PromptFunctions, PromptSetting, TaskCorpus, TaskPrompt } from '@repocod/prompts';
 import { givesFunctions, promptTarget, taskPrompt } from '@repocod/prompts';
 import type { ReleaseTask } from '@repocod/publish';
 import { readRelease, shipPrompts } from '@repocod/publish';
@@ -103,39 +103,42 @@ ${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was bui
     const corpus = givesFunctions(setting) ? RepositoryCorpus.read(prepared.checkout.path, parser) : null;
     const read = performance.now();
     const sites = new Map(tasks.map((task) => [task.instanceId, finder.completionSite(task)]));
-    const functionsTasks = new Map<string, { target: FunctionsTask; corpus: TaskCorpus }>();
-    if (corpus !== null)
-      for (const task of tasks) {
-        const site = sites.get(task.instanceId) as CompletionSite;
-        const removal = removedBody(task.preCode);
-        const target: FunctionsTask = {
-          instanceId: task.instanceId,
-          file: site.file,
-          defLine: site.defLine,
-          bodyStart: removal.start,
-          bodyEnd: removal.end,
-          preTest: task.preTest,
-          query: promptTarget(site),
-        };
-        functionsTasks.set(task.instanceId, { target, corpus: corpusOfTask(corpus, target) });
-      }
-    if (embedder !== undefined) {
-      // One run of the model for the repository: every query, and every function of every task's corpus.
+    const functionsTaskOf = (task: ReleaseTask): FunctionsTask => {
+      const site = sites.get(task.instanceId) as CompletionSite;
+      const removal = removedBody(task.preCode);
+      return {
+        instanceId: task.instanceId,
+        file: site.file,
+        defLine: site.defLine,
+        bodyStart: removal.start,
+        bodyEnd: removal.end,
+        preTest: task.preTest,
+        query: promptTarget(site),
+      };
+    };
+    // Dense needs every task's corpus before its first ranking, to embed a repository in one run of the model;
+    // the other settings make each task's corpus when they come to it.
+    const corpora = new Map<string, TaskCorpus>();
+    if (corpus !== null && embedder !== undefined) {
       embedder.forget();
       const texts = new Set<string>();
-      for (const { target, corpus: each } of functionsTasks.values()) {
-        texts.add(target.query);
+      for (const task of tasks) {
+        const each = corpusOfTask(corpus, functionsTaskOf(task));
+        corpora.set(task.instanceId, each);
+        texts.add(promptTarget(sites.get(task.instanceId) as CompletionSite));
         for (const fn of each.functions) texts.add(fn.text);
       }
       await embedder.embed([...texts]);
     }
     for (const task of tasks) {
       const site = sites.get(task.instanceId) as CompletionSite;
-      const found = functionsTasks.get(task.instanceId);
-      const functions =
-        corpus === null || found === undefined || !givesFunctions(setting)
-          ? null
-          : await promptFunctions(setting, corpus, found.target, found.corpus, { top, embedder });
+      let functions: PromptFunctions | null = null;
+      if (corpus !== null && givesFunctions(setting)) {
+        const target = functionsTaskOf(task);
+        const taskCorpus = corpora.get(task.instanceId) ?? corpusOfTask(corpus, target);
+        corpora.delete(task.instanceId);
+        functions = await promptFunctions(setting, corpus, target, taskCorpus, { top, embedder });
+      }
       const named = { instanceId: task.instanceId, repository: projectName(repository) };
       written.set(
         task.instanceId,
