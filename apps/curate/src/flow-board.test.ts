@@ -3,6 +3,9 @@ import type { FlowEvent, FlowStatus, StageDefinition } from '@repocod/pipeline';
 import { FLOW_STAGE_LIST } from '@repocod/pipeline';
 import { boardFromStatus, emptyBoard, etaSeconds, foldFlowEvent, formatSeconds } from './flow-board.js';
 
+/** A flow that ran no job. */
+const NO_COST = { phases: [], suiteTests: {} };
+
 function fold(events: readonly [FlowEvent, number][]) {
   return events.reduce((board, [event, now]) => foldFlowEvent(board, event, now), emptyBoard([]));
 }
@@ -107,7 +110,7 @@ describe('the flow board', () => {
         { kind: 'stage-failed', stage: 'prepare', repository: 'demo', message: 'demo: pip install failed', seconds: 1 },
         1000,
       ],
-      [{ kind: 'flow-done', ok: false, failures: 1, release: null, seconds: 1 }, 1000],
+      [{ kind: 'flow-done', ok: false, failures: 1, release: null, seconds: 1, cost: NO_COST }, 1000],
     ]);
     expect(board.outcome).toBe('failed');
     expect(board.rows.find((row) => row.stage === 'prepare')).toMatchObject({
@@ -129,7 +132,7 @@ describe('the flow board', () => {
         repositories: ['demo'],
         stages: ['prepare', 'extract', 'mine', 'tasks', 'select', 'validate'],
       },
-      { kind: 'flow-done', ok: true, failures: 0, release: null, seconds: 1 },
+      { kind: 'flow-done', ok: true, failures: 0, release: null, seconds: 1, cost: NO_COST },
     ].reduce((current, event) => foldFlowEvent(current, event as FlowEvent, 1000), before);
     expect(board.rows.find((row) => row.stage === 'publish')).toMatchObject({
       status: 'done',

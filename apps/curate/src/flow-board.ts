@@ -40,6 +40,8 @@ export interface FlowBoard {
     readonly message: string;
   }[];
   readonly release: Extract<FlowEvent, { kind: 'flow-done' }>['release'];
+  /** What the run cost, once it is done (null before). */
+  readonly cost: Extract<FlowEvent, { kind: 'flow-done' }>['cost'] | null;
 }
 
 /** The board before any event: every row pending (for the repositories chosen), in the order of the stages. */
@@ -52,7 +54,7 @@ export function emptyBoard(
       ? repositories.map((repository) => pendingRow(stage, repository))
       : [pendingRow(stage, null)],
   );
-  return { rows, startedAt: null, endedAt: null, outcome: 'idle', problems: [], release: null };
+  return { rows, startedAt: null, endedAt: null, outcome: 'idle', problems: [], release: null, cost: null };
 }
 
 function pendingRow(stage: FlowStage, repository: string | null): StageRow {
@@ -147,6 +149,7 @@ export function foldFlowEvent(board: FlowBoard, event: FlowEvent, now: number): 
         endedAt: now,
         outcome: event.ok ? 'ok' : 'failed',
         release: event.release,
+        cost: event.cost,
         rows: event.ok
           ? board.rows
           : board.rows.map((row) => (row.status === 'pending' ? { ...row, status: 'skipped' } : row)),

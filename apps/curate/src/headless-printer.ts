@@ -1,5 +1,5 @@
 import type { FlowEvent } from '@repocod/pipeline';
-import { DEFAULT_PROGRESS_INTERVAL_MS, stageTitle } from '@repocod/pipeline';
+import { costTable, DEFAULT_PROGRESS_INTERVAL_MS, stageTitle } from '@repocod/pipeline';
 import type { FlowBoard } from './flow-board.js';
 import { elapsedSeconds, formatSeconds } from './flow-board.js';
 import { progressLine } from './progress-line.js';
@@ -61,6 +61,8 @@ ${firstLine(text)}${
 task(s)${board.release.written ? '' : ' (already there, left as it is)'}`,
     );
   }
+  // The jobs this run ran, per phase: a warm run (all answered by the catalog) prints none.
+  if (board.cost !== null && board.cost.phases.length > 0) lines.push('', ...costTable(board.cost));
   const problems = board.problems.length;
   if (problems > 0)
     lines.push(`  problems  ${problems} (listed above as they happened; repocod show ID tells about a task)`);

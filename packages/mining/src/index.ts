@@ -4,6 +4,7 @@ export * from './batches.js';
 export * from './coverage-map.js';
 export * from './mining-store.js';
 export * from './mutation-artifact.js';
+export * from './test-executions.js';
 export * from './mutation-target.js';
 export * from './relevant-tests.js';
 export * from './mine.js';

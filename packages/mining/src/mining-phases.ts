@@ -1,7 +1,7 @@
 import type { Executor, JobResult, JobStore, RunJob } from '@repocod/runner';
 import { JobPool } from '@repocod/runner';
 import type { MiningEvent, MiningPhase, PhaseStats } from './mining-events.js';
-import { mutationRecords } from './mutation-artifact.js';
+import { testExecutions } from './test-executions.js';
 
 /** One phase under way: its figures as its jobs finish, and its progress events. */
 export class PhaseProgress {
@@ -22,17 +22,7 @@ export class PhaseProgress {
   ran(job: RunJob, result: JobResult): void {
     this.processes += result.runs.length;
     this.busySeconds += result.runs.reduce((sum, run) => sum + run.durationSeconds, 0);
-    this.testExecutions += result.runs.reduce(
-      (sum, run) =>
-        sum +
-        (job.plugins?.includes('repocod_mutate') === true
-          ? mutationRecords(run).reduce(
-              (total, record) => total + (record.status === 'ok' ? record.outcomes.size : 0),
-              0,
-            )
-          : run.results.filter((test) => test.outcome !== 'missing').length),
-      0,
-    );
+    this.testExecutions += testExecutions(job, result);
     this.done++;
     this.onEvent?.({ kind: 'job-done', phase: this.phase, done: this.done, total: this.jobs });
   }

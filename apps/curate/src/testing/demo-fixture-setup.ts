@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
+import type { BuildCost } from '@repocod/pipeline';
 import { openCatalog, runFlow } from '@repocod/pipeline';
 
 /**
@@ -19,12 +20,15 @@ export default async function setup(project: TestProject): Promise<() => void> {
   const kept = process.env.REPOCOD_TUI_FIXTURE;
   const folder = kept !== undefined && kept !== '' ? kept : mkdtempSync(join(tmpdir(), 'repocod-tui-fixture-'));
   const catalogPath = join(folder, 'catalog.duckdb');
+  // What the cold flow cost (null when a kept fixture was reused, which ran nothing).
+  let cost: BuildCost | null = null;
   const provide = (): void =>
     project.provide('demoFixture', {
       folder,
       catalogPath,
       stateRoot: join(folder, 'state'),
       releaseFolder: join(folder, 'release'),
+      cost,
     });
   if (kept !== undefined && kept !== '' && existsSync(join(folder, 'release', 'README.md'))) {
     provide();
@@ -40,6 +44,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
       out: join(folder, 'release'),
     });
     if (!result.ok) throw new Error(`the demo flow failed: ${JSON.stringify(result.failures)}`);
+    cost = result.cost;
   } finally {
     await catalog.close();
   }
@@ -51,6 +56,12 @@ export default async function setup(project: TestProject): Promise<() => void> {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    demoFixture: { folder: string; catalogPath: string; stateRoot: string; releaseFolder: string };
+    demoFixture: {
+      folder: string;
+      catalogPath: string;
+      stateRoot: string;
+      releaseFolder: string;
+      cost: BuildCost | null;
+    };
   }
 }

@@ -6,6 +6,9 @@ import { emptyBoard, foldFlowEvent } from '../flow-board.js';
 import { StagesScreen } from './stages-screen.js';
 import { frameLines, overlong } from '../testing/ink-test-support.js';
 
+/** A flow that ran no job. */
+const NO_COST = { phases: [], suiteTests: {} };
+
 const REPOCOD = [
   'astropy',
   'datasets',
@@ -156,7 +159,7 @@ fail without the body',
           },
           2000,
         ],
-        [{ kind: 'flow-done', ok: false, failures: 1, release: null, seconds: 2 }, 2000],
+        [{ kind: 'flow-done', ok: false, failures: 1, release: null, seconds: 2, cost: NO_COST }, 2000],
       ],
     );
     const text = frameLines(render(<StagesScreen board={board} width={80} height={22} now={3000} />).lastFrame()).join(

@@ -1,3 +1,5 @@
+import type { BuildCost } from '../jobs/cost-table.js';
+
 /** A stage's name (FLOW_STAGE_LIST in stage-list.ts holds the flow's stages). */
 export type FlowStage = string;
 
@@ -59,6 +61,8 @@ export type FlowEvent =
         readonly written: boolean;
       } | null;
       readonly seconds: number;
+      /** The jobs the run ran, per repository and phase (the catalog's answers cost nothing). */
+      readonly cost: BuildCost;
     }
   /** The flow was stopped on purpose (quit, a signal): what finished is stored. */
   | { readonly kind: 'flow-stopped'; readonly seconds: number };

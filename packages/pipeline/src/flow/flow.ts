@@ -2,6 +2,7 @@ import type { Catalog } from '@repocod/catalog';
 import type { CandidateModeName } from '@repocod/core';
 import { DEFAULT_RELEASE_VERSION, RepocodError, resolveRepeat, resolveWorkers } from '@repocod/core';
 import type { ExecutorFactory } from '@repocod/runner';
+import { localExecutor } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import type { FlowEvent, FlowStage } from './flow-events.js';
@@ -16,6 +17,8 @@ import type {
 import { FLOW_STAGE_LIST, flowStages, stageNames } from './stage-list.js';
 import { FlowAborted } from './stage-contract.js';
 import { FlowRows } from './stage-rows.js';
+import { CostLedger } from '../jobs/cost-ledger.js';
+import type { BuildCost } from '../jobs/cost-table.js';
 import type { LiteMargin } from '../lite/lite-plan.js';
 import { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
@@ -93,6 +96,8 @@ export interface FlowResult {
     readonly written: boolean;
   } | null;
   readonly durationSeconds: number;
+  /** What the run cost: the jobs it ran (not those the catalog answered), per repository and phase. */
+  readonly cost: BuildCost;
 }
 
 /** The flow's settings with their defaults, resolved here once. */
@@ -131,8 +136,14 @@ export function flowSettings(options: FlowOptions): FlowSettings {
  */
 export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<FlowResult> {
   const started = performance.now();
-  const emit = options.onEvent ?? (() => undefined);
-  const settings = flowSettings(options);
+  const ledger = new CostLedger();
+  const emit = (event: FlowEvent): void => {
+    // Each job is counted under the stage that runs it.
+    if (event.kind === 'stage-start') ledger.stage = event.stage;
+    options.onEvent?.(event);
+  };
+  // Every stage's jobs go through the ledger: the flow's cost, counted where the jobs run.
+  const settings = { ...flowSettings(options), executor: ledger.wrap(options.executor ?? localExecutor) };
   const list = options.stageList ?? FLOW_STAGE_LIST;
   const names = stageNames(list);
   const chosen = new Set(options.stages ?? names);
@@ -163,12 +174,16 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
     state,
     rows,
   };
-  const finish = (ok: boolean): FlowResult => {
+  const finish = async (ok: boolean): Promise<FlowResult> => {
+    const cost = await buildCost(catalog, ledger, state.miningKeys, (repository) =>
+      repositories.catalogNameOf(repository),
+    );
     const result = {
       ok: ok && rows.failures.length === 0,
       failures: rows.failures,
       release: state.release,
       durationSeconds: (performance.now() - started) / 1000,
+      cost,
     };
     emit({
       kind: 'flow-done',
@@ -176,6 +191,7 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
       failures: rows.failures.length,
       release: state.release,
       seconds: result.durationSeconds,
+      cost,
     });
     return result;
   };
@@ -197,20 +213,36 @@ export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<F
         continue;
       }
       // The stages over all repositories need every one of them.
-      if (state.active.length < options.repositories.length) return finish(false);
+      if (state.active.length < options.repositories.length) return await finish(false);
       if (rows.aborted()) throw new FlowAborted();
       if (!chosen.has(stage.stage)) continue;
       const done = await rows.run(stage.stage, null, async (progress) => ({
         summary: await stage.run(context, progress),
         value: true,
       }));
-      if (done === undefined) return finish(false);
+      if (done === undefined) return await finish(false);
     }
-    return finish(state.active.length === options.repositories.length);
+    return await finish(state.active.length === options.repositories.length);
   } catch (error) {
     if (error instanceof FlowAborted) emit({ kind: 'flow-stopped', seconds: (performance.now() - started) / 1000 });
     throw error;
   }
+}
+
+/** The ledger's phases, with the suite size of each repository that has a baseline under its mining key. */
+async function buildCost(
+  catalog: Pick<Catalog, 'miningBaseline'>,
+  ledger: CostLedger,
+  miningKeys: ReadonlyMap<string, string>,
+  catalogNameOf: (repository: string) => string,
+): Promise<BuildCost> {
+  const suiteTests: Record<string, number> = {};
+  for (const [repository, key] of miningKeys) {
+    const name = catalogNameOf(repository);
+    const baseline = await catalog.miningBaseline(name, key);
+    if (baseline !== null) suiteTests[name] = baseline.length;
+  }
+  return { phases: ledger.rows(), suiteTests };
 }
 
 /** A chosen stage whose needs are not chosen is a usage error: `extract` works on the checkout `prepare` makes. */
