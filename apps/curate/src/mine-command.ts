@@ -120,6 +120,7 @@ const PHASE_NAMES = {
   mutation: 'mutations',
   fallback: 'fallback: one process per mutation',
   confirm: 'confirmation: one fresh process per in-process answer',
+  reruns: 'reruns: the FAIL_TO_PASS tests, k - 1 more runs (baseline_reruns: relevant)',
 } as const;
 
 /**

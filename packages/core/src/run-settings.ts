@@ -21,3 +21,14 @@ export function resolveWorkers(workers: number | undefined): number {
 export function resolveRepeat(repeat: number | undefined): number {
   return repeat ?? DEFAULT_REPEAT;
 }
+
+/**
+ * What mining's k - 1 baseline runs after the first (the traced run of the whole suite) run: `suite`, the whole
+ * suite again, as REPOCOD ran it; `relevant`, only the tests that ended in a mined function's FAIL_TO_PASS, once the
+ * mutations named them (packages/mining/src/relevant-reruns.ts). A test that does not pass in every run leaves every
+ * FAIL_TO_PASS either way; `relevant` runs the k - 1 runs of far fewer tests, and tells a flaky test only among those
+ * that matter to a task.
+ */
+export const BASELINE_RERUNS = ['suite', 'relevant'] as const;
+
+export type BaselineReruns = (typeof BASELINE_RERUNS)[number];

@@ -13,13 +13,20 @@ export interface Baseline {
 export function classifyBaseline(runs: readonly (readonly TestResult[])[]): Baseline {
   const byRun = runs.map((results) => new Map(results.map((result) => [result.nodeId, result])));
   const nodeIds = [...new Set(runs.flatMap((results) => results.map((result) => result.nodeId)))].sort();
-  const tests = nodeIds.map((nodeId) => {
-    const results = byRun.map((run) => run.get(nodeId));
-    const outcomes = results.map((result) => result?.outcome ?? 'missing');
-    const seconds = Math.max(0, ...results.map((result) => result?.duration ?? 0));
-    return { nodeId, outcomes, seconds, ...standing(outcomes, results) };
-  });
+  const tests = nodeIds.map((nodeId) =>
+    classifyTest(
+      nodeId,
+      byRun.map((run) => run.get(nodeId)),
+    ),
+  );
   return baselineOf(tests);
+}
+
+/** One test from its result in each run (undefined where a run did not report it: `missing`). */
+export function classifyTest(nodeId: string, results: readonly (TestResult | undefined)[]): BaselineTest {
+  const outcomes = results.map((result) => result?.outcome ?? 'missing');
+  const seconds = Math.max(0, ...results.map((result) => result?.duration ?? 0));
+  return { nodeId, outcomes, seconds, ...standing(outcomes, results) };
 }
 
 /** A baseline from stored tests (the catalog's rows). */

@@ -1,11 +1,14 @@
+import type { BaselineReruns } from '@repocod/core';
 import type { MiningEvent } from './mining-events.js';
 import type { MiningMode, MiningStore } from './mining-store.js';
 import type { MutationTarget } from './mutation-target.js';
 
 export interface MineOptions {
   readonly mode: MiningMode;
-  /** Whole-suite runs at the base commit that tell flaky tests (default 3). */
+  /** Runs at the base commit that tell flaky tests (default 3): the first of the whole suite, traced. */
   readonly repeat?: number;
+  /** What the k - 1 runs after the first run (BASELINE_RERUNS; default `suite`): see relevant-reruns.ts. */
+  readonly reruns?: BaselineReruns;
   /** Rerun every in-process result in a fresh process with the file patched, and compare. */
   readonly confirm?: boolean;
   /**

@@ -1,5 +1,6 @@
 import type { Executor, PreparedRepository } from '@repocod/runner';
 import { catalogName } from '@repocod/runner';
+import { DEFAULT_REPEAT } from '@repocod/core';
 import type { Baseline } from './baseline.js';
 import type { Confirmation, Mismatch } from './confirm-phase.js';
 import { confirm } from './confirm-phase.js';
@@ -14,6 +15,7 @@ import type { FunctionMining, MiningMode } from './mining-store.js';
 import { mutate } from './mutation-phase.js';
 import type { MutationTarget } from './mutation-target.js';
 import { ReferenceRuns } from './reference-runs.js';
+import { rerunRelevant } from './relevant-reruns.js';
 
 export interface MiningSummary {
   readonly mode: MiningMode;
@@ -52,7 +54,9 @@ export async function mineRepository(
   const progress = new MiningProgress(targets, earlier, options.store, options.mode, options.onEvent);
   const run: MiningRun = { options, jobs, phases, progress };
   const { pending } = progress;
-  const { baseline, coverage } = await new ReferenceRuns(prepared, jobs, phases, options).run(pending);
+  const reference = await new ReferenceRuns(prepared, jobs, phases, options).run(pending);
+  const { coverage } = reference;
+  let { baseline } = reference;
   let confirmation: Confirmation = { confirmed: 0, mismatches: [] };
   if (pending.length > 0) {
     const mutation = await mutate(run, pending, baseline, coverage);
@@ -60,6 +64,8 @@ export async function mineRepository(
     if (options.confirm === true && mutation.answers.length > 0)
       confirmation = await confirm(run, mutation.answers, baseline);
   }
+  // Also when nothing was pending: a run stopped before its reruns left tests run once (relevant-reruns.ts).
+  if (options.reruns === 'relevant') baseline = await rerunRelevant(run, baseline, options.repeat ?? DEFAULT_REPEAT);
   return {
     mode: options.mode,
     repository: catalogName(prepared.entry),

@@ -1,7 +1,10 @@
 import type { FunctionMining } from './mining-store.js';
 
-/** baseline: the k reference runs, the first one traced for the coverage map. */
-export type MiningPhase = 'baseline' | 'mutation' | 'fallback' | 'confirm';
+/**
+ * baseline: the k reference runs, the first one traced for the coverage map; reruns: with `relevant` reruns, the
+ * k - 1 runs of the tests that ended in a FAIL_TO_PASS, after the mutations.
+ */
+export type MiningPhase = 'baseline' | 'mutation' | 'fallback' | 'confirm' | 'reruns';
 
 export interface PhaseStats {
   readonly phase: MiningPhase;

@@ -33,7 +33,12 @@ export class MiningJobs {
     return catalogName(this.prepared.entry);
   }
 
-  /** A run at the base commit: a baseline run or the coverage run. */
+  /** The manifest's limit of one test (pytest-timeout's), and of a job per test file of it. */
+  get testTimeoutSeconds(): number {
+    return this.prepared.entry.timeoutSeconds;
+  }
+
+  /** A run at the base commit: a baseline run or the coverage run (or a rerun of some of its tests). */
   reference(job: JobFields): RunJob {
     return { repository: this.repository, patches: [], pytestArgs: this.pytestArgs, ...job };
   }

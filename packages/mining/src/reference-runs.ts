@@ -55,8 +55,9 @@ export class ReferenceRuns {
     const repeat = this.options.repeat ?? DEFAULT_REPEAT;
     const traced = stored === null || (this.options.mode === 'fast' && uncovered.length > 0);
     const shards = traced ? this.suiteShards(stored) : [];
-    // The k - 1 plain runs of a shard are one job: the same job's attempts, stored together.
-    const plainRepeat = stored === null ? Math.max(0, repeat - 1) : 0;
+    // The k - 1 plain runs of a shard are one job: the same job's attempts, stored together. With `relevant` reruns
+    // they come after the mutations, of the tests that ended in a FAIL_TO_PASS only (relevant-reruns.ts).
+    const plainRepeat = stored === null && this.options.reruns !== 'relevant' ? Math.max(0, repeat - 1) : 0;
     const jobs = this.shardJobs(shards, uncovered, plainRepeat);
     const results = await this.phases.runStored(
       'baseline',
@@ -195,10 +196,10 @@ log:\n${tailLines(run?.log ?? result.patchError ?? '', ERROR_LOG_LINES, 'trimmed
 }
 
 /**
- * The store of the reference runs, keeping only complete shards: one that timed out or crashed runs again if the
- * baseline is not saved this time.
+ * The store of the reference runs (and of `relevant` reruns), keeping only complete shards: one that timed out or
+ * crashed runs again if the baseline is not saved this time.
  */
-function completeShards(store: JobStore): JobStore {
+export function completeShards(store: JobStore): JobStore {
   return {
     stored: (job) => store.stored(job),
     record: async (result) => {

@@ -25,6 +25,7 @@ import {
   parsePackageRoot,
   parsePython,
   parseRuns,
+  parseBaselineReruns,
   parseStringList,
   parseTestRoots,
   parseTimeout,
@@ -225,6 +226,20 @@ runner sets those).`,
 command's --repeat: a suite that takes hours runs once, and validation then runs each selected task's gold \
 state k times itself. Part of the mining key.",
     example: '1',
+  }),
+  field({
+    key: 'baseline_reruns',
+    property: 'baselineReruns',
+    presence: optional('suite'),
+    parse: parseBaselineReruns,
+    about: [
+      "what mining's baseline runs after its first, traced run of the whole suite: `suite`, the whole suite",
+      "k - 1 times more (REPOCOD's way); `relevant`, only the tests that ended in a mined function's",
+      'FAIL_TO_PASS, k - 1 times, once the mutations named them (a test that does not pass in all k runs',
+      'leaves every FAIL_TO_PASS either way). With `relevant` validation takes the gold check from the',
+      'baseline. Part of the mining key when `relevant`.',
+    ].join(' '),
+    example: 'relevant',
   }),
   field({
     key: 'validate_runs',

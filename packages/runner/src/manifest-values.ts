@@ -1,5 +1,5 @@
-import type { LevelMode } from '@repocod/core';
-import { LEVEL_MODES } from '@repocod/core';
+import type { BaselineReruns, LevelMode } from '@repocod/core';
+import { BASELINE_RERUNS, LEVEL_MODES } from '@repocod/core';
 import { isScalar } from 'yaml';
 import type { Field, ManifestDocument } from './manifest-document.js';
 import { isResolutionDateText } from './resolution-date.js';
@@ -119,6 +119,14 @@ export function parseTimeout(document: ManifestDocument, field: Field, example: 
 /** A count of runs (baseline_runs, validate_runs). */
 export function parseRuns(document: ManifestDocument, field: Field, example: string): number {
   return parseCount(document, field, `must be a whole number of runs, at least 1, e.g. ${example}`);
+}
+
+/** What mining's baseline reruns run (BASELINE_RERUNS). */
+export function parseBaselineReruns(document: ManifestDocument, field: Field): BaselineReruns {
+  const { value, line, path } = document.string(field, 'suite or relevant');
+  if (!(BASELINE_RERUNS as readonly string[]).includes(value))
+    document.fail(line, path, `must be one of ${BASELINE_RERUNS.join(', ')} (got ${JSON.stringify(value)})`);
+  return value as BaselineReruns;
 }
 
 /** How a list of strings of one form is checked, and what its errors say. */

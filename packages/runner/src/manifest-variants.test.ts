@@ -98,8 +98,8 @@ variant its own start`,
   it('refuses a field a variant may not set, and an unknown one with a suggestion', () => {
     expect(problem([...GROUP, '        base_commit: e44a40eb2f810558ccd9da1425421270ccb81351'])).toBe(
       "13: repositories[0].variants[0].base_commit cannot be set by a variant (a variant sets python, package_root, \
-install, test_roots, pytest_args, deselect, env, timeout; where the code comes from and how it is mined stay the \
-entry's)",
+install, test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs; where the \
+code comes from, how its functions are chosen and the names it is known by stay the entry's)",
     );
     expect(problem([...GROUP, '        pytest_arg: [-x]'])).toMatch(
       /^13: repositories\[0\]\.variants\[0\]\.pytest_arg is not a known field \(did you mean "pytest_args"\?/,
@@ -117,7 +117,7 @@ zone "2025-05-12T00:58:53Z", or a commit sha)',
     );
     expect(problem(['      - from: 2025-08-02', '        why: nothing'])).toBe(
       '10: repositories[0].variants[0] changes nothing; set at least one of python, package_root, install, \
-test_roots, pytest_args, deselect, env, timeout',
+test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs',
     );
     expect(problem(['      - from: last summer', '        why: x', '        python: "3.12"'])).toBe(
       '10: repositories[0].variants[0].from must be a day like "2025-05-12", a timestamp with its zone like \

@@ -60,8 +60,8 @@ ${document.describe(item.node)})`,
       document.fail(
         document.lineOf(keyNode, item.line),
         `${item.path}.${key}`,
-        `cannot be set by a variant (a variant sets ${VARIANT_FIELD_KEYS.join(', ')}; where the code comes from and \
-how it is mined stay the entry's)`,
+        `cannot be set by a variant (a variant sets ${VARIANT_FIELD_KEYS.join(', ')}; where the code comes from, \
+how its functions are chosen and the names it is known by stay the entry's)`,
       );
     }
   }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { LevelMode } from '@repocod/core';
+import type { BaselineReruns, LevelMode } from '@repocod/core';
 import { DEFAULT_REPEAT, RepocodError } from '@repocod/core';
 import { LineCounter, parseDocument } from 'yaml';
 import type { InstallStep } from './install-step.js';
@@ -66,6 +66,11 @@ interface ManifestEntryFields {
    */
   readonly baselineRuns?: number;
   /**
+   * What the baseline's runs after the first run (BASELINE_RERUNS): the whole suite (absent, REPOCOD's way) or only
+   * the tests that ended in a FAIL_TO_PASS. Part of the mining key when it is `relevant`.
+   */
+  readonly baselineReruns?: BaselineReruns;
+  /**
    * The k of validation's gold check for this repository when the command gives no --repeat: 1 where the
    * baseline ran once and k gold runs of thousands of tests would take hours (validation then takes the gold
    * answer from that one baseline run). Part of each validation's key, so a rebuild with the same manifest
@@ -105,6 +110,11 @@ export function validateRunsOf(entry: Pick<ManifestEntryFields, 'validateRuns'>,
  * The baseline's k for a repository: the manifest's baseline_runs, else the command's --repeat. Mining
  * keys, the tasks stage's lookup of mining and validation's gold evidence all go through it.
  */
+/** The baseline's reruns for a repository: the manifest's baseline_reruns, else the whole suite. */
+export function baselineRerunsOf(entry: Pick<ManifestEntryFields, 'baselineReruns'>): BaselineReruns {
+  return entry.baselineReruns ?? 'suite';
+}
+
 export function baselineRunsOf(entry: Pick<ManifestEntryFields, 'baselineRuns'>, repeat: number): number {
   return entry.baselineRuns ?? repeat;
 }

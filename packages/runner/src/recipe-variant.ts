@@ -16,7 +16,11 @@ import { utcTimestamp } from './utc-date.js';
  * - no variant applies: the entry's own fields, exactly as if it had no variants (so environments keep their key).
  */
 
-/** The fields a variant may set: what decides the environment and how its tests run, not where the code is. */
+/**
+ * The fields a variant may set: what decides the environment and how its tests run (how often mining and validation
+ * run them included: a suite that grew, or a cheaper way of telling flaky tests, belongs to an era), not where the
+ * code is.
+ */
 export const VARIANT_FIELD_KEYS = [
   'python',
   'package_root',
@@ -26,13 +30,26 @@ export const VARIANT_FIELD_KEYS = [
   'deselect',
   'env',
   'timeout',
+  'baseline_runs',
+  'baseline_reruns',
+  'validate_runs',
 ] as const;
 
 /** The same fields as properties of the entry. */
 export type VariantFields = Partial<
   Pick<
     ManifestEntry,
-    'python' | 'packageRoot' | 'install' | 'testRoots' | 'pytestArgs' | 'deselect' | 'env' | 'timeoutSeconds'
+    | 'python'
+    | 'packageRoot'
+    | 'install'
+    | 'testRoots'
+    | 'pytestArgs'
+    | 'deselect'
+    | 'env'
+    | 'timeoutSeconds'
+    | 'baselineRuns'
+    | 'baselineReruns'
+    | 'validateRuns'
   >
 >;
 

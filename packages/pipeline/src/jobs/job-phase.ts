@@ -9,6 +9,7 @@ import type { RunJob } from '@repocod/runner';
 export const COST_PHASES = [
   'baseline',
   'traced',
+  'reruns',
   'mutation',
   'mutation-fresh',
   'mutation-suite',
@@ -25,6 +26,7 @@ export type CostPhase = (typeof COST_PHASES)[number];
 export const COST_PHASE_TITLES: Readonly<Record<CostPhase, string>> = {
   baseline: 'baseline runs (whole suite, plain)',
   traced: 'traced run (whole suite, coverage)',
+  reruns: 'baseline reruns (FAIL_TO_PASS tests)',
   mutation: 'mutations (in-process batches)',
   'mutation-fresh': 'mutations (fresh processes, file patched)',
   'mutation-suite': 'mutations (whole suite, file patched)',
@@ -40,7 +42,8 @@ export const COST_PHASE_TITLES: Readonly<Record<CostPhase, string>> = {
  * - a harness plugin names its phase: coverage is the traced run, mutate the in-process batches, collect the
  *   collection of the suite with a mutation in the file;
  * - `--collect-only` without a plugin is a pre-state collection (the tasks stage's check and validation's);
- * - at the base commit (no patch) the whole suite is a plain baseline run;
+ * - at the base commit (no patch) the whole suite is a plain baseline run, and named tests in mining are the
+ *   `relevant` reruns of the FAIL_TO_PASS tests;
  * - in mining, a patched job is a mutation run in a fresh process: of the whole suite, or of named tests;
  * - in validation, a job with `--continue-on-collection-errors` runs the tests without the body (mining's jobs
  *   carry it too, but they are told by their stage), and any other job of named tests runs the gold state.
@@ -53,6 +56,7 @@ export function jobPhase(stage: string, job: RunJob): CostPhase {
   const args = job.pytestArgs ?? [];
   if (args.includes('--collect-only')) return 'collect';
   if (job.patches.length === 0 && job.tests === 'all') return 'baseline';
+  if (stage === 'mine' && job.patches.length === 0) return 'reruns';
   if (stage === 'mine') return job.tests === 'all' ? 'mutation-suite' : 'mutation-fresh';
   if (job.tests === 'all') return 'other';
   if (args.includes('--continue-on-collection-errors')) return 'without-body';

@@ -6,7 +6,7 @@ import { RepocodError, resolveRepeat } from '@repocod/core';
 import type { MiningEvent, MiningMode, MiningSummary, MiningTracebacks, MutationTarget } from '@repocod/mining';
 import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
-import { baselineRunsOf, catalogName, localExecutor } from '@repocod/runner';
+import { baselineRerunsOf, baselineRunsOf, catalogName, localExecutor } from '@repocod/runner';
 import { changedSinceCutoff } from '../candidates/body-dates.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
@@ -118,6 +118,7 @@ export async function mineStep(
   const summary = await mineRepository(prepared, executor, targets, {
     mode: options.mode,
     repeat,
+    reruns: baselineRerunsOf(prepared.entry),
     confirm: options.confirm,
     tracebacks,
     shardFiles: options.shardFiles,

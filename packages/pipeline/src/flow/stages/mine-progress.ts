@@ -32,6 +32,7 @@ export function miningPhaseItem(event: {
     mutation: 'mutation runs',
     fallback: 'one process per mutation',
     confirm: 'confirmation runs',
+    reruns: 'reruns of the FAIL_TO_PASS tests',
   }[event.phase];
   const resumed = event.resumed > 0 ? `, ${event.resumed} done by an earlier run` : '';
   const functions = event.functions > 0 ? ` for ${event.functions} function(s)` : '';
