@@ -117,9 +117,10 @@ console.log(
 );
 const suites = executions.map((count) => wholeSuites(count, suite)?.toFixed(2) ?? '-');
 console.log(`whole suites        ${String(suites[0]).padStart(16)}   ${String(suites[1]).padStart(8)}`);
+const [busySuite, busyRelevant] = busy as [number, number];
 console.log(
-  `busy seconds        ${(busy[0] as number).toFixed(1).padStart(16)}   ${(busy[1] as number).toFixed(1).padStart(8)}   ` +
-    `${((busy[0] as number) / Math.max(0.1, busy[1] as number)).toFixed(2)}x`,
+  `busy seconds        ${busySuite.toFixed(1).padStart(16)}   ${busyRelevant.toFixed(1).padStart(8)}   ` +
+    `${(busySuite / Math.max(0.1, busyRelevant)).toFixed(2)}x`,
 );
 console.log(
   `wall seconds        ${before.wallSeconds.toFixed(1).padStart(16)}   ${after.wallSeconds.toFixed(1).padStart(8)}   ` +

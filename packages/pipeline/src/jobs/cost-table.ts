@@ -43,8 +43,9 @@ export function costTable(cost: BuildCost): string[] {
     const widths = header.map((title, column) =>
       Math.max(title.length, ...cells.map((row) => row[column]?.length ?? 0)),
     );
-    const format = (row: readonly string[]): string =>
-      `  ${row.map((cell, column) => (column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0))).join('  ')}`;
+    const pad = (cell: string, column: number): string =>
+      column === 0 ? cell.padEnd(widths[0] ?? 0) : cell.padStart(widths[column] ?? 0);
+    const format = (row: readonly string[]): string => `  ${row.map(pad).join('  ')}`;
     lines.push(format(header), ...cells.map(format));
   }
   return lines;

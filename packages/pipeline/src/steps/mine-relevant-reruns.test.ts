@@ -36,10 +36,8 @@ let again: MineSummary;
 // Two functions of the demo, whose FAIL_TO_PASS are a few of its 316 tests, mined, made tasks and validated.
 const DEMO_CHOSEN = ['slugify', 'PricedItem.price_for'];
 const demoManifest = join(state, 'demo-manifest.yaml');
-writeFileSync(
-  demoManifest,
-  `${readFileSync(join(PROJECT_ROOT, 'datasets/demo/manifest.yaml'), 'utf8').trimEnd()}\n    baseline_reruns: relevant\n`,
-);
+const demoEntry = readFileSync(join(PROJECT_ROOT, 'datasets/demo/manifest.yaml'), 'utf8').trimEnd();
+writeFileSync(demoManifest, `${demoEntry}\n    baseline_reruns: relevant\n`);
 const demoOptions = {
   projectRoot: PROJECT_ROOT,
   stateRoot: state,
