@@ -1,4 +1,5 @@
 import { CHECKPOINT_USAGE, checkpointCommand } from './checkpoint-command.js';
+import { COST_USAGE, costCommand } from './cost-command.js';
 import { CURATE_USAGE, curateCommand } from './curate-command.js';
 import { ENV_USAGE, envCommand } from './env-command.js';
 import { EVALUATE_USAGE, evaluateCommand } from './evaluate-command.js';
@@ -49,6 +50,12 @@ export const COMMANDS: readonly CommandSpec[] = [
     run: extractCommand,
   },
   { name: 'sql', overview: 'sql "<query>"         run SQL on the catalog', usage: SQL_USAGE, run: sqlCommand },
+  {
+    name: 'cost',
+    overview: "cost                  what the flow's jobs have cost, per repository, stage and phase",
+    usage: COST_USAGE,
+    run: costCommand,
+  },
   {
     name: 'env',
     overview: 'env <repository>      check out a repository and make its environment',

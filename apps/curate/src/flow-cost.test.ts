@@ -1,7 +1,11 @@
 import type { PhaseCost } from '@repocod/pipeline';
 import { costTable } from '@repocod/pipeline';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { main } from './main.js';
 import { demoFixture } from './testing/demo-fixture.js';
+import { bufferIO, makeTempDir } from './testing/test-support.js';
 
 /** The demo's cold flow (the fixture every test of this package reads), as its cost ledger counted it. */
 describe('the cost of a cold flow on the demo', () => {
@@ -41,5 +45,29 @@ describe('the cost of a cold flow on the demo', () => {
     const total = cost.phases.reduce((sum, row) => sum + row.testExecutions, 0);
     expect(lines.at(-1)).toContain(` ${total.toLocaleString('en-US')} `);
     expect(lines.at(-1)).toMatch(/^ {2}total /);
+  });
+
+  it('is kept in the catalog job by job: `repocod cost` reads it back, and names a missing catalog', async () => {
+    if (cost === null) return expect.fail('the fixture was reused (REPOCOD_TUI_FIXTURE): it ran nothing to count');
+    const temp = makeTempDir();
+    try {
+      const db = join(temp.dir, 'catalog.duckdb');
+      copyFileSync(demoFixture().catalogPath, db);
+      const io = bufferIO();
+      expect(await main(['cost', '--repo', 'demo', '--db', db], io), io.stderr()).toBe(0);
+      // One cold run made the catalog, so what it kept is what the flow counted.
+      expect(io.stdout().trimEnd().split('\n')).toEqual(costTable(cost, 'every job the catalog has run'));
+      const json = bufferIO();
+      expect(await main(['cost', '--json', '--db', db], json)).toBe(0);
+      expect(JSON.parse(json.stdout())).toEqual(cost);
+      const none = bufferIO();
+      expect(await main(['cost', '--repo', 'nobody', '--db', db], none)).toBe(0);
+      expect(none.stdout()).toContain('no job cost is kept');
+      const missing = bufferIO();
+      expect(await main(['cost', '--db', join(temp.dir, 'absent.duckdb')], missing)).toBe(1);
+      expect(missing.stderr()).toContain('absent.duckdb: no catalog there');
+    } finally {
+      temp.cleanup();
+    }
   });
 });

@@ -81,6 +81,7 @@ describe('openCatalog', () => {
       [10, 'reference task lists'],
       [11, 'instance ids relative to the package root'],
       [12, 'when each function body last changed'],
+      [13, 'what the jobs of each phase cost'],
     ]);
     await again.close();
   });

@@ -12,6 +12,7 @@ import { type ValidationStore, validationStore } from './validation-store.js';
 import { type EvaluationStore, evaluationStore } from './evaluation-store.js';
 import { type ReferenceStore, referenceStore } from './reference-store.js';
 import { type StageTimeStore, stageTimeStore } from './stage-time-store.js';
+import { type JobCostStore, jobCostStore } from './job-cost-store.js';
 import { type CheckpointStore, checkpointStore } from './checkpoint-store.js';
 import { errorMessage } from './duckdb-errors.js';
 import { ensureFolder } from './ensure-folder.js';
@@ -38,6 +39,7 @@ export interface Catalog
     TaskStore,
     ValidationStore,
     StageTimeStore,
+    JobCostStore,
     CheckpointStore,
     EvaluationStore,
     ReferenceStore {
@@ -182,6 +184,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     ...taskStore(engine),
     ...validationStore(engine),
     ...stageTimeStore(engine),
+    ...jobCostStore(engine),
     ...checkpointStore(engine),
     ...evaluationStore(engine),
     ...referenceStore(engine),

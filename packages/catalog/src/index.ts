@@ -12,6 +12,7 @@ export type { MiningResultsStore } from './mining-results-store.js';
 export type { BodyHistoryKey, BodyHistoryRow, BodyHistoryStore } from './body-history-store.js';
 export type { RunFilter, RunStore } from './run-store.js';
 export type { StageTimeStore } from './stage-time-store.js';
+export type { JobCostStore } from './job-cost-store.js';
 export {
   PROSPECTIVE_TASK_COLUMNS,
   type ProspectiveTask,
@@ -52,6 +53,7 @@ export {
   RELEVANT_TESTS_COLUMNS,
 } from './mining-tables.js';
 export type { StageTime } from './stage-times-table.js';
+export type { JobCost, StoredJobCost } from './job-costs-table.js';
 export { type SelectionPick, type TaskLevel, type TaskRow, type TaskSummary, TASK_COLUMNS } from './tasks-tables.js';
 export {
   type StoredValidation,

@@ -36,7 +36,7 @@ describe('migrate', () => {
   });
 
   it('creates the tables of every migration and records their versions', async () => {
-    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await migrate(connection, 'test')).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     expect(await tables(connection)).toEqual([
       'body_history',
       'evaluation_runs',
@@ -44,6 +44,7 @@ describe('migrate', () => {
       'files',
       'functions',
       'instance_id_renames',
+      'job_costs',
       'mining_baseline',
       'mining_coverage',
       'reference_lists',
@@ -60,7 +61,7 @@ describe('migrate', () => {
       'test_results',
       'validations',
     ]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const indexes = await connection.runAndReadAll('SELECT index_name, table_name FROM duckdb_indexes()');
     expect(indexes.getRows()).toContainEqual(['runs_job_hash', 'runs']);
   });
@@ -68,19 +69,19 @@ describe('migrate', () => {
   it('does nothing the second time', async () => {
     await migrate(connection, 'test');
     expect(await migrate(connection, 'test')).toEqual([]);
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
   });
 
   it('applies only the migrations appended since the last run', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 1))).toEqual([1]);
-    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    expect(await migrate(connection, 'test')).toEqual([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     const later: Migration[] = [
       ...MIGRATIONS,
       { version: NEXT, name: 'later', sql: 'CREATE TABLE later (id INTEGER)' },
     ];
     expect(await migrate(connection, 'test', later)).toEqual([NEXT]);
     expect(await tables(connection)).toContain('later');
-    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, NEXT]);
+    expect(await versions(connection)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, NEXT]);
   });
 
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
@@ -89,7 +90,7 @@ describe('migrate', () => {
       `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], \
 3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
-    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10, 11, 12]);
+    expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10, 11, 12, 13]);
     const reader = await connection.runAndReadAll(
       'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, \
 gold_baseline_key FROM validations ORDER BY instance_id',
@@ -134,7 +135,7 @@ gold_baseline_key FROM validations ORDER BY instance_id',
       await connection.run("INSERT INTO selection_picks VALUES ('s1', $1, 'file-level', 10, 1)", [id]);
       await connection.run("INSERT INTO task_levels VALUES ($1, 'r', 'deps', 'file-level', '[]')", [id]);
     }
-    expect(await migrate(connection, 'test')).toEqual([11, 12]);
+    expect(await migrate(connection, 'test')).toEqual([11, 12, 13]);
     const rows = async (sql: string): Promise<string[]> =>
       (await connection.runAndReadAll(sql)).getRows().map((row) => row.map(String).join(' '));
     const renamed = 'plotly__plotly.py-plotly.graph_objs._figure.Figure.show';
@@ -233,6 +234,7 @@ describe('opening a catalog made by an older repocod-kit', () => {
         [10, 'reference task lists'],
         [11, 'instance ids relative to the package root'],
         [12, 'when each function body last changed'],
+        [13, 'what the jobs of each phase cost'],
       ]);
       expect((await catalog.repositories()).map((r) => r.name)).toEqual(['r']);
       expect(await catalog.knownFiles('r')).toEqual(

@@ -449,6 +449,27 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 13,
+    name: 'what the jobs of each phase cost',
+    sql: `
+      -- The runner jobs the flow ran (pipeline's CostLedger), summed per repository (its catalog name, the
+      -- era), stage and phase as each job finishes: a build killed and resumed keeps what it had spent, and
+      -- since a job the catalog answers is never run again, the rows of a fresh catalog are its cold cost.
+      -- Not part of a checkpoint: a rebuild from one runs nothing.
+      CREATE TABLE job_costs (
+        repository TEXT NOT NULL,
+        stage TEXT NOT NULL,
+        phase TEXT NOT NULL,
+        jobs BIGINT NOT NULL,
+        processes BIGINT NOT NULL,
+        test_executions BIGINT NOT NULL,
+        busy_seconds DOUBLE NOT NULL,
+        updated_at TIMESTAMP NOT NULL,
+        PRIMARY KEY (repository, stage, phase)
+      );
+    `,
+  },
 ];
 
 /** The schema version a catalog has once every known migration has run. */

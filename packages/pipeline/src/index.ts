@@ -86,6 +86,7 @@ export * from './commands/rebuild-release.js';
 export * from './jobs/counted-executor.js';
 export * from './jobs/cost-ledger.js';
 export * from './jobs/cost-table.js';
+export * from './jobs/stored-cost.js';
 export * from './jobs/job-phase.js';
 export { formatReleaseManifest, readReleaseManifest } from '@repocod/publish';
 // For --changed-since: the cutoff read and checked where the options are read.

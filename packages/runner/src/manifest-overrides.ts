@@ -25,7 +25,7 @@ export function applySourceOverrides(
       throw new RepocodError(
         'usage',
         `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: \
-${known.join(', ')}).\n` + ownRepositoryHint(name, folder),
+${known.join(', ')}).\n${ownRepositoryHint(name, folder)}`,
       );
     }
     if (byName.has(name)) {

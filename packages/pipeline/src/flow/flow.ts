@@ -136,7 +136,9 @@ export function flowSettings(options: FlowOptions): FlowSettings {
  */
 export async function runFlow(catalog: Catalog, options: FlowOptions): Promise<FlowResult> {
   const started = performance.now();
-  const ledger = new CostLedger();
+  // Kept in the catalog as each job ends, so that the cost of a build resumed over sessions can be read whole
+  // (`repocod cost`); the flow's own summary counts only this run's jobs.
+  const ledger = new CostLedger((cost) => catalog.addJobCost(cost));
   const emit = (event: FlowEvent): void => {
     // Each job is counted under the stage that runs it.
     if (event.kind === 'stage-start') ledger.stage = event.stage;

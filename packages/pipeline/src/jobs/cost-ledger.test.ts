@@ -1,6 +1,6 @@
 import type { Executor, JobResult, PreparedRepository, PytestRun, RunJob } from '@repocod/runner';
 import { describe, expect, it } from 'vitest';
-import { CostLedger } from './cost-ledger.js';
+import { CostLedger, type PhaseCost } from './cost-ledger.js';
 import { costTable, wholeSuites } from './cost-table.js';
 
 /** A pytest process that reported these outcomes in `seconds`. */
@@ -47,7 +47,10 @@ async function drain(executor: Executor, jobs: readonly RunJob[]): Promise<void>
 
 describe('CostLedger', () => {
   it('counts jobs, processes, test executions and busy seconds per stage and phase as results pass', async () => {
-    const ledger = new CostLedger();
+    const kept: PhaseCost[] = [];
+    const ledger = new CostLedger(async (cost) => {
+      kept.push(cost);
+    });
     ledger.stage = 'mine';
     const runs = [[run(['passed', 'failed', 'missing'], 10)], [run(['passed', 'passed'], 4), run(['passed'], 5)]];
     await drain(ledger.wrap(() => answering(runs))(repository), [SHARD, PLAIN]);
@@ -86,6 +89,13 @@ describe('CostLedger', () => {
         testExecutions: 2,
         busySeconds: 4,
       },
+    ]);
+    // Each job's own cost was kept as it ended: the two mine shards apart, summing to the rows above.
+    expect(kept.map(({ phase, testExecutions }) => `${phase} ${testExecutions}`)).toEqual([
+      'traced 2',
+      'baseline 3',
+      'mutation 3',
+      'gold 2',
     ]);
   });
 

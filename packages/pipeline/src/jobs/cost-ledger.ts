@@ -29,6 +29,12 @@ export class CostLedger {
   /** The stage whose jobs are being run: the flow sets it as each stage starts. */
   stage = 'build';
 
+  /**
+   * @param keep where each finished job's cost is also kept (the catalog's job_costs), awaited before the job's
+   *   result is handed on: a build killed after it keeps all but the job in hand.
+   */
+  constructor(private readonly keep?: (cost: PhaseCost) => Promise<void>) {}
+
   wrap(inner: ExecutorFactory): ExecutorFactory {
     return (repository) => {
       const executor = inner(repository);
@@ -39,7 +45,8 @@ export class CostLedger {
         async *run(jobs, onEvent) {
           const stage = ledger.stage;
           for await (const finished of executor.run(jobs, onEvent)) {
-            ledger.record(name, stage, jobs[finished.index] as RunJob, finished.result);
+            const cost = ledger.record(name, stage, jobs[finished.index] as RunJob, finished.result);
+            await ledger.keep?.(cost);
             yield finished;
           }
         },
@@ -48,9 +55,18 @@ export class CostLedger {
     };
   }
 
-  /** One finished job, counted under its repository, stage and phase. */
-  record(repository: string, stage: string, job: RunJob, result: JobResult): void {
+  /** One finished job, counted under its repository, stage and phase; gives that job's own cost. */
+  record(repository: string, stage: string, job: RunJob, result: JobResult): PhaseCost {
     const phase = jobPhase(stage, job);
+    const own: PhaseCost = {
+      repository,
+      stage,
+      phase,
+      jobs: 1,
+      processes: result.runs.length,
+      testExecutions: testExecutions(job, result),
+      busySeconds: result.runs.reduce((sum, run) => sum + run.durationSeconds, 0),
+    };
     const key = `${repository}\n${stage}\n${phase}`;
     const cost = this.costs.get(key) ?? {
       repository,
@@ -61,11 +77,12 @@ export class CostLedger {
       testExecutions: 0,
       busySeconds: 0,
     };
-    cost.jobs++;
-    cost.processes += result.runs.length;
-    cost.busySeconds += result.runs.reduce((sum, run) => sum + run.durationSeconds, 0);
-    cost.testExecutions += testExecutions(job, result);
+    cost.jobs += own.jobs;
+    cost.processes += own.processes;
+    cost.busySeconds += own.busySeconds;
+    cost.testExecutions += own.testExecutions;
     this.costs.set(key, cost);
+    return own;
   }
 
   /** The costs so far, by repository, then in the order of COST_PHASES. */

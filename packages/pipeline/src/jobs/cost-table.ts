@@ -17,15 +17,13 @@ export function wholeSuites(testExecutions: number, suiteTests: number | undefin
  * The cost as a table for people, a block per repository: each phase's jobs, processes, test executions, whole-suite
  * equivalents and busy seconds, and the repository's total. Empty when nothing ran (the catalog answered it all).
  */
-export function costTable(cost: BuildCost): string[] {
+export function costTable(cost: BuildCost, scope = 'the jobs run now'): string[] {
   const lines: string[] = [];
   const repositories = [...new Set(cost.phases.map((phase) => phase.repository))];
   for (const repository of repositories) {
     const rows = cost.phases.filter((phase) => phase.repository === repository);
     const suite = cost.suiteTests[repository];
-    lines.push(
-      `cost of ${repository}: the jobs run now${suite === undefined ? '' : `, whole suite = ${count(suite)} tests`}`,
-    );
+    lines.push(`cost of ${repository}: ${scope}${suite === undefined ? '' : `, whole suite = ${count(suite)} tests`}`);
     const total = rows.reduce(
       (sum, row) => ({
         jobs: sum.jobs + row.jobs,
