@@ -68,6 +68,9 @@ describe('repocod checkpoint on the demo', () => {
     // Every job (baseline shards, the tasks' collect runs, validation) found its runs: none was recorded again.
     expect(await count(fresh, runs)).toBe(runsBefore);
     expect(await count(fresh, mined)).toBe(minedBefore);
+    // The cost ledger agrees: the flow handed no job to the runner, so it kept no cost.
+    const kept = await repocod('cost', '--db', fresh);
+    expect(kept.stdout).toMatch(/^no job cost is kept in /);
     const verdicts = 'SELECT status, count(*) AS n FROM validations GROUP BY ALL ORDER BY ALL';
     expect(await count(fresh, verdicts)).toBe(await count(source, verdicts));
 
