@@ -25,7 +25,7 @@ import { PROJECT_ROOT } from './project-root.js';
 import { referenceSpec } from './reference-option.js';
 import { formatWrittenRecords, recordFolder, writeRecords } from './record-command.js';
 import { candidatesOption } from './candidates-option.js';
-import { changedSinceOption } from './changed-since-option.js';
+import { changedSinceOption, datedAgainstOption } from './changed-since-option.js';
 import { marginOption, selectionSpecOption } from './spec-option.js';
 import { repositoryOptions } from './repository-options.js';
 
@@ -33,6 +33,7 @@ export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
+                      [--dated-against NAME=OLDER_RELEASE]
                       [--reference NAME [--keep-all]] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--at NAME=REF] [--db FILE]
 
@@ -49,7 +50,8 @@ is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
 --all mines every candidate; --candidates MODE chooses which, --changed-since DATE keeps only the bodies changed
-after DATE (see repocod mine). --levels MODE
+after DATE (see repocod mine; --dated-against NAME=OLDER_RELEASE dates a source without history against an older
+release, as there). --levels MODE
 chooses the context-level labelling the tasks, the Lite-first plan and the selection use (see repocod
 tasks). --reference NAME rebuilds a reference (repocod reference): mine and tasks take exactly the
 functions its rows resolve to (every one mined: Lite-first does not apply, nor --candidates), select
@@ -149,6 +151,7 @@ function curateSettings(args: ParsedArgs): CurateSettings {
   if (args.flags.get('all') === true && stringOption(args, 'margin') !== undefined)
     throw new RepocodError('usage', '--margin is for Lite-first mining; --all mines every candidate');
   const candidates = candidatesOption(args);
+  const changedSince = changedSinceOption(args);
   return {
     ...repositoryOptions(args),
     catalogPath: stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH,
@@ -163,7 +166,9 @@ function curateSettings(args: ParsedArgs): CurateSettings {
     mineAll: args.flags.get('all') === true,
     margin: marginOption(args),
     candidates,
-    changedSince: changedSinceOption(args),
+    changedSince,
+    // The repositories are chosen later (--repo, the reference's, the TUI's): the flow checks them against these.
+    datedAgainst: datedAgainstOption(args, changedSince, undefined),
   };
 }
 

@@ -11,6 +11,7 @@ import type {
   HubTarget,
   LiteMargin,
   PublishSummary,
+  ReleaseDatings,
   SelectionSpec,
   TaskDetail,
   TaskOverview,
@@ -63,6 +64,8 @@ export interface CurateSettings {
   readonly candidates?: CandidateModeName;
   /** Only the candidates whose body changed after this cutoff (--changed-since, UTC). */
   readonly changedSince?: string;
+  /** The repositories without history dated by release diff (--dated-against). */
+  readonly datedAgainst?: ReleaseDatings;
   /** Where the evaluate screen's runs write their logs and reports (default out/evaluations in the project). */
   readonly evaluations?: string;
 }
@@ -207,6 +210,7 @@ export class CurateSession {
       margin,
       candidates,
       changedSince,
+      datedAgainst,
     } = this.settings;
     return runFlow(this.catalog, {
       executor,
@@ -222,6 +226,7 @@ export class CurateSession {
       margin,
       candidates,
       changedSince,
+      datedAgainst,
       narrow,
       out,
       keep,

@@ -18,7 +18,7 @@ import {
   openCatalog,
 } from '@repocod/pipeline';
 import { CANDIDATES_HELP, candidatesOption } from './candidates-option.js';
-import { CHANGED_SINCE_HELP, changedSinceOption } from './changed-since-option.js';
+import { CHANGED_SINCE_HELP, changedSinceOption, datedAgainstOption } from './changed-since-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
 import { startProgressLines } from './progress-line.js';
@@ -33,7 +33,7 @@ export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QU
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--at NAME=REF] [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
-                    [--changed-since DATE]
+                    [--changed-since DATE] [--dated-against NAME=OLDER_RELEASE]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
                     [same options but --only]
 
@@ -76,6 +76,9 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
   const configPath = stringOption(args, 'config');
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
   const candidates = candidatesOption(args);
+  // Read and checked before the catalog is opened: a wrong release must not surface after the checkout.
+  const changedSince = changedSinceOption(args);
+  const datedAgainst = datedAgainstOption(args, changedSince, [repository]);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '    ');
   ticker.step(0, 0, `${repository}: checkout, environment and functions`);
@@ -94,7 +97,8 @@ export async function mineCommand(args: ParsedArgs, io: CommandIO): Promise<numb
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         candidates,
-        changedSince: changedSinceOption(args),
+        changedSince,
+        datedAgainst,
         ...referenceOption(args, candidates),
         onEvent: progressPrinter(io, ticker),
       }),
@@ -285,6 +289,8 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
   const configPath = stringOption(args, 'config');
   const extraction = configPath === undefined ? undefined : loadExtractionConfig(configPath);
   const candidates = candidatesOption(args);
+  const changedSince = changedSinceOption(args);
+  const datedAgainst = datedAgainstOption(args, changedSince, repositories);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '    ');
   ticker.step(0, 0, `${repositories.join(', ')}: checkouts, environments, functions and their ranking`);
@@ -304,7 +310,8 @@ async function liteMineCommand(args: ParsedArgs, io: CommandIO): Promise<number>
         tracebacks: tracebacksOption(stringOption(args, 'tracebacks')),
         extraction,
         candidates,
-        changedSince: changedSinceOption(args),
+        changedSince,
+        datedAgainst,
         onEvent: (event) => {
           if (event.kind === 'lite-ranked')
             io.err(`${event.repository}: ${event.candidates} candidate(s), ${event.ranked} ranked by the spec\n`);

@@ -6,6 +6,7 @@ import {
   DEFAULT_CATALOG_PATH,
   explainLevel,
   openCatalog,
+  shortBodyCommit,
   storedBodyDate,
   taskHash,
 } from '@repocod/pipeline';
@@ -161,5 +162,6 @@ where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
 /** When the body was last written or changed and by which commit, once dated (--changed-since); nothing before. */
 function bodyLines(body: BodyHistoryRow | null): string[] {
   if (body === null || body.bodyCommit === null || body.bodyChangedAt === null) return [];
-  return [`  body         changed ${bodyDateText(body.bodyChangedAt)} in ${body.bodyCommit.slice(0, 12)}`];
+  // A release diff's text (release-diff:1.6.1..1.9.1) is printed whole: it names the releases, not a commit.
+  return [`  body         changed ${bodyDateText(body.bodyChangedAt)} in ${shortBodyCommit(body.bodyCommit)}`];
 }

@@ -3,7 +3,7 @@ import { RepocodError, resolveWorkers } from '@repocod/core';
 import type { StatementTemplates, TasksSummary } from '@repocod/pipeline';
 import { DEFAULT_CATALOG_PATH, openCatalog, runTasksCommand } from '@repocod/pipeline';
 import { candidatesOption } from './candidates-option.js';
-import { changedSinceOption } from './changed-since-option.js';
+import { changedSinceOption, datedAgainstOption } from './changed-since-option.js';
 import { LEVELS_HELP, levelsOption } from './levels-option.js';
 import { withExecutor } from './executor-option.js';
 import type { CommandIO } from './io.js';
@@ -18,6 +18,7 @@ export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templ
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
                      [--levels MODE] [--reference NAME] [--at NAME=REF] [--changed-since DATE]
+                     [--dated-against NAME=OLDER_RELEASE]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
@@ -26,7 +27,8 @@ tests, and their checks (round trip, git apply, the pre state collects). --exact
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
 are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
 --candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining;
-nor is one whose body did not change after --changed-since DATE (see repocod mine).
+nor is one whose body did not change after --changed-since DATE (see repocod mine; --dated-against NAME=OLDER_RELEASE
+dates a source without history against an older release, as there).
 With --reference NAME (repocod reference) the tasks are exactly the mined functions the reference's rows resolve
 to, candidates of ours or not (mine them with repocod mine --reference NAME first).
 Every task is labelled under each context-level mode (kept in the catalog, shown by repocod show);
@@ -38,6 +40,8 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
   const templatesFile = stringOption(args, 'templates');
   const templates = templatesFile === undefined ? undefined : readTemplates(templatesFile);
   const candidates = candidatesOption(args);
+  const changedSince = changedSinceOption(args);
+  const datedAgainst = datedAgainstOption(args, changedSince, [repository]);
   const catalog = await openCatalog(stringOption(args, 'db') ?? DEFAULT_CATALOG_PATH);
   const ticker = startProgressLines(io, '  ');
   try {
@@ -51,7 +55,8 @@ export async function tasksCommand(args: ParsedArgs, io: CommandIO): Promise<num
         mode: args.flags.get('exact') === true ? 'exact' : 'fast',
         templates,
         candidates,
-        changedSince: changedSinceOption(args),
+        changedSince,
+        datedAgainst,
         levels: levelsOption(args),
         ...referenceOption(args, candidates),
         onEvent: (event) => {

@@ -1,7 +1,7 @@
 import { listValue } from '@duckdb/node-api';
 import type { CatalogEngine } from './catalog-engine.js';
 import { inTransaction, readRows } from './catalog-engine.js';
-import { nullableText, text, timestamp, timestampValueOf } from './typed-cells.js';
+import { integer, nullableText, text, timestamp, timestampValueOf } from './typed-cells.js';
 
 /** When one function's body last changed at a base commit (a row of `body_history`). */
 export interface BodyHistoryRow {
@@ -19,12 +19,25 @@ export interface BodyHistoryKey {
   readonly blameArgs: string;
 }
 
+/** One way a repository's bodies were dated at a base commit: its key's `blameArgs`, and when it last dated one. */
+export interface BodyHistoryDating {
+  readonly blameArgs: string;
+  /** The latest `dated_at` of its rows. */
+  readonly datedAt: Date;
+  readonly rows: number;
+}
+
 /** The dates of function bodies: what `--changed-since` reads, computed once per base commit and blame options. */
 export interface BodyHistoryStore {
   /** Adds or replaces the rows of these functions under the key. */
   saveBodyHistory(key: BodyHistoryKey, rows: readonly BodyHistoryRow[]): Promise<void>;
   /** The stored rows under the key, by function id. */
   bodyHistory(key: BodyHistoryKey): Promise<Map<string, BodyHistoryRow>>;
+  /**
+   * Every way the repository's bodies were dated at the base commit, the most recent first (then by blameArgs):
+   * what publish and record read to know how a repository was dated without being told again.
+   */
+  bodyHistoryDatings(repository: string, baseCommit: string): Promise<BodyHistoryDating[]>;
 }
 
 export function bodyHistoryStore(engine: CatalogEngine): BodyHistoryStore {
@@ -72,6 +85,22 @@ export function bodyHistoryStore(engine: CatalogEngine): BodyHistoryStore {
             return [entry.functionId, entry];
           }),
         );
+      });
+    },
+
+    bodyHistoryDatings(repository: string, baseCommit: string): Promise<BodyHistoryDating[]> {
+      return engine.exclusive(`reading how the bodies of ${repository} were dated`, async (connection) => {
+        const rows = await readRows(
+          connection,
+          `SELECT blame_args, max(dated_at) AS dated_at, count(*) AS row_count FROM body_history
+           WHERE repository = $1 AND base_commit = $2 GROUP BY blame_args ORDER BY max(dated_at) DESC, blame_args`,
+          [repository, baseCommit],
+        );
+        return rows.map((row) => ({
+          blameArgs: text(row, 'blame_args'),
+          datedAt: timestamp(row, 'dated_at'),
+          rows: integer(row, 'row_count'),
+        }));
       });
     },
   };

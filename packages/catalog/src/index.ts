@@ -9,7 +9,7 @@ export type {
   KnownFile,
 } from './extraction-store.js';
 export type { MiningResultsStore } from './mining-results-store.js';
-export type { BodyHistoryKey, BodyHistoryRow, BodyHistoryStore } from './body-history-store.js';
+export type { BodyHistoryDating, BodyHistoryKey, BodyHistoryRow, BodyHistoryStore } from './body-history-store.js';
 export type { RunFilter, RunStore } from './run-store.js';
 export type { StageTimeStore } from './stage-time-store.js';
 export type { JobCostStore } from './job-cost-store.js';

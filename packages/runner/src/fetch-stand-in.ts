@@ -1,8 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { contentHash, RepocodError } from '@repocod/core';
 import type { StandIn } from './manifest.js';
+import { unpackedSdist, unpackSdist } from './unpack-sdist.js';
 
 /**
  * The folder of a repository's stand-in (the manifest's `stand_in`: a source distribution that stands in
@@ -18,7 +18,8 @@ export async function fetchStandIn(
   fetchArchive: (url: string) => Promise<Uint8Array> = download,
 ): Promise<string> {
   const target = join(stateRoot, 'src', `${name}-stand-in-${standIn.sha256.slice(0, 12)}`);
-  if (existsSync(join(target, '.unpacked'))) return join(target, readFileSync(join(target, '.unpacked'), 'utf8'));
+  const unpacked = unpackedSdist(target);
+  if (unpacked !== null) return unpacked;
   const archive = join(stateRoot, 'downloads', basename(new URL(standIn.sdist).pathname));
   mkdirSync(join(stateRoot, 'downloads'), { recursive: true });
   if (!existsSync(archive) || contentHash(readFileSync(archive)) !== standIn.sha256) {
@@ -34,17 +35,7 @@ export async function fetchStandIn(
     }
     writeFileSync(archive, bytes);
   }
-  const partial = `${target}.partial`;
-  rmSync(partial, { recursive: true, force: true });
-  mkdirSync(partial, { recursive: true });
-  execFileSync('tar', ['-xzf', archive, '-C', partial], { stdio: ['ignore', 'ignore', 'pipe'] });
-  // An sdist unpacks into one folder, `<name>-<version>`: that folder is the source.
-  const top = readdirSync(partial);
-  const folder = top.length === 1 && top[0] !== undefined ? top[0] : '.';
-  writeFileSync(join(partial, '.unpacked'), folder);
-  rmSync(target, { recursive: true, force: true });
-  renameSync(partial, target);
-  return join(target, folder);
+  return unpackSdist(archive, target);
 }
 
 async function download(url: string): Promise<Uint8Array> {

@@ -41,6 +41,8 @@ export * from './missing-blobs.js';
 export * from './stand-in-source.js';
 export * from './harness-protocol.js';
 export * from './fetch-stand-in.js';
+export * from './unpack-sdist.js';
+export * from './sdist-release.js';
 export * from './utc-date.js';
 export * from './blame-porcelain.js';
 export * from './body-history.js';

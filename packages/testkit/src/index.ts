@@ -1,7 +1,9 @@
 // What the tests and benchmarks need and the product never does: a loopback HTTP server standing in
-// for the Hugging Face Hub, and radon (the complexity oracle, a Python tool) run from TypeScript.
+// for the Hugging Face Hub, radon (the complexity oracle, a Python tool) run from TypeScript, and the releases of a
+// small package as sdists.
 export * from './loopback-hub.js';
 export * from './radon-oracle.js';
 export * from './worker-processes.js';
 export * from './headless-chromium.js';
 export * from './png-pixels.js';
+export * from './release-sdists.js';

@@ -10,6 +10,11 @@ import {
   projectName,
   utcTimestamp,
 } from '@repocod/runner';
+import { BLAME_DATING, type BodyDating, chooseDating, datingKeyText } from './body-dating.js';
+import type { DatedAgainst, ReleaseDatings } from './dated-against.js';
+import { checkAroundCutoff, releaseDiffDating } from './dated-against.js';
+import { DatedAgainstHistoryError } from './dated-against-errors.js';
+import { releaseDiffRows } from './release-diff-dates.js';
 
 /** What dating needs of a prepared repository: its name and its checkout (a clone with history). */
 export interface DatedCheckout {
@@ -21,24 +26,36 @@ export interface DatedCheckout {
 export const BODY_DATED_BY = `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author time of the \
 body's newest code line`;
 
-/** The blame options a stored date was made with, part of its key: another way of dating never reuses a row. */
-const BLAME_KEY = BODY_BLAME_ARGS.join(' ');
+/** How a repository dated by release diff says it in a release's and a record's `dated_by` (body-dating.ts). */
+export const RELEASE_DIFF_DATED_BY = 'release-diff';
+
+/** A dating's `dated_by` text: the blame command, or `release-diff`. */
+export function datedByText(dating: BodyDating): string {
+  return dating.kind === 'blame' ? BODY_DATED_BY : RELEASE_DIFF_DATED_BY;
+}
 
 /**
- * When each function's body last changed at the checkout's base commit (runner's blameFunctionBodies), by function
- * id: read from the catalog where these functions were dated before at this commit, blamed and stored otherwise (a
- * large repository's blame takes minutes, and every stage that filters by date asks again).
+ * When each function's body last changed at the checkout's base commit, by function id: by runner's
+ * blameFunctionBodies, or, for a source without history given `dated` (`--dated-against`), by release diff against
+ * the older release (release-diff-dates.ts). Read from the catalog where these functions were dated before at this
+ * commit the same way, dated and stored otherwise (a large repository's blame takes minutes, and every stage that
+ * filters by date asks again).
  */
 export async function bodyDates(
   catalog: Catalog,
   prepared: DatedCheckout,
   functions: readonly CatalogFunction[],
+  dated?: DatedAgainst,
 ): Promise<Map<string, BodyHistoryRow>> {
-  const key = bodyHistoryKey(prepared.entry.name, prepared.checkout.baseCommit);
+  const dating = dated === undefined ? BLAME_DATING : releaseDiffDating(dated);
+  const key = bodyHistoryKey(prepared.entry.name, prepared.checkout.baseCommit, dating);
   const stored = await catalog.bodyHistory(key);
   const missing = functions.filter((fn) => !stored.has(fn.functionId));
   if (missing.length === 0) return stored;
-  const rows = await blamedBodyRows(prepared.checkout.path, prepared.checkout.baseCommit, missing);
+  const rows =
+    dated === undefined
+      ? await blamedBodyRows(prepared.checkout.path, prepared.checkout.baseCommit, missing)
+      : await releaseDiffRows(dated, missing);
   await catalog.saveBodyHistory(key, rows);
   for (const row of rows) stored.set(row.functionId, row);
   return stored;
@@ -63,30 +80,44 @@ export async function blamedBodyRows(
 
 /**
  * The functions whose body was written or changed strictly after `cutoff` (UTC, as runner's parseChangedSince gives
- * it), by their body's newest code line. A cutoff at or after the base commit, and a checkout without history (a
- * folder or a release's sdist snapshotted as one commit, whose every line would be dated at the snapshot), are usage
- * errors naming the repository.
+ * it), by their body's newest code line, or, for a repository `datings` names (`--dated-against`), by release diff.
+ * Usage errors naming the repository: a checkout without history (a folder or a release's sdist snapshotted as one
+ * commit, whose every line would be dated at the snapshot) not dated by release diff, and one dated by release diff
+ * that has history (DatedAgainstHistoryError); for blame a cutoff at or after the base commit, for a release diff an
+ * older release not before the cutoff or a snapshot not after it (checkAroundCutoff). Each is refused before
+ * anything is dated or stored.
  */
 export async function changedSinceCutoff<F extends CatalogFunction>(
   catalog: Catalog,
   prepared: DatedCheckout,
   functions: readonly F[],
   cutoff: string,
+  datings?: ReleaseDatings,
 ): Promise<F[]> {
   const { checkout, entry } = prepared;
-  checkCutoffBeforeBase(cutoff, {
-    repository: entry.name,
-    commit: checkout.baseCommit,
-    committedAt: checkout.commitTimestamp,
-  });
+  const dated = datings?.get(entry.name);
   const commits = Number(await git(checkout.path, ['rev-list', '--count', checkout.baseCommit]));
-  if (commits < 2)
-    throw new RepocodError(
-      'usage',
-      `--changed-since ${cutoff}: ${entry.name} at ${checkout.baseCommit.slice(0, 12)} has no history (a snapshot of \
-its files as one commit), so no body can be dated; give a git clone with its history (--source ${entry.name}=CLONE)`,
-    );
-  const dates = await bodyDates(catalog, prepared, functions);
+  if (dated !== undefined) {
+    if (commits >= 2) throw new DatedAgainstHistoryError(entry.name, checkout.path);
+    checkAroundCutoff(dated, cutoff);
+  } else {
+    if (commits < 2)
+      throw new RepocodError(
+        'usage',
+        [
+          `--changed-since ${cutoff}: ${entry.name} at ${checkout.baseCommit.slice(0, 12)} has no history (a snapshot`,
+          'of its files as one commit), so no body can be dated by git blame; give a git clone with its history',
+          `(--source ${entry.name}=CLONE), or date it against the last release before the cutoff`,
+          `(--dated-against ${entry.name}=OLDER_SDIST)`,
+        ].join(' '),
+      );
+    checkCutoffBeforeBase(cutoff, {
+      repository: entry.name,
+      commit: checkout.baseCommit,
+      committedAt: checkout.commitTimestamp,
+    });
+  }
+  const dates = await bodyDates(catalog, prepared, functions, dated);
   return functions.filter((fn) => {
     const row = dates.get(fn.functionId);
     const changedAt = row?.bodyChangedAt ?? null;
@@ -105,20 +136,40 @@ export async function storedBodyDate(
 }
 
 /**
- * The stored dates of a repository's bodies at a base commit (as this tool blames them), by function id. History is
- * the project's, keyed by commit: an era's catalog name (`flask@2ac89889f4cc`) finds it under `flask`.
+ * The stored dates of a repository's bodies at a base commit, by function id, under the way they were dated there
+ * (storedDating). History is the project's, keyed by commit: an era's catalog name (`flask@2ac89889f4cc`) finds it
+ * under `flask`.
  */
-export function storedBodyDates(
+export async function storedBodyDates(
   catalog: Catalog,
   repository: string,
   baseCommit: string,
 ): Promise<Map<string, BodyHistoryRow>> {
-  return catalog.bodyHistory(bodyHistoryKey(projectName(repository), baseCommit));
+  const dating = await storedDating(catalog, repository, baseCommit);
+  return dating === null
+    ? new Map()
+    : catalog.bodyHistory(bodyHistoryKey(projectName(repository), baseCommit, dating));
 }
 
-/** Where the catalog keeps the body dates of a repository at a base commit, made with today's blame options. */
-export function bodyHistoryKey(repository: string, baseCommit: string): BodyHistoryKey {
-  return { repository, baseCommit, blameArgs: BLAME_KEY };
+/**
+ * How a repository's bodies were dated at a base commit, read from the keys of its stored dates (body-dating.ts's
+ * chooseDating); null when they never were. What publish, record and show know of it without being told again.
+ */
+export async function storedDating(
+  catalog: Catalog,
+  repository: string,
+  baseCommit: string,
+): Promise<BodyDating | null> {
+  return chooseDating(await catalog.bodyHistoryDatings(projectName(repository), baseCommit));
+}
+
+/** Where the catalog keeps the body dates of a repository at a base commit made one way (default: today's blame). */
+export function bodyHistoryKey(
+  repository: string,
+  baseCommit: string,
+  dating: BodyDating = BLAME_DATING,
+): BodyHistoryKey {
+  return { repository, baseCommit, blameArgs: datingKeyText(dating) };
 }
 
 /** A body's date as a release and `repocod show` write it: UTC `YYYY-MM-DDTHH:MM:SSZ` (git's times are seconds). */
@@ -132,28 +183,31 @@ export interface BodyDate {
   readonly bodyChangedAt: string;
 }
 
+/** What storedTaskBodyDates needs of a task. */
+export interface DatedTask {
+  readonly instanceId: string;
+  readonly repository: string;
+  readonly baseCommit: string;
+  readonly functionId: string;
+}
+
 /**
- * The stored body date of each task that has one, by instance id (its function at its base commit): a task whose
- * function was never dated, or whose body has no code line to date, has none.
+ * The stored body date of each task that has one, by instance id (its function at its base commit, under the way its
+ * repository was dated there): a task whose function was never dated, or whose body has no code line to date, has
+ * none.
  */
 export async function storedTaskBodyDates(
   catalog: Catalog,
-  tasks: readonly {
-    readonly instanceId: string;
-    readonly repository: string;
-    readonly baseCommit: string;
-    readonly functionId: string;
-  }[],
+  tasks: readonly DatedTask[],
 ): Promise<Map<string, BodyDate>> {
   const dates = new Map<string, BodyDate>();
   const byKey = new Map<string, Map<string, BodyHistoryRow>>();
   for (const task of tasks) {
     // Body history is the project's, keyed by commit: an era's tasks find it under the manifest name (catalog-name.ts).
-    const project = projectName(task.repository);
-    const keyText = `${project}\n${task.baseCommit}`;
+    const keyText = `${projectName(task.repository)}\n${task.baseCommit}`;
     let rows = byKey.get(keyText);
     if (rows === undefined) {
-      rows = await catalog.bodyHistory(bodyHistoryKey(project, task.baseCommit));
+      rows = await storedBodyDates(catalog, task.repository, task.baseCommit);
       byKey.set(keyText, rows);
     }
     const row = rows.get(task.functionId);
@@ -161,4 +215,24 @@ export async function storedTaskBodyDates(
       dates.set(task.instanceId, { bodyCommit: row.bodyCommit, bodyChangedAt: bodyDateText(row.bodyChangedAt) });
   }
   return dates;
+}
+
+/**
+ * How each task's repository was dated at its base commit, by the task's repository (its catalog name: a release
+ * and a record take one era of each): repositories never dated are left out.
+ */
+export async function storedTaskDatings(
+  catalog: Catalog,
+  tasks: readonly Pick<DatedTask, 'repository' | 'baseCommit'>[],
+): Promise<Map<string, BodyDating>> {
+  const datings = new Map<string, BodyDating>();
+  const seen = new Set<string>();
+  for (const task of tasks) {
+    const keyText = `${task.repository}\n${task.baseCommit}`;
+    if (seen.has(keyText)) continue;
+    seen.add(keyText);
+    const dating = await storedDating(catalog, task.repository, task.baseCommit);
+    if (dating !== null) datings.set(task.repository, dating);
+  }
+  return datings;
 }

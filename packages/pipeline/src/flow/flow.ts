@@ -19,6 +19,8 @@ import { FlowAborted } from './stage-contract.js';
 import { FlowRows } from './stage-rows.js';
 import { CostLedger } from '../jobs/cost-ledger.js';
 import type { BuildCost } from '../jobs/cost-table.js';
+import type { ReleaseDatings } from '../candidates/dated-against.js';
+import { checkDatedRepositories } from '../candidates/dated-against.js';
 import type { LiteMargin } from '../lite/lite-plan.js';
 import { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
@@ -57,6 +59,11 @@ export interface FlowOptions {
   readonly candidates?: CandidateModeName;
   /** Only the candidates whose body was written or changed after this cutoff (UTC, from parseChangedSince). */
   readonly changedSince?: string;
+  /**
+   * The repositories without history whose bodies are dated by release diff (`--dated-against`, read by
+   * candidates/dated-against.ts's releaseDatings): each must be one of `repositories`.
+   */
+  readonly datedAgainst?: ReleaseDatings;
   /** Lite-first mining's margin over each quota (default 20%). */
   readonly margin?: LiteMargin;
   readonly narrow?: boolean;
@@ -124,6 +131,7 @@ export function flowSettings(options: FlowOptions): FlowSettings {
     executor: options.executor,
     candidates: options.candidates,
     changedSince: options.changedSince,
+    datedAgainst: checkDatedRepositories(options.datedAgainst, options.repositories),
   };
 }
 

@@ -4,6 +4,7 @@ import type { ExecutorFactory } from '@repocod/runner';
 import type { SelectionSpec } from '@repocod/tasks';
 import type { FlowEvent, FlowStage } from './flow-events.js';
 import type { FlowStatus, RepositoryStatus } from './flow-status.js';
+import type { ReleaseDatings } from '../candidates/dated-against.js';
 import type { LiteMargin } from '../lite/lite-plan.js';
 import type { PreparedRepositories } from '../steps/prepare.js';
 import type { HubTarget } from '../steps/publish.js';
@@ -44,6 +45,8 @@ export interface FlowSettings {
   readonly candidates: CandidateModeName | undefined;
   /** Only the candidates whose body changed after this cutoff (UTC; `--changed-since`). */
   readonly changedSince: string | undefined;
+  /** The repositories dated by release diff (`--dated-against`), checked against the flow's repositories. */
+  readonly datedAgainst: ReleaseDatings | undefined;
 }
 
 /** What the stages leave for the ones after them. */

@@ -200,6 +200,7 @@ async function defaultRound(
     extraction: options.extraction,
     executor: options.executor,
     changedSince: options.changedSince,
+    datedAgainst: options.datedAgainst,
     projectRoot: options.projectRoot,
     ...request.mineOptions,
     onEvent: (event) => emit({ kind: 'lite-mine', round: request.round, repository: request.repository, event }),
@@ -220,7 +221,8 @@ export async function rankCandidates(
     candidates: mode,
     extraction,
     changedSince,
-  }: Pick<MiningSettings, 'candidates' | 'extraction' | 'changedSince'> = {},
+    datedAgainst,
+  }: Pick<MiningSettings, 'candidates' | 'extraction' | 'changedSince' | 'datedAgainst'> = {},
 ): Promise<{ candidates: LiteCandidate[]; all: number }> {
   // Candidates are named by the flow's repository name; the catalog keys an era's rows by its own (catalog-name.ts).
   const repository = prepared.entry.name;
@@ -232,7 +234,9 @@ export async function rankCandidates(
     extraction?.testCode,
   );
   const functions =
-    changedSince === undefined ? underMode : await changedSinceCutoff(catalog, prepared, underMode, changedSince);
+    changedSince === undefined
+      ? underMode
+      : await changedSinceCutoff(catalog, prepared, underMode, changedSince, datedAgainst);
   if (functions.length === 0) return { candidates: [], all: 0 };
   const root = prepared.checkout.path;
   const texts = new Map(listPythonFiles(root).map((file) => [file, readFileSync(join(root, file), 'utf8')]));

@@ -7,7 +7,7 @@ import type { MadeWith, RebuildRecord } from './rebuild-record.js';
 import { buildRebuildRecord, formatRecordLines, formatRecordMeta, miningBehindTasks } from './rebuild-record.js';
 import { buildLiteRecord, formatLiteRecord, LITE_RECORD_FILE } from '../lite/lite-record.js';
 import { toolPackageVersion } from './tool-version.js';
-import { storedBodyDates } from '../candidates/body-dates.js';
+import { storedBodyDates, storedDating } from '../candidates/body-dates.js';
 import { checkOneEraPerRepository } from '../release/released-task.js';
 
 /** Where `repocod record` writes unless told otherwise, relative to the project root. */
@@ -106,6 +106,7 @@ export async function readRebuildRecords(catalog: Catalog, options: RebuildRecor
             : {
                 cutoff: options.changedSince,
                 bodyDates: await storedBodyDates(catalog, repository, baseCommit),
+                dating: (await storedDating(catalog, repository, baseCommit)) ?? undefined,
                 candidateIds: (await catalog.functions(repository, { candidatesOnly: true })).map(
                   (fn) => fn.functionId,
                 ),

@@ -1,7 +1,9 @@
 import type { BodyHistoryRow, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import { changedSince } from '@repocod/runner';
-import { BODY_DATED_BY, bodyDateText } from '../candidates/body-dates.js';
+import { bodyDateText, datedByText } from '../candidates/body-dates.js';
+import type { BodyDating, ReleaseDiffRecord } from '../candidates/body-dating.js';
+import { BLAME_DATING, releaseDiffRecord } from '../candidates/body-dating.js';
 
 /*
  * The freshness of a rebuild made with `--changed-since CUTOFF` (a fresh version): when each task's body last changed,
@@ -12,9 +14,12 @@ import { BODY_DATED_BY, bodyDateText } from '../candidates/body-dates.js';
 
 /** When a task's body last changed at the base commit: the two fields a fresh record's line ends with. */
 export interface BodyDateFields {
-  /** The commit of the body's newest code line (git blame at the base commit). */
+  /**
+   * The commit of the body's newest code line (git blame at the base commit); for a repository dated by release
+   * diff, `release-diff:OLD..NEW` (changed since the older release) or `release-diff:..OLD` (as it was there).
+   */
   readonly body_commit: string;
-  /** That line's author time, UTC `YYYY-MM-DDTHH:MM:SSZ`. */
+  /** That line's author time, UTC `YYYY-MM-DDTHH:MM:SSZ`; by release diff, the newer or older release's date. */
   readonly body_changed_at: string;
 }
 
@@ -22,8 +27,10 @@ export interface BodyDateFields {
 export interface RecordFreshness {
   /** The `--changed-since` cutoff, UTC. */
   readonly changed_since: string;
-  /** How the bodies were dated (the release's freshness.json says it the same way). */
+  /** How the bodies were dated (the release's freshness.json says it the same way): blame's command or `release-diff`. */
   readonly dated_by: string;
+  /** By release diff: the two releases compared. Absent for a repository dated by git blame. */
+  readonly release_diff?: ReleaseDiffRecord;
   /** The repository's candidates whose body could be dated (a body without a code line cannot). */
   readonly candidates_dated: number;
   /** Of the candidates, those whose body changed after the cutoff: the pool the tasks came from. */
@@ -40,6 +47,8 @@ export interface FreshnessInputs {
   readonly bodyDates: ReadonlyMap<string, BodyHistoryRow>;
   /** The function ids of the repository's candidates. */
   readonly candidateIds: readonly string[];
+  /** How the stored dates were made (the catalog's key says it: storedDating); default git blame. */
+  readonly dating?: BodyDating;
 }
 
 export interface Freshness {
@@ -68,11 +77,13 @@ its tasks were built under another cutoff: give the one they were built with, or
   }
   const candidates = inputs.candidateIds.map((id) => datedBody(inputs.bodyDates.get(id)));
   const taskDates = [...byInstance.values()].map((fields) => fields.body_changed_at).sort();
+  const dating = inputs.dating ?? BLAME_DATING;
   return {
     byInstance,
     meta: {
       changed_since: inputs.cutoff,
-      dated_by: BODY_DATED_BY,
+      dated_by: datedByText(dating),
+      ...(dating.kind === 'release-diff' ? { release_diff: releaseDiffRecord(dating) } : {}),
       candidates_dated: candidates.filter((dated) => dated !== null).length,
       candidates_changed: candidates.filter(
         (dated) => dated !== null && changedSince({ bodyChangedAt: dated.body_changed_at }, inputs.cutoff),

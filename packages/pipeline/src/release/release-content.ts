@@ -8,7 +8,7 @@ import type { ReleasedReferenceSummary, ReleaseReferenceOptions } from '../refer
 import { referenceOfRelease, referenceReleaseParts } from '../reference/reference-of-release.js';
 import { ENVIRONMENTS_RECORD, releaseEnvironments } from './release-environments.js';
 import { selectionLevelMode, tasksOfSelection } from '../steps/selection-tasks.js';
-import { storedTaskBodyDates } from '../candidates/body-dates.js';
+import { storedTaskBodyDates, storedTaskDatings } from '../candidates/body-dates.js';
 import { freshnessSection } from './freshness-section.js';
 import { freshnessRecord, releaseFreshness } from './release-freshness.js';
 import { TASK_RECORD, taskRecords } from './task-record.js';
@@ -147,7 +147,14 @@ validated as they are now (${unvalidated
   const releasedTasks = released.map(({ task }) => task);
   const bodyDates = await storedTaskBodyDates(catalog, releasedTasks);
   const freshness =
-    options.changedSince === undefined ? null : releaseFreshness(options.changedSince, releasedTasks, bodyDates);
+    options.changedSince === undefined
+      ? null
+      : releaseFreshness(
+          options.changedSince,
+          releasedTasks,
+          bodyDates,
+          await storedTaskDatings(catalog, releasedTasks),
+        );
   const rows: ReleaseRow[] = released.map(({ task, validation }) => ({
     instance_id: task.instanceId,
     version: options.version,

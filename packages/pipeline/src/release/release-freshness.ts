@@ -3,7 +3,9 @@ import { RepocodError } from '@repocod/core';
 import type { VersionFile } from '@repocod/publish';
 import { utcTimestamp } from '@repocod/runner';
 import type { BodyDate } from '../candidates/body-dates.js';
-import { BODY_DATED_BY } from '../candidates/body-dates.js';
+import { BODY_DATED_BY, datedByText } from '../candidates/body-dates.js';
+import type { BodyDating, ReleaseDiffRecord } from '../candidates/body-dating.js';
+import { BLAME_DATING, releaseDiffRecord } from '../candidates/body-dating.js';
 
 /**
  * What a version built with `--changed-since DATE` promises, as `<version>/freshness.json` says it: every released
@@ -13,7 +15,10 @@ import { BODY_DATED_BY } from '../candidates/body-dates.js';
 export interface ReleaseFreshness {
   /** The cutoff, UTC `YYYY-MM-DDTHH:MM:SSZ` (as parseChangedSince gives it). */
   readonly changed_since: string;
-  /** How a body was dated: the blame command, at the base commit, over the body's code lines. */
+  /**
+   * How a body was dated: the blame command, at the base commit, over the body's code lines; PER_REPOSITORY_DATED_BY
+   * when a repository was dated by release diff, and then each repository says how it was.
+   */
   readonly dated_by: string;
   readonly repositories: readonly FreshRepository[];
 }
@@ -30,7 +35,17 @@ export interface FreshRepository {
   readonly tasks: number;
   readonly oldest_body_changed_at: string;
   readonly newest_body_changed_at: string;
+  /**
+   * Only when some repository of the version was dated by release diff: how this one was, the blame command (the
+   * top-level text of a version without release diffs) or `release-diff`.
+   */
+  readonly dated_by?: string;
+  /** A repository dated by release diff: the two releases compared (body-dating.ts's ReleaseDiffRecord). */
+  readonly release_diff?: ReleaseDiffRecord;
 }
+
+/** The top-level `dated_by` of a version some repository of which was dated by release diff. */
+export const PER_REPOSITORY_DATED_BY = 'per repository: see repositories[].dated_by';
 
 /** Beside a fresh version's Parquet: its cutoff and, per repository, its base commit and body dates. */
 export const FRESHNESS_RECORD = 'freshness.json';
@@ -76,6 +91,7 @@ export function releaseFreshness(
   cutoff: string,
   tasks: readonly StoredTask[],
   dates: ReadonlyMap<string, BodyDate>,
+  datings: ReadonlyMap<string, BodyDating> = new Map(),
 ): ReleaseFreshness {
   const stale = tasks
     .map((task) => ({ instanceId: task.instanceId, bodyChangedAt: dates.get(task.instanceId)?.bodyChangedAt ?? null }))
@@ -86,9 +102,14 @@ export function releaseFreshness(
     const key = `${task.repository}\n${task.baseCommit}`;
     groups.set(key, [...(groups.get(key) ?? []), task]);
   }
+  // A version of git-dated repositories alone is written as before release diffs: the same bytes.
+  const perRepository = [...groups.values()].some(
+    (group) => datings.get((group[0] as StoredTask).repository)?.kind === 'release-diff',
+  );
   const repositories = [...groups.values()].map((group): FreshRepository => {
     const first = group[0] as StoredTask;
     const changed = group.map((task) => dates.get(task.instanceId)?.bodyChangedAt as string).sort();
+    const dating = datings.get(first.repository) ?? BLAME_DATING;
     return {
       repository: first.repository,
       repo: first.repo,
@@ -97,12 +118,14 @@ export function releaseFreshness(
       tasks: group.length,
       oldest_body_changed_at: changed[0] as string,
       newest_body_changed_at: changed.at(-1) as string,
+      ...(perRepository ? { dated_by: datedByText(dating) } : {}),
+      ...(dating.kind === 'release-diff' ? { release_diff: releaseDiffRecord(dating) } : {}),
     };
   });
   repositories.sort((a, b) => (a.repository < b.repository ? -1 : a.repository > b.repository ? 1 : 0));
   return {
     changed_since: cutoff,
-    dated_by: BODY_DATED_BY,
+    dated_by: perRepository ? PER_REPOSITORY_DATED_BY : BODY_DATED_BY,
     repositories,
   };
 }

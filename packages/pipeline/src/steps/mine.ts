@@ -8,6 +8,7 @@ import { mineRepository, mutationTarget } from '@repocod/mining';
 import type { ExecutorFactory, PreparedRepository } from '@repocod/runner';
 import { baselineRerunsOf, baselineRunsOf, catalogName, localExecutor } from '@repocod/runner';
 import { changedSinceCutoff } from '../candidates/body-dates.js';
+import type { ReleaseDatings } from '../candidates/dated-against.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { type ReferenceFunctions, referenceFunctions } from '../reference/reference-functions.js';
 import { functionKey } from '../candidates/mining-outcomes.js';
@@ -37,6 +38,11 @@ export interface MiningSettings {
    * `--changed-since`, for a version of code newer than a model's training.
    */
   readonly changedSince?: string;
+  /**
+   * The repositories whose bodies are dated by release diff against an older release (`--dated-against`), not by
+   * git blame: a source without history (candidates/dated-against.ts).
+   */
+  readonly datedAgainst?: ReleaseDatings;
 }
 
 export interface MineStepOptions extends MiningSettings {
@@ -99,7 +105,7 @@ export async function mineStep(
   const candidates =
     options.changedSince === undefined
       ? underMode
-      : await changedSinceCutoff(catalog, prepared, underMode, options.changedSince);
+      : await changedSinceCutoff(catalog, prepared, underMode, options.changedSince, options.datedAgainst);
   const chosen = chooseFunctions(candidates, options, name);
   const targets = mutationTargets(chosen, prepared.checkout.path);
   const chosenIds = new Set(chosen.map((fn) => fn.functionId));

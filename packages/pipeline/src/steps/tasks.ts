@@ -5,6 +5,7 @@ import type { CandidateModeName, LevelMode, TaskChecks } from '@repocod/core';
 import { functionKey } from '../candidates/mining-outcomes.js';
 import { checkOneCommitPerCatalog } from './one-commit-per-catalog.js';
 import { changedSinceCutoff } from '../candidates/body-dates.js';
+import type { ReleaseDatings } from '../candidates/dated-against.js';
 import { candidatesUnderMode } from '../candidates/candidate-selection.js';
 import { referenceFunctions } from '../reference/reference-functions.js';
 import { RepocodError, tailLines } from '@repocod/core';
@@ -69,6 +70,8 @@ export interface TasksStepOptions {
   readonly reference?: string;
   /** Only the functions whose body changed after this cutoff become tasks (see MiningSettings.changedSince). */
   readonly changedSince?: string;
+  /** The repositories dated by release diff (see MiningSettings.datedAgainst). */
+  readonly datedAgainst?: ReleaseDatings;
   readonly onEvent?: (event: TasksEvent) => void;
 }
 
@@ -141,6 +144,7 @@ mine ${name}\` first`,
           prepared,
           underMode.filter((fn) => minedIds.has(fn.functionId)),
           options.changedSince,
+          options.datedAgainst,
         )
     ).map((fn) => fn.functionId),
   );

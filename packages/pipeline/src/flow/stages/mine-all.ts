@@ -12,6 +12,7 @@ export const MINE_ALL: RepositoryStage = {
       executor: settings.executor,
       candidates: settings.candidates,
       changedSince: settings.changedSince,
+      datedAgainst: settings.datedAgainst,
       repeat: settings.repeat,
       mode: 'fast',
       reference: settings.spec.reference,

@@ -34,6 +34,7 @@ export async function buildTasks(
     executor: settings.executor,
     candidates: settings.candidates,
     changedSince: settings.changedSince,
+    datedAgainst: settings.datedAgainst,
     repeat: settings.repeat,
     miningKey: state.miningKeys.get(repository),
     levels: settings.spec.levels,
