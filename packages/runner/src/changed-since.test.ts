@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { BodyHistory } from './body-history.js';
-import { ChangedSinceError, changedSince, checkCutoffBeforeBase, parseChangedSince } from './changed-since.js';
+import {
+  ChangedSinceError,
+  CutoffAfterBaseError,
+  changedSince,
+  checkCutoffBeforeBase,
+  parseChangedSince,
+} from './changed-since.js';
 
 const NOW = new Date('2025-03-01T12:00:00Z');
 
@@ -70,7 +76,16 @@ describe('checkCutoffBeforeBase', () => {
   it('refuses a cutoff at or after the base commit, naming the repository, its commit and its date', () => {
     for (const cutoff of ['2024-09-01T16:04:14Z', '2024-10-01T00:00:00Z']) {
       const error = catchError(() => checkCutoffBeforeBase(cutoff, base));
-      expect(error).toMatchObject({ code: 'usage', problem: 'after-the-base-commit', value: cutoff });
+      expect(error).toBeInstanceOf(CutoffAfterBaseError);
+      expect(error).toBeInstanceOf(ChangedSinceError);
+      expect(error).toMatchObject({
+        code: 'usage',
+        problem: 'after-the-base-commit',
+        value: cutoff,
+        repository: 'flask',
+        commit: 'f'.repeat(40),
+        committedAt: '2024-09-01T16:04:14Z',
+      });
       expect(error.message).toBe(
         `--changed-since ${cutoff} is not before the base commit of flask (ffffffffffff, committed \
 2024-09-01T16:04:14Z): no body can have changed after it; give an earlier date, or a later base commit with --at`,

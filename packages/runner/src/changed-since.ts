@@ -67,18 +67,39 @@ export interface CutoffBase {
 }
 
 /**
+ * A cutoff at or after the base commit's committer time (git sources: `--changed-since` later than the commit being
+ * built): a ChangedSinceError with problem `after-the-base-commit` that also names the repository and its commit.
+ */
+export class CutoffAfterBaseError extends ChangedSinceError {
+  readonly repository: string;
+  readonly commit: string;
+  /** The base commit's committer time, UTC `YYYY-MM-DDTHH:MM:SSZ`. */
+  readonly committedAt: string;
+
+  constructor(cutoff: string, base: CutoffBase) {
+    const committedAt = utcTimestamp(Date.parse(base.committedAt));
+    super(
+      cutoff,
+      'after-the-base-commit',
+      [
+        `--changed-since ${cutoff} is not before the base commit of ${base.repository} (${base.commit.slice(0, 12)},`,
+        `committed ${committedAt}): no body can have changed after it; give an earlier date, or a later base commit`,
+        'with --at',
+      ].join(' '),
+    );
+    this.name = 'CutoffAfterBaseError';
+    this.repository = base.repository;
+    this.commit = base.commit;
+    this.committedAt = committedAt;
+  }
+}
+
+/**
  * A cutoff at or after the base commit's committer time selects nothing: every line of the base was committed by
  * then, and a line's author time is not later than its commit's (barring clocks set wrong). That is a
- * ChangedSinceError naming the repository, its base and what to do, rather than a run that ends with no task.
+ * CutoffAfterBaseError naming the repository, its base and what to do, rather than a run that ends with no task.
  */
 export function checkCutoffBeforeBase(cutoff: string, base: CutoffBase): void {
-  const committed = Date.parse(base.committedAt);
-  if (Date.parse(cutoff) < committed) return;
-  throw new ChangedSinceError(
-    cutoff,
-    'after-the-base-commit',
-    `--changed-since ${cutoff} is not before the base commit of ${base.repository} (${base.commit.slice(0, 12)}, \
-committed ${utcTimestamp(committed)}): no body can have changed after it; give an earlier date, or a later base \
-commit with --at`,
-  );
+  if (Date.parse(cutoff) < Date.parse(base.committedAt)) return;
+  throw new CutoffAfterBaseError(cutoff, base);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentHash } from '@repocod/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fetchStandIn } from './fetch-stand-in.js';
+import { fetchStandIn, StandInDigestError } from './fetch-stand-in.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'repocod-stand-in-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -42,14 +42,26 @@ describe('fetchStandIn', () => {
 
   it('refuses an archive whose sha256 is not the manifest’s, unpacking nothing and keeping it aside', async () => {
     const state = join(temp, 'other-state');
+    // A stand-in fetched before, under its own digest: the refused one must leave it as it is.
+    const before = await fetchStandIn('pkg', standIn, state, async () => bytes);
     const wrong = { ...standIn, sha256: '0'.repeat(64) };
-    await expect(fetchStandIn('pkg', wrong, state, async () => bytes)).rejects.toMatchObject({
-      code: 'download-failed',
-      message: expect.stringContaining(
-        `has sha256 ${standIn.sha256}, the manifest's stand_in.sha256 is ${'0'.repeat(64)}`,
-      ),
+    const refused: unknown = await fetchStandIn('pkg', wrong, state, async () => bytes).catch((error) => error);
+    const kept = join(state, 'downloads', 'pkg-1.0.tar.gz.mismatch');
+    expect(refused).toBeInstanceOf(StandInDigestError);
+    expect(refused).toMatchObject({
+      code: 'usage',
+      repository: 'pkg',
+      url: standIn.sdist,
+      expected: '0'.repeat(64),
+      actual: standIn.sha256,
+      kept,
     });
-    expect(existsSync(join(state, 'downloads', 'pkg-1.0.tar.gz.mismatch'))).toBe(true);
-    expect(existsSync(join(state, 'src'))).toBe(false);
+    expect(String(refused)).toContain(
+      `has sha256 ${standIn.sha256}, the manifest's stand_in.sha256 is ${'0'.repeat(64)}`,
+    );
+    expect(String(refused)).toContain('correct stand_in.sha256 in the manifest, or give the source with --source pkg=');
+    expect(existsSync(kept)).toBe(true);
+    expect(existsSync(join(state, 'src', `pkg-stand-in-${'0'.repeat(12)}`))).toBe(false);
+    expect(readFileSync(join(before, 'pkg', '__init__.py'), 'utf8')).toBe('VERSION = "1.0"\n');
   });
 });

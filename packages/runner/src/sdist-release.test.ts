@@ -1,10 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contentHash } from '@repocod/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { NotAPythonSourceError, openSdistRelease, pkgInfoFields, sameProjectName } from './sdist-release.js';
+import {
+  NotAPythonSdistError,
+  openSdistArchive,
+  pkgInfoFields,
+  readReleaseFolder,
+  sameProjectName,
+} from './sdist-release.js';
 
 const temp = mkdtempSync(join(tmpdir(), 'repocod-sdist-release-'));
 afterAll(() => rmSync(temp, { recursive: true, force: true }));
@@ -25,12 +31,21 @@ function sdist(newest = RELEASED): { folder: string; archive: string } {
   return { folder, archive };
 }
 
-describe('openSdistRelease', () => {
+function refusal(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  return null;
+}
+
+describe('openSdistArchive and readReleaseFolder', () => {
   const { folder, archive } = sdist('2025-01-09T15:16:40Z');
 
-  it('unpacks an archive once under the state folder and reads its version, date and sha256', () => {
+  it('unpacks an archive once under the state folder and reads its name, version, date and sha256', () => {
     const state = join(temp, 'state');
-    const release = openSdistRelease('pkg', archive, state);
+    const release = openSdistArchive('pkg', archive, state);
     const sha256 = contentHash(readFileSync(archive));
     expect(release).toEqual({
       given: archive,
@@ -39,58 +54,57 @@ describe('openSdistRelease', () => {
       version: '1.6.1',
       releasedAt: '2025-01-09T15:16:40Z',
       sha256,
-      digestOf: 'archive',
     });
     // tar kept the build's times: the release date is the newest file's, not the unpacking's.
-    expect(openSdistRelease('pkg', archive, state)).toEqual(release);
+    expect(openSdistArchive('pkg', archive, state)).toEqual(release);
   });
 
-  it("reads a folder in place, named by its tree's digest, which a copy with other times keeps", () => {
-    const release = openSdistRelease('pkg', folder, join(temp, 'unused'));
-    expect(release).toMatchObject({ folder, version: '1.6.1', digestOf: 'tree', releasedAt: '2025-01-09T15:16:40Z' });
-    const copy = join(temp, 'copy');
-    cpSync(folder, copy, { recursive: true });
-    const copied = openSdistRelease('pkg', copy, join(temp, 'unused'));
-    expect(copied.sha256).toBe(release.sha256);
-    expect(copied.releasedAt).not.toBe(release.releasedAt);
-    writeFileSync(join(copy, 'pkg', 'core.py'), 'def f():\n    return 2\n');
-    expect(openSdistRelease('pkg', copy, join(temp, 'unused')).sha256).not.toBe(release.sha256);
+  it("reads a source folder in place, with no sha256 (it is not PyPI's file)", () => {
+    expect(readReleaseFolder('pkg', folder)).toEqual({
+      given: folder,
+      folder,
+      project: 'Pkg_Thing',
+      version: '1.6.1',
+      releasedAt: '2025-01-09T15:16:40Z',
+      sha256: null,
+    });
   });
 
-  it('refuses what is not a Python project source, naming the repository, the path and the problem', () => {
-    const refused = (path: string) => {
-      try {
-        openSdistRelease('pkg', path, join(temp, 'unused'));
-      } catch (error) {
-        return error;
-      }
-      return null;
+  it('refuses what is not a Python sdist, naming the option, the repository, the path and the problem', () => {
+    const build = (name: string, pkgInfo: string | null, python: boolean): string => {
+      const dir = join(temp, 'cases', name, `${name}-1.0`);
+      mkdirSync(dir, { recursive: true });
+      if (pkgInfo !== null) writeFileSync(join(dir, 'PKG-INFO'), pkgInfo);
+      if (python) writeFileSync(join(dir, 'core.py'), 'x = 1\n');
+      else writeFileSync(join(dir, 'README'), 'text\n');
+      const tarball = join(temp, 'cases', `${name}-1.0.tar.gz`);
+      execFileSync('tar', ['-czf', tarball, '-C', join(temp, 'cases', name), `${name}-1.0`]);
+      return tarball;
     };
-    const checkout = join(temp, 'checkout');
-    mkdirSync(join(checkout, 'pkg'), { recursive: true });
-    writeFileSync(join(checkout, 'pkg', 'core.py'), 'x = 1\n');
-    const noPython = join(temp, 'no-python');
-    mkdirSync(noPython, { recursive: true });
-    writeFileSync(join(noPython, 'PKG-INFO'), 'Name: pkg\nVersion: 1.0\n');
-    const noVersion = join(temp, 'no-version');
-    mkdirSync(noVersion, { recursive: true });
-    writeFileSync(join(noVersion, 'PKG-INFO'), 'Name: pkg\n');
     const zip = join(temp, 'pkg-1.0.zip');
     writeFileSync(zip, 'not a tarball');
+    const named = join(temp, 'fake-1.0.tar.gz');
+    writeFileSync(named, 'a .tar.gz in name only');
     const cases = [
-      [join(temp, 'nowhere'), 'missing'],
-      [zip, 'not-an-sdist'],
-      [checkout, 'no-pkg-info'],
-      [noVersion, 'no-version'],
-      [noPython, 'no-python-files'],
+      [join(temp, 'nowhere.tar.gz'), 'missing'],
+      [zip, 'not-a-tar-gz'],
+      [named, 'not-a-tar-gz'],
+      [folder, 'not-a-tar-gz'],
+      [build('checkout', null, true), 'no-pkg-info'],
+      [build('nameless', 'Version: 1.0\n', true), 'no-name'],
+      [build('versionless', 'Name: pkg\n', true), 'no-version'],
+      [build('nopython', 'Name: pkg\nVersion: 1.0\n', false), 'no-python-files'],
     ] as const;
     for (const [path, problem] of cases) {
-      const error = refused(path);
-      expect(error).toBeInstanceOf(NotAPythonSourceError);
-      expect(error).toMatchObject({ code: 'usage', repository: 'pkg', path, problem });
-      expect(String(error)).toContain(`pkg: ${path} `);
-      expect(String(error)).toContain('give a release of pkg as PyPI has it');
+      const error = refusal(() => openSdistArchive('pkg', path, join(temp, 'state-refused')));
+      expect(error, path).toBeInstanceOf(NotAPythonSdistError);
+      expect(error).toMatchObject({ code: 'usage', flag: '--dated-against', repository: 'pkg', path, problem });
+      expect(String(error)).toContain(`--dated-against pkg=${path}: it `);
+      expect(String(error)).toContain("give the sdist of pkg's last release before the cutoff");
     }
+    const source = refusal(() => readReleaseFolder('pkg', archive));
+    expect(source).toMatchObject({ flag: '--source', problem: 'not-a-folder' });
+    expect(String(source)).toContain("give the folder pkg's sdist unpacked into");
   });
 });
 

@@ -1,22 +1,23 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, resolve } from 'node:path';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { contentHash, RepocodError } from '@repocod/core';
 import { newestFileTime } from './stand-in-source.js';
 import { unpackSdist } from './unpack-sdist.js';
 
 /**
  * A release of a Python project as its source distribution has it: what dating a snapshot's bodies by release diff
- * (`--dated-against`) needs of the older release, and of the snapshot itself.
+ * (`--dated-against`) needs of the older release (an sdist archive), and of the snapshot's own source (the folder an
+ * sdist unpacked into, given with --source).
  *
- * - The version is PKG-INFO's `Version:` (every sdist has the file; a git checkout does not, which is how a folder
- *   that is not a release is told apart).
- * - The release date is the newest file's modification time: PKG-INFO has no date, and an sdist keeps its build's
- *   times, the day of the release (the rule stand-in-source.ts resolves a stand-in's packages by).
- * - Its identity is the sha256 of the archive when one was given, else of the tree (see treeDigest), so that a
- *   dating made against one release is never reused for another.
+ * - The project and version are PKG-INFO's `Name:` and `Version:` (every sdist has the file; a git checkout does
+ *   not, which is how a folder that is not a release is told apart).
+ * - The release date is the newest file's modification time: PKG-INFO has no date, and an sdist keeps the times of
+ *   its build (for an sdist made from a git archive, as meson-python's and setuptools-scm's are, the release
+ *   commit's), within hours of its upload to PyPI; the rule stand-in-source.ts resolves a stand-in's packages by.
+ *   PyPI's upload time itself is not read: dating runs without the network, and the sdist is what was compared.
  */
 export interface SdistRelease {
-  /** What was given, resolved: the archive or the folder. */
+  /** The archive or folder given, resolved. */
   readonly given: string;
   /** The source folder: the folder given, or the archive's one folder once unpacked. */
   readonly folder: string;
@@ -26,36 +27,48 @@ export interface SdistRelease {
   readonly version: string;
   /** The newest file's modification time, UTC `YYYY-MM-DDTHH:MM:SSZ`. */
   readonly releasedAt: string;
-  readonly sha256: string;
-  /** What sha256 is of: the archive given, or the tree of a folder given. */
-  readonly digestOf: 'archive' | 'tree';
+  /** The sha256 of the archive (PyPI's digest of the sdist); null for a folder. */
+  readonly sha256: string | null;
 }
 
-/** Why a path is not a release's source: it is missing, not a folder or `.tar.gz`, or lacks PKG-INFO or Python. */
-export type NotAPythonSourceProblem = 'missing' | 'not-an-sdist' | 'no-pkg-info' | 'no-version' | 'no-python-files';
+/** Why a path is not a release's source: missing, not a `.tar.gz` (or folder), or without PKG-INFO or Python. */
+export type NotAPythonSdistProblem =
+  | 'missing'
+  | 'not-a-tar-gz'
+  | 'not-a-folder'
+  | 'no-pkg-info'
+  | 'no-name'
+  | 'no-version'
+  | 'no-python-files';
 
-/** A path given as a release of a repository that is not one: a usage error naming it and what to give instead. */
-export class NotAPythonSourceError extends RepocodError {
+/**
+ * A path given as a release of a repository that is not one (`flag` names the option that gave it:
+ * `--dated-against` for the older release, `--source` for the snapshot's own): a usage error naming the option, the
+ * path and what to give instead.
+ */
+export class NotAPythonSdistError extends RepocodError {
+  readonly flag: string;
   readonly repository: string;
   readonly path: string;
-  readonly problem: NotAPythonSourceProblem;
+  readonly problem: NotAPythonSdistProblem;
 
-  constructor(repository: string, path: string, problem: NotAPythonSourceProblem) {
-    const what: Record<NotAPythonSourceProblem, string> = {
+  constructor(flag: string, repository: string, path: string, problem: NotAPythonSdistProblem) {
+    const what: Record<NotAPythonSdistProblem, string> = {
       missing: 'does not exist',
-      'not-an-sdist': 'is a file but not a source distribution (.tar.gz)',
-      'no-pkg-info': 'has no PKG-INFO, so it is not an unpacked source distribution (a git checkout has none)',
+      'not-a-tar-gz': 'is not a source distribution: an sdist is a .tar.gz',
+      'not-a-folder': 'is not a folder (the source an sdist unpacked into)',
+      'no-pkg-info': 'has no PKG-INFO, so it is not an sdist (a git checkout or a wheel has none)',
+      'no-name': "has a PKG-INFO without a 'Name:' line",
       'no-version': "has a PKG-INFO without a 'Version:' line",
       'no-python-files': 'holds no .py file',
     };
-    super(
-      'usage',
-      [
-        `${repository}: ${path} ${what[problem]}; give a release of ${repository} as PyPI has it: its sdist`,
-        `(NAME-VERSION.tar.gz) or the folder it unpacks into`,
-      ].join(' '),
-    );
-    this.name = 'NotAPythonSourceError';
+    const wanted =
+      flag === '--dated-against'
+        ? `the sdist of ${repository}'s last release before the cutoff (NAME-VERSION.tar.gz, as PyPI has it)`
+        : `the folder ${repository}'s sdist unpacked into (tar -xzf NAME-VERSION.tar.gz)`;
+    super('usage', `${flag} ${repository}=${path}: it ${what[problem]}; give ${wanted}`);
+    this.name = 'NotAPythonSdistError';
+    this.flag = flag;
     this.repository = repository;
     this.path = path;
     this.problem = problem;
@@ -63,43 +76,43 @@ export class NotAPythonSourceError extends RepocodError {
 }
 
 /**
- * The release at `given` (a `.tar.gz` sdist, unpacked once into `<stateRoot>/src/<repository>-release-<sha256
- * prefix>`, or a folder), read as SdistRelease says; a NotAPythonSourceError when it is not a Python project's
- * source.
+ * The release an sdist archive (`given`, a `.tar.gz`) is: unpacked once into `<stateRoot>/src/<repository>-release-
+ * <sha256 prefix>` and read as SdistRelease says; a NotAPythonSdistError (for `--dated-against`) when it is not one.
  */
-export function openSdistRelease(repository: string, given: string, stateRoot: string): SdistRelease {
+export function openSdistArchive(repository: string, given: string, stateRoot: string): SdistRelease {
+  const flag = '--dated-against';
   const path = resolve(given);
-  if (!existsSync(path)) throw new NotAPythonSourceError(repository, path, 'missing');
-  if (statSync(path).isDirectory())
-    return readRelease(repository, path, path, contentHash(treeDigestText(path)), 'tree');
-  if (!/\.(tar\.gz|tgz)$/.test(path)) throw new NotAPythonSourceError(repository, path, 'not-an-sdist');
+  if (!existsSync(path)) throw new NotAPythonSdistError(flag, repository, path, 'missing');
+  if (statSync(path).isDirectory() || !/\.(tar\.gz|tgz)$/.test(path) || !isGzip(path))
+    throw new NotAPythonSdistError(flag, repository, path, 'not-a-tar-gz');
   const sha256 = contentHash(readFileSync(path));
-  const folder = unpackSdist(path, join(stateRoot, 'src', `${repository}-release-${sha256.slice(0, 12)}`));
-  return readRelease(repository, path, folder, sha256, 'archive');
+  let folder: string;
+  try {
+    folder = unpackSdist(path, join(stateRoot, 'src', `${repository}-release-${sha256.slice(0, 12)}`));
+  } catch {
+    throw new NotAPythonSdistError(flag, repository, path, 'not-a-tar-gz');
+  }
+  return { ...readRelease(flag, repository, path, folder), sha256 };
 }
 
-function readRelease(
-  repository: string,
-  given: string,
-  folder: string,
-  sha256: string,
-  digestOf: SdistRelease['digestOf'],
-): SdistRelease {
+/** The release a source folder (an unpacked sdist, given with --source) is; a NotAPythonSdistError when not one. */
+export function readReleaseFolder(repository: string, given: string): SdistRelease {
+  const path = resolve(given);
+  if (!existsSync(path)) throw new NotAPythonSdistError('--source', repository, path, 'missing');
+  if (!statSync(path).isDirectory()) throw new NotAPythonSdistError('--source', repository, path, 'not-a-folder');
+  return { ...readRelease('--source', repository, path, path), sha256: null };
+}
+
+function readRelease(flag: string, repository: string, given: string, folder: string): Omit<SdistRelease, 'sha256'> {
   const pkgInfo = join(folder, 'PKG-INFO');
-  if (!existsSync(pkgInfo)) throw new NotAPythonSourceError(repository, given, 'no-pkg-info');
+  if (!existsSync(pkgInfo)) throw new NotAPythonSdistError(flag, repository, given, 'no-pkg-info');
   const fields = pkgInfoFields(readFileSync(pkgInfo, 'utf8'));
+  const project = fields.get('name');
+  if (project === undefined || project === '') throw new NotAPythonSdistError(flag, repository, given, 'no-name');
   const version = fields.get('version');
-  if (version === undefined || version === '') throw new NotAPythonSourceError(repository, given, 'no-version');
-  if (!holdsPythonFile(folder)) throw new NotAPythonSourceError(repository, given, 'no-python-files');
-  return {
-    given,
-    folder,
-    project: fields.get('name') ?? '',
-    version,
-    releasedAt: newestFileTime(folder),
-    sha256,
-    digestOf,
-  };
+  if (version === undefined || version === '') throw new NotAPythonSdistError(flag, repository, given, 'no-version');
+  if (!holdsPythonFile(folder)) throw new NotAPythonSdistError(flag, repository, given, 'no-python-files');
+  return { given, folder, project, version, releasedAt: newestFileTime(folder) };
 }
 
 /**
@@ -124,23 +137,15 @@ export function sameProjectName(a: string, b: string): boolean {
   return normal(a) === normal(b);
 }
 
-/**
- * What a folder's digest is the sha256 of: one line per file (`<sha256>  <path>`, as sha256sum prints it), sorted by
- * path, `.git` left out. Names and contents alone: copying a folder, which changes its times, keeps its digest.
- */
-function treeDigestText(folder: string): string {
-  const files: string[] = [];
-  const visit = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      if (entry.name === '.git') continue;
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) visit(path);
-      else if (entry.isFile()) files.push(relative(folder, path).split('\\').join('/'));
-    }
-  };
-  visit(folder);
-  files.sort();
-  return files.map((file) => `${contentHash(readFileSync(join(folder, file)))}  ${file}\n`).join('');
+/** A gzip stream starts with the bytes 1f 8b: a file merely named .tar.gz is refused before tar is run on it. */
+function isGzip(path: string): boolean {
+  const head = Buffer.alloc(2);
+  const fd = openSync(path, 'r');
+  try {
+    return readSync(fd, head, 0, 2, 0) === 2 && head[0] === 0x1f && head[1] === 0x8b;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function holdsPythonFile(folder: string): boolean {
