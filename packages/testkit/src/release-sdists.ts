@@ -92,9 +92,15 @@ function release(dir: string, version: '1.0' | '1.1', releasedAt: string): TestR
   mkdirSync(join(folder, PROJECT), { recursive: true });
   writeFileSync(
     join(folder, 'PKG-INFO'),
-    ['Metadata-Version: 2.1', `Name: ${PROJECT}`, `Version: ${version}`, 'Summary: a test package', '', 'Text.', ''].join(
-      '\n',
-    ),
+    [
+      'Metadata-Version: 2.1',
+      `Name: ${PROJECT}`,
+      `Version: ${version}`,
+      'Summary: a test package',
+      '',
+      'Text.',
+      '',
+    ].join('\n'),
   );
   writeFileSync(
     join(folder, 'pyproject.toml'),

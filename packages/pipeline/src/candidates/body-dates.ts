@@ -37,9 +37,12 @@ export function datedByText(dating: BodyDating): string {
 /**
  * When each function's body last changed at the checkout's base commit, by function id: by runner's
  * blameFunctionBodies, or, for a source without history given `dated` (`--dated-against`), by release diff against
- * the older release (release-diff-dates.ts). Read from the catalog where these functions were dated before at this
- * commit the same way, dated and stored otherwise (a large repository's blame takes minutes, and every stage that
- * filters by date asks again).
+ * the older release (release-diff-dates.ts). Blame's dates are read from the catalog where these functions were
+ * blamed before at this commit, and blamed and stored otherwise (a large repository's blame takes minutes, and every
+ * stage that filters by date asks again). A release diff is made and stored again each time: it parses only the
+ * older release's files of these functions (seconds), and storing it again makes it the repository's latest dating
+ * at this commit, the one publish and record read (body-dating.ts's chooseDating), even when an earlier dating
+ * against another release is stored too.
  */
 export async function bodyDates(
   catalog: Catalog,
@@ -50,7 +53,7 @@ export async function bodyDates(
   const dating = dated === undefined ? BLAME_DATING : releaseDiffDating(dated);
   const key = bodyHistoryKey(prepared.entry.name, prepared.checkout.baseCommit, dating);
   const stored = await catalog.bodyHistory(key);
-  const missing = functions.filter((fn) => !stored.has(fn.functionId));
+  const missing = dated === undefined ? functions.filter((fn) => !stored.has(fn.functionId)) : functions;
   if (missing.length === 0) return stored;
   const rows =
     dated === undefined
@@ -146,9 +149,7 @@ export async function storedBodyDates(
   baseCommit: string,
 ): Promise<Map<string, BodyHistoryRow>> {
   const dating = await storedDating(catalog, repository, baseCommit);
-  return dating === null
-    ? new Map()
-    : catalog.bodyHistory(bodyHistoryKey(projectName(repository), baseCommit, dating));
+  return dating === null ? new Map() : catalog.bodyHistory(bodyHistoryKey(projectName(repository), baseCommit, dating));
 }
 
 /**

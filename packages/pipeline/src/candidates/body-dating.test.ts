@@ -15,7 +15,7 @@ import {
 
 const diff: ReleaseDiffDating = {
   kind: 'release-diff',
-  against: { version: '1.6.1', releasedAt: '2025-01-09T15:15:00Z', sha256: 'b4'.repeat(32), digestOf: 'archive' },
+  against: { version: '1.6.1', releasedAt: '2025-01-09T15:15:00Z', sha256: 'b4'.repeat(32) },
   release: { version: '1.9.1', releasedAt: '2026-09-10T05:14:00Z' },
 };
 
@@ -23,10 +23,10 @@ describe('the key text of a dating', () => {
   it("is blame's options for blame, and names both releases for a release diff; each reads back", () => {
     expect(datingKeyText(BLAME_DATING)).toBe(BODY_BLAME_ARGS.join(' '));
     expect(datingKeyText(diff)).toBe(
-      `release-diff against 1.6.1 (2025-01-09T15:15:00Z, archive sha256 ${'b4'.repeat(32)}) to 1.9.1 (2026-09-10T05:14:00Z)`,
+      `release-diff against 1.6.1 (2025-01-09T15:15:00Z, sha256 ${'b4'.repeat(32)}) to 1.9.1 (2026-09-10T05:14:00Z)`,
     );
-    const tree: BodyDating = { ...diff, against: { ...diff.against, digestOf: 'tree' } };
-    for (const dating of [BLAME_DATING, diff, tree]) expect(datingOfKeyText(datingKeyText(dating))).toEqual(dating);
+    const other: BodyDating = { ...diff, against: { ...diff.against, version: '1.6.0rc1' } };
+    for (const dating of [BLAME_DATING, diff, other]) expect(datingOfKeyText(datingKeyText(dating))).toEqual(dating);
     // Blame with other options than today's is not a dating this tool reads.
     expect(datingOfKeyText('blame --porcelain -w')).toBeNull();
   });
@@ -53,16 +53,13 @@ describe("a release diff's body commit and record", () => {
     expect(shortBodyCommit('6a64969009bf1234567890abcdef1234567890ab')).toBe('6a64969009bf');
   });
 
-  it("writes the older's sha256 as the archive's or the tree's", () => {
+  it("writes both releases' versions and dates, and the older's sha256", () => {
     expect(releaseDiffRecord(diff)).toEqual({
+      version: '1.9.1',
+      released_at: '2026-09-10T05:14:00Z',
       against_version: '1.6.1',
       against_released_at: '2025-01-09T15:15:00Z',
       against_sha256: 'b4'.repeat(32),
-      version: '1.9.1',
-      released_at: '2026-09-10T05:14:00Z',
-    });
-    expect(releaseDiffRecord({ ...diff, against: { ...diff.against, digestOf: 'tree' } })).toMatchObject({
-      against_tree_sha256: 'b4'.repeat(32),
     });
   });
 });

@@ -23,8 +23,8 @@ export interface ReleaseStamp {
  */
 export interface ReleaseDiffDating {
   readonly kind: 'release-diff';
-  /** The older release the snapshot was compared with, and the sha256 of its archive or tree. */
-  readonly against: ReleaseStamp & { readonly sha256: string; readonly digestOf: 'archive' | 'tree' };
+  /** The older release the snapshot was compared with, and the sha256 of its sdist (PyPI's digest of the file). */
+  readonly against: ReleaseStamp & { readonly sha256: string };
   /** The snapshot's own release: the stand-in. */
   readonly release: ReleaseStamp;
 }
@@ -35,8 +35,7 @@ export const BLAME_DATING: BodyDating = { kind: 'blame' };
 /** The blame options a stored date was made with, part of its key: another way of dating never reuses a row. */
 const BLAME_KEY = BODY_BLAME_ARGS.join(' ');
 
-const RELEASE_DIFF_KEY =
-  /^release-diff against (\S+) \((\S+), (archive|tree) sha256 ([0-9a-f]{64})\) to (\S+) \((\S+)\)$/;
+const RELEASE_DIFF_KEY = /^release-diff against (\S+) \((\S+), sha256 ([0-9a-f]{64})\) to (\S+) \((\S+)\)$/;
 
 /**
  * The key text of a dating: the blame options, or `release-diff against 1.6.1 (2025-01-09T15:15:00Z, archive sha256
@@ -46,7 +45,7 @@ export function datingKeyText(dating: BodyDating): string {
   if (dating.kind === 'blame') return BLAME_KEY;
   const { against, release } = dating;
   return [
-    `release-diff against ${against.version} (${against.releasedAt}, ${against.digestOf} sha256 ${against.sha256})`,
+    `release-diff against ${against.version} (${against.releasedAt}, sha256 ${against.sha256})`,
     `to ${release.version} (${release.releasedAt})`,
   ].join(' ');
 }
@@ -56,15 +55,10 @@ export function datingOfKeyText(text: string): BodyDating | null {
   if (text === BLAME_KEY) return BLAME_DATING;
   const match = RELEASE_DIFF_KEY.exec(text);
   if (match === null) return null;
-  const [, againstVersion, againstAt, digestOf, sha256, version, releasedAt] = match;
+  const [, againstVersion, againstAt, sha256, version, releasedAt] = match;
   return {
     kind: 'release-diff',
-    against: {
-      version: againstVersion as string,
-      releasedAt: againstAt as string,
-      sha256: sha256 as string,
-      digestOf: digestOf as 'archive' | 'tree',
-    },
+    against: { version: againstVersion as string, releasedAt: againstAt as string, sha256: sha256 as string },
     release: { version: version as string, releasedAt: releasedAt as string },
   };
 }
@@ -108,26 +102,25 @@ export function shortBodyCommit(bodyCommit: string): string {
 }
 
 /**
- * A release diff as a release's `freshness.json` and a record's meta write it: both versions and dates, and the
- * older's sha256, of its archive (`against_sha256`, PyPI's digest of the sdist) or of its tree when a folder was
- * given (`against_tree_sha256`, this tool's: sdist-release.ts).
+ * A release diff as a release's `freshness.json` and a record's meta write it: the newer release (the snapshot's
+ * source, the stand-in) and the older one it was compared with, each with its version and date (runner's
+ * sdist-release.ts: the sdist's newest file), and the older's sha256 (PyPI's digest of its sdist).
  */
 export interface ReleaseDiffRecord {
-  readonly against_version: string;
-  readonly against_released_at: string;
-  readonly against_sha256?: string;
-  readonly against_tree_sha256?: string;
   readonly version: string;
   readonly released_at: string;
+  readonly against_version: string;
+  readonly against_released_at: string;
+  readonly against_sha256: string;
 }
 
 export function releaseDiffRecord(dating: ReleaseDiffDating): ReleaseDiffRecord {
   const { against, release } = dating;
   return {
-    against_version: against.version,
-    against_released_at: against.releasedAt,
-    ...(against.digestOf === 'archive' ? { against_sha256: against.sha256 } : { against_tree_sha256: against.sha256 }),
     version: release.version,
     released_at: release.releasedAt,
+    against_version: against.version,
+    against_released_at: against.releasedAt,
+    against_sha256: against.sha256,
   };
 }

@@ -1,7 +1,7 @@
 import { RepocodError } from '@repocod/core';
 
 /*
- * What `--dated-against NAME=OLDER_RELEASE` refuses, before anything is dated or stored: each a usage error naming
+ * What `--dated-against NAME=OLDER_SDIST` refuses, before anything is dated or stored: each a usage error naming
  * the repository, the releases and dates concerned, and what to give instead. (A path that is not a Python
  * project's source is runner's NotAPythonSourceError.)
  */
@@ -28,8 +28,8 @@ export class ReleaseNotBeforeCutoffError extends RepocodError {
       'usage',
       [
         `--dated-against ${repository}=${against.given}: ${repository} ${against.version} was released`,
-        `${against.releasedAt} (its newest file), not before --changed-since ${cutoff}; a body that changed after it`,
-        `may have changed before the cutoff. Give the last release of ${repository} before ${cutoff}`,
+        `${against.releasedAt} (its sdist's newest file), not before --changed-since ${cutoff}; a body that changed`,
+        `after it may have changed before the cutoff. Give the last release of ${repository} before ${cutoff}`,
         `(\`pip index versions ${repository}\` lists the versions; \`pip download --no-deps --no-binary :all:`,
         `${repository}==VERSION\` brings one's sdist)`,
       ].join(' '),

@@ -1,7 +1,8 @@
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import type { ManifestEntry, SdistRelease } from '@repocod/runner';
-import { isGitRepository, openSdistRelease, sameProjectName } from '@repocod/runner';
+import { isGitRepository, openSdistArchive, readReleaseFolder, sameProjectName } from '@repocod/runner';
 import type { ReleaseDiffDating } from './body-dating.js';
 import {
   DatedAgainstHistoryError,
@@ -13,13 +14,13 @@ import {
 
 /**
  * A repository whose source has no history (a release's sdist, snapshotted as one commit), dated by release diff
- * (`--dated-against NAME=OLDER_RELEASE`): its own release, and the older one its bodies are compared with.
+ * (`--dated-against NAME=OLDER_SDIST`): its own release, and the older one its bodies are compared with.
  */
 export interface DatedAgainst {
   /** The manifest's name. */
   readonly repository: string;
-  /** The older release: the last before the cutoff. */
-  readonly against: SdistRelease;
+  /** The older release: the last before the cutoff, an sdist archive (so with its sha256). */
+  readonly against: SdistRelease & { readonly sha256: string };
   /** The repository's source, read as a release: the folder its snapshot is made of. */
   readonly release: SdistRelease;
 }
@@ -82,8 +83,9 @@ export function releaseDatings(options: DatedAgainstOptions): ReleaseDatings | u
     if (entry.url !== null) throw new DatedAgainstHistoryError(name, entry.url);
     const source = resolve(options.projectRoot, entry.source);
     if (isGitRepository(source)) throw new DatedAgainstHistoryError(name, source);
-    const release = openSdistRelease(name, source, options.stateRoot);
-    const against = openSdistRelease(name, path, options.stateRoot);
+    const release = readReleaseFolder(name, source);
+    const opened = openSdistArchive(name, path, options.stateRoot);
+    const against = { ...opened, sha256: opened.sha256 as string };
     if (!sameProjectName(release.project, against.project))
       throw new OtherProjectReleaseError(name, release.project, against.project, against.given);
     const dated = { repository: name, against, release };
@@ -120,12 +122,7 @@ export function releaseDiffDating(dated: DatedAgainst): ReleaseDiffDating {
   const { against, release } = dated;
   return {
     kind: 'release-diff',
-    against: {
-      version: against.version,
-      releasedAt: against.releasedAt,
-      sha256: against.sha256,
-      digestOf: against.digestOf,
-    },
+    against: { version: against.version, releasedAt: against.releasedAt, sha256: against.sha256 },
     release: { version: release.version, releasedAt: release.releasedAt },
   };
 }
@@ -138,8 +135,17 @@ function parseSpec(spec: string): { name: string; path: string } {
     throw new RepocodError(
       'usage',
       [
-        `--dated-against ${JSON.stringify(spec)} must look like NAME=OLDER_RELEASE (an sdist .tar.gz or its unpacked`,
-        `folder), e.g. --dated-against scikit-learn=scikit_learn-1.6.1.tar.gz`,
+        `--dated-against ${JSON.stringify(spec)} must look like NAME=OLDER_SDIST (the path of a .tar.gz sdist), e.g.`,
+        '--dated-against scikit-learn=scikit_learn-1.6.1.tar.gz',
+      ].join(' '),
+    );
+  // A version where a path belongs: the sdist is compared as a file of the curator's, fetched by pip, not by us.
+  if (/^v?\d[0-9A-Za-z.!+-]*$/.test(path) && !existsSync(path))
+    throw new RepocodError(
+      'usage',
+      [
+        `--dated-against ${spec}: give the path of ${name} ${path}'s sdist, not its version (this tool does not`,
+        `fetch releases by version); \`pip download --no-deps --no-binary :all: ${name}==${path}\` brings it`,
       ].join(' '),
     );
   return { name, path };

@@ -23,10 +23,7 @@ export async function releaseDiffRows(
   dated: DatedAgainst,
   functions: readonly CatalogFunction[],
 ): Promise<BodyHistoryRow[]> {
-  const older = await olderFunctions(
-    dated.against.folder,
-    new Set(functions.map((fn) => fn.file)),
-  );
+  const older = await olderFunctions(dated.against.folder, new Set(functions.map((fn) => fn.file)));
   const changes = bodyChanges(functions, older);
   const dating = releaseDiffDating(dated);
   return functions.map((fn): BodyHistoryRow => {

@@ -41,14 +41,16 @@ describe('bodyChanges: a snapshot against an older release', () => {
       'no-code-line',
       'changed',
     ]);
-    expect(['changed', 'added', 'unchanged', 'no-code-line'].map((change) => changedAfterOlder(change as never))).toEqual(
-      [true, true, false, false],
-    );
+    expect(
+      ['changed', 'added', 'unchanged', 'no-code-line'].map((change) => changedAfterOlder(change as never)),
+    ).toEqual([true, true, false, false]);
   });
 
   it('normalises a body to its code lines without whitespace, and a line split in two is a change', () => {
     expect(normalizedBody('\n    x = f(a,  b)\r\n    # why\n\treturn x\n')).toBe('x=f(a,b)\nreturnx');
-    expect(normalizedBody('    x = f(a,\n          b)\n    return x\n')).not.toBe(normalizedBody('    x = f(a, b)\n    return x\n'));
+    expect(normalizedBody('    x = f(a,\n          b)\n    return x\n')).not.toBe(
+      normalizedBody('    x = f(a, b)\n    return x\n'),
+    );
     expect(normalizedBody('   \n# only a comment\n')).toBeNull();
   });
 });

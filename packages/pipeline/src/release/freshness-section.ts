@@ -59,14 +59,11 @@ function mixedParagraph(cutoff: string): string[] {
 function releaseDiffLines(entry: FreshRepository): string[] {
   const diff = entry.release_diff;
   if (diff === undefined) return [];
-  const digest =
-    diff.against_sha256 === undefined
-      ? `tree sha256 \`${diff.against_tree_sha256 ?? ''}\``
-      : `sdist sha256 \`${diff.against_sha256}\``;
   return [
     `- ${entry.repo}: dated by release diff, ${diff.version} (released ${diff.released_at}) against`,
-    `  ${diff.against_version} (released ${diff.against_released_at}, ${digest}); a changed body's \`body_commit\` is`,
-    `  \`release-diff:${diff.against_version}..${diff.version}\` and its date ${diff.version}'s release (the base`,
-    "  commit is this tool's snapshot of the sdist's files, and its date the snapshot's, not the project's).",
+    `  ${diff.against_version} (released ${diff.against_released_at}, sdist sha256 \`${diff.against_sha256}\`): a`,
+    `  changed body's \`body_commit\` is \`release-diff:${diff.against_version}..${diff.version}\` and its date`,
+    `  ${diff.version}'s release (the base commit is this tool's snapshot of the sdist's files, and its date the`,
+    "  snapshot's, not the project's).",
   ];
 }
