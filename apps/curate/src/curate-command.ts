@@ -33,7 +33,7 @@ export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
-                      [--dated-against NAME=OLDER_RELEASE]
+                      [--dated-against NAME=OLDER_SDIST]
                       [--reference NAME [--keep-all]] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--at NAME=REF] [--db FILE]
 
@@ -50,7 +50,7 @@ is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
 --all mines every candidate; --candidates MODE chooses which, --changed-since DATE keeps only the bodies changed
-after DATE (see repocod mine; --dated-against NAME=OLDER_RELEASE dates a source without history against an older
+after DATE (see repocod mine; --dated-against NAME=OLDER_SDIST dates a source without history against an older
 release, as there). --levels MODE
 chooses the context-level labelling the tasks, the Lite-first plan and the selection use (see repocod
 tasks). --reference NAME rebuilds a reference (repocod reference): mine and tasks take exactly the

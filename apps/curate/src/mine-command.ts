@@ -33,7 +33,7 @@ export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QU
 [--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--at NAME=REF] [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
-                    [--changed-since DATE] [--dated-against NAME=OLDER_RELEASE]
+                    [--changed-since DATE] [--dated-against NAME=OLDER_SDIST]
        repocod mine --lite <repository>... [--repo NAME]... [--spec FILE] [--levels MODE] [--margin 20%|N]
                     [same options but --only]
 

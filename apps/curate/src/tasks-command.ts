@@ -18,7 +18,7 @@ export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templ
 FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
                      [--levels MODE] [--reference NAME] [--at NAME=REF] [--changed-since DATE]
-                     [--dated-against NAME=OLDER_RELEASE]
+                     [--dated-against NAME=OLDER_SDIST]
 
 Turns the mined functions with relevant tests into tasks: instance id, context level with the
 dependencies behind it, problem statements (from --templates, a JSON file {"code": "...", "test":
@@ -27,7 +27,7 @@ tests, and their checks (round trip, git apply, the pre state collects). --exact
 \`repocod mine --exact\`. Exit code 0 once the tasks are built, also when some fail their checks (they
 are listed, kept and never selected); non-zero when the stage could not run. A mined function outside
 --candidates MODE (see repocod mine) is not made a task: modes narrower than the one mined need no new mining;
-nor is one whose body did not change after --changed-since DATE (see repocod mine; --dated-against NAME=OLDER_RELEASE
+nor is one whose body did not change after --changed-since DATE (see repocod mine; --dated-against NAME=OLDER_SDIST
 dates a source without history against an older release, as there).
 With --reference NAME (repocod reference) the tasks are exactly the mined functions the reference's rows resolve
 to, candidates of ours or not (mine them with repocod mine --reference NAME first).
