@@ -16,8 +16,9 @@ export interface ReleaseFreshness {
   /** The cutoff, UTC `YYYY-MM-DDTHH:MM:SSZ` (as parseChangedSince gives it). */
   readonly changed_since: string;
   /**
-   * How a body was dated: the blame command, at the base commit, over the body's code lines; PER_REPOSITORY_DATED_BY
-   * when a repository was dated by release diff, and then each repository says how it was.
+   * How a body was dated: the blame command, at the base commit, over the body's code lines; `release-diff` when
+   * every repository was dated by release diff; PER_REPOSITORY_DATED_BY when the ways differ (each repository says
+   * its own whenever one was dated by release diff).
    */
   readonly dated_by: string;
   readonly repositories: readonly FreshRepository[];
@@ -125,7 +126,7 @@ export function releaseFreshness(
   repositories.sort((a, b) => (a.repository < b.repository ? -1 : a.repository > b.repository ? 1 : 0));
   return {
     changed_since: cutoff,
-    dated_by: perRepository ? PER_REPOSITORY_DATED_BY : BODY_DATED_BY,
+    dated_by: topDatedBy(repositories),
     repositories,
   };
 }
@@ -133,4 +134,13 @@ export function releaseFreshness(
 /** `<version>/freshness.json`. */
 export function freshnessRecord(freshness: ReleaseFreshness): VersionFile {
   return { name: FRESHNESS_RECORD, content: `${JSON.stringify(freshness, null, 2)}\n` };
+}
+
+/**
+ * The top-level `dated_by`: the one way every repository was dated (the blame command, or `release-diff`), else
+ * PER_REPOSITORY_DATED_BY, each repository then saying its own.
+ */
+function topDatedBy(repositories: readonly FreshRepository[]): string {
+  const ways = new Set(repositories.map((entry) => entry.dated_by ?? BODY_DATED_BY));
+  return ways.size <= 1 ? ([...ways][0] ?? BODY_DATED_BY) : PER_REPOSITORY_DATED_BY;
 }
