@@ -33,7 +33,7 @@ export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V
 [--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
-                      [--dated-against NAME=OLDER_SDIST]
+                      [--dated-against NAME=OLDER_SDIST]...
                       [--reference NAME [--keep-all]] [--record [--record-out DIR]]
                       [--manifest FILE] [--source NAME=PATH] [--at NAME=REF] [--db FILE]
 

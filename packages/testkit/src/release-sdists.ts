@@ -75,7 +75,7 @@ function moduleText(version: '1.0' | '1.1'): string {
   return `${parts.map((part) => part.join('\n')).join('\n\n\n')}\n`;
 }
 
-/** Every file and folder under `folder` (and itself) given the modification time `at`, as an sdist keeps its build's. */
+/** Every file and folder under `folder` (and itself) given the modification time `at`, as an sdist keeps its build. */
 function stamp(folder: string, at: string): void {
   const time = new Date(at);
   for (const entry of readdirSync(folder, { withFileTypes: true })) {

@@ -38,7 +38,7 @@ export async function releaseDiffRows(
   });
 }
 
-/** The functions of `files` (paths relative to the release's folder) in the older release, extracted as extract does. */
+/** The functions of `files` (paths relative to the release's folder) in the older release, as extract finds them. */
 async function olderFunctions(folder: string, files: ReadonlySet<string>): Promise<FunctionRecord[]> {
   const parser = await loadPythonParser();
   const found: FunctionRecord[] = [];

@@ -27,7 +27,7 @@ export interface BodyDateFields {
 export interface RecordFreshness {
   /** The `--changed-since` cutoff, UTC. */
   readonly changed_since: string;
-  /** How the bodies were dated (the release's freshness.json says it the same way): blame's command or `release-diff`. */
+  /** How the bodies were dated (as the release's freshness.json says it): blame's command or `release-diff`. */
   readonly dated_by: string;
   /** By release diff: the two releases compared. Absent for a repository dated by git blame. */
   readonly release_diff?: ReleaseDiffRecord;

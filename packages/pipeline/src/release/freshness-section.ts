@@ -54,7 +54,8 @@ function releaseDiffParagraph(cutoff: string, blamed: boolean): string[] {
       ? [
           'For a repository with its history, the newest code line of the body (the lines a model writes; a docstring',
           'or comment change does not count) has a later author time by `git blame -w -M -C` at the base commit',
-          '(whitespace-only changes ignored, lines moved within a file or to another file of the same commit followed).',
+          '(whitespace-only changes ignored, lines moved within a file or to another file of the same commit',
+          'followed).',
         ]
       : []),
     "For a repository whose source is a release's sdist (no history), the body (the lines a model writes) differs",
@@ -73,7 +74,7 @@ function releaseDiffLines(entry: FreshRepository): string[] {
     `- ${entry.repo}: dated by release diff, ${diff.version} (released ${diff.released_at}) against`,
     `  ${diff.against_version} (released ${diff.against_released_at}, sdist sha256`,
     `  \`${diff.against_sha256}\`): a changed body's \`body_commit\` is`,
-    `  \`release-diff:${diff.against_version}..${diff.version}\` and its date ${diff.version}'s release (the base commit is`,
-    "  this tool's snapshot of the sdist's files, and its date the snapshot's, not the project's).",
+    `  \`release-diff:${diff.against_version}..${diff.version}\` and its date ${diff.version}'s release (the base`,
+    "  commit is this tool's snapshot of the sdist's files, and its date the snapshot's, not the project's).",
   ];
 }

@@ -74,7 +74,7 @@ describe('a fresh version of a source dated by release diff', () => {
     expect((refused as NotChangedSinceError).tasks).toEqual([{ instanceId: QUOTE, bodyChangedAt: WRITTEN }]);
   });
 
-  it('says dated_by release-diff with both versions in tasks.jsonl, freshness.json, the card and the record', async () => {
+  it('says dated_by release-diff, both versions, in tasks.jsonl, freshness.json, the card, the record', async () => {
     // The tasks stage itself, as `repocod tasks demo --changed-since CUTOFF --dated-against demo=…0.9.tar.gz` runs it:
     // only the bodies changed since 0.9 stay tasks, so that the record, which takes every task, is a fresh one.
     const datedAgainst = new Map([['demo', diff.dated]]);
