@@ -139,6 +139,11 @@ export interface LocalManifestEntry extends ManifestEntryFields {
    * --source; see stand-in-source.ts): the tasks' base commit is then the folder's snapshot.
    */
   readonly standInFor?: string;
+  /**
+   * The release date of that folder (its newest file, UTC): the era its recipe variants are chosen by, since its
+   * snapshot commit carries the runner's fixed date (see recipe-at-checkout.ts).
+   */
+  readonly standInReleasedAt?: string;
   /** The manifest's url when --source put a local clone in its place: still the repository's name. */
   readonly upstream?: string;
 }

@@ -1,7 +1,11 @@
+import { mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { git } from './git.js';
 import { parseManifest } from './manifest.js';
 import { recipeAtCheckout } from './recipe-at-checkout.js';
+import { standInEntry } from './stand-in-source.js';
 import { addCommit, makeDatedHistory } from './testing/dated-commits.js';
 
 /** An entry of the history at `path` whose second variant starts at the commit `start`. */
@@ -67,5 +71,35 @@ describe('recipeAtCheckout', () => {
       commitTimestamp: '2025-06-01T00:00:00Z',
     });
     expect(choice.chosen?.index).toBe(0);
+  });
+
+  it("chooses a stand-in's variant by its release date, not by its snapshot commit's fixed date", async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'repocod-stand-in-era-'));
+    writeFileSync(join(folder, 'PKG-INFO'), 'Metadata-Version: 2.1\nName: lib\nVersion: 2.0\n');
+    writeFileSync(join(folder, 'lib.py'), 'a = 1\n');
+    const released = new Date('2026-02-01T12:00:00Z');
+    for (const file of ['PKG-INFO', 'lib.py']) utimesSync(join(folder, file), released, released);
+    const text = [
+      'repositories:',
+      '  - name: lib',
+      '    url: https://example.invalid/lib.git',
+      `    base_commit: ${'a'.repeat(40)}`,
+      '    python: "3.11"',
+      '    install: [{pip: [--editable, ".[test]"]}]',
+      '    test_roots: [tests]',
+      '    variants:',
+      '      - from: 2025-06-01',
+      '        why: the test extra became a group',
+      '        install: [{pip: [pytest, --editable, .]}]',
+    ].join('\n');
+    const [entry] = parseManifest(`${text}\n`, 'lib.yaml').repositories;
+    if (entry === undefined || entry.baseCommit === null) throw new Error('no entry');
+    const standIn = standInEntry({ ...entry, baseCommit: entry.baseCommit }, folder);
+    // The runner's snapshot of a folder is committed at its fixed date, 2024-01-01.
+    const snapshot = { name: 'lib', path: folder, baseCommit: 'b'.repeat(40), commitTimestamp: '2024-01-01T00:00:00Z' };
+    expect(standIn).toMatchObject({ standInReleasedAt: '2026-02-01T12:00:00Z' });
+    expect((await recipeAtCheckout(standIn, snapshot)).chosen?.index).toBe(0);
+    // The same entry from a clone dated by its commit: the 2024 commit keeps the entry's own recipe.
+    expect((await recipeAtCheckout(entry, snapshot)).chosen).toBeNull();
   });
 });

@@ -7,6 +7,7 @@ import { chooseRecipe, type RecipeChoice, type StartCommitFacts } from './recipe
  * The recipe at the checkout's commit (chooseRecipe), with what the variants need read from its history: the date
  * of each start commit and whether the base commit descends from it. A start commit the clone lacks is left out: a
  * base commit's ancestors are in its clone, so such a variant does not apply (a shallow clone would mislead here).
+ * A stand-in's snapshot commit has the runner's fixed date, so its era is its release's date instead.
  */
 export async function recipeAtCheckout(entry: ManifestEntry, checkout: Checkout): Promise<RecipeChoice> {
   const startCommits = new Map<string, StartCommitFacts>();
@@ -21,7 +22,12 @@ export async function recipeAtCheckout(entry: ManifestEntry, checkout: Checkout)
   }
   return chooseRecipe(entry, {
     commit: checkout.baseCommit,
-    committedAt: checkout.commitTimestamp,
+    committedAt: eraOf(entry, checkout),
     startCommits,
   });
+}
+
+/** When a checkout's era starts: its commit's date, or a stand-in's release date (its snapshot commit's is ours). */
+function eraOf(entry: ManifestEntry, checkout: Checkout): string {
+  return (entry.url === null ? entry.standInReleasedAt : undefined) ?? checkout.commitTimestamp;
 }

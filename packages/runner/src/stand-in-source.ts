@@ -11,7 +11,8 @@ import type { LocalManifestEntry, ManifestEntry } from './manifest.js';
  *   that commit is the tasks' base commit; the entry remembers which commit the folder stands in for
  *   (`standInFor`), so that every report can say so.
  * - Its packages are resolved as of the folder's newest file (an sdist keeps the modification times of
- *   its build, the day of the release) unless the manifest sets exclude_newer.
+ *   its build, the day of the release) unless the manifest sets exclude_newer, and its recipe variants are
+ *   chosen by that date too (`standInReleasedAt`): a 2026 release is built with the 2026 recipe.
  */
 
 /** A working copy (`.git` inside) or a bare repository (HEAD, objects and refs at the top). */
@@ -26,13 +27,15 @@ export function standInEntry(
   source: string,
 ): LocalManifestEntry {
   const upstream = entry.url ?? entry.upstream;
+  const releasedAt = newestFileTime(source);
   return {
     ...entry,
     url: null,
     source,
     baseCommit: null,
     standInFor: entry.baseCommit,
-    excludeNewer: entry.excludeNewer ?? newestFileTime(source),
+    standInReleasedAt: releasedAt,
+    excludeNewer: entry.excludeNewer ?? releasedAt,
     ...(upstream === undefined ? {} : { upstream }),
   };
 }
