@@ -72,6 +72,7 @@ file', () => {
       source: join(CLONES, 'scikit-learn-1.5.2'),
       baseCommit: null,
       standInFor: 'c71340fd74280408b84be7ca008e1205e10c7830',
+      standInReleasedAt: '2024-09-11T12:30:00Z',
       excludeNewer: '2024-09-11T12:30:00Z',
       upstream: 'https://github.com/scikit-learn/scikit-learn.git',
     });
