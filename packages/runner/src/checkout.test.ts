@@ -69,6 +69,15 @@ describe('ensureCheckout', () => {
     expect(later.commitTimestamp).toBe('2024-02-03T04:05:06+00:00');
   });
 
+  it('names a url it cannot clone and the local clone to give instead', async () => {
+    const reposRoot = mkdtempSync(join(tmpdir(), 'repocod-repos-'));
+    const url = join(mkdtempSync(join(tmpdir(), 'repocod-gone-')), 'absent.git');
+    const entry = { ...demoEntry(), name: 'up', url, source: null, baseCommit: 'a'.repeat(40) } as ManifestEntry;
+    const failure = ensureCheckout(entry, { reposRoot, projectRoot: PROJECT_ROOT });
+    await expect(failure).rejects.toThrow(new RegExp(`^up: could not clone ${url} \\(.*\\); give a local clone`));
+    await expect(failure).rejects.toThrow(/--source up=PATH \(and --repo up to curate/);
+  });
+
   it('names a base commit the repository does not have and what to do', async () => {
     const upstream = await makeUpstream();
     const reposRoot = mkdtempSync(join(tmpdir(), 'repocod-repos-'));

@@ -56,7 +56,19 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
     }
     return { name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
   }
-  await ensureClone(origin, path);
+  await ensureClone(origin, path).catch((error: unknown) => {
+    // Where the url cannot be reached (no network, a private repository), a local clone is the way on.
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new RepocodError(
+      'git-failed',
+      [
+        `${entry.name}: could not clone ${origin} (${reason.split('\n').at(-1)}); give a local clone with`,
+        `--source ${entry.name}=PATH (and --repo ${entry.name} to curate: a flow prepares the repositories it runs`,
+        'from their clones, and the others its selection holds from their urls)',
+      ].join(' '),
+      { cause: error },
+    );
+  });
   if (!(await hasCommit(path, baseCommit))) {
     // A shallow or older clone: fetch the commit itself, then everything, before giving up.
     await gitSucceeds(path, ['fetch', '--quiet', origin, baseCommit]);
