@@ -1,6 +1,6 @@
 import { AtError } from './at-error.js';
 import { parseAtSpec } from './at-spec.js';
-import { git } from './git.js';
+import { commitTime, git } from './git.js';
 import { editDistance } from './manifest-suggest.js';
 
 /** The commit a spec names, and what it meant, for the line that tells the user. */
@@ -98,7 +98,7 @@ async function commitOf(gitDir: string, revision: string): Promise<string | null
 }
 
 async function committedAt(gitDir: string, commit: string): Promise<string> {
-  const iso = await git(gitDir, ['show', '--no-patch', '--format=%cI', commit]);
+  const iso = await commitTime(gitDir, commit);
   return new Date(iso).toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 

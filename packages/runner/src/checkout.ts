@@ -1,7 +1,7 @@
 import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import { RUNNER_COMMIT_ENV, git, gitSucceeds } from './git.js';
+import { RUNNER_COMMIT_ENV, commitTime, git, gitSucceeds } from './git.js';
 import { catalogName } from './catalog-name.js';
 import type { ManifestEntry } from './manifest.js';
 import { fillBlobsFromDistributions, missingBlobs, missingBlobsError } from './missing-blobs.js';
@@ -54,7 +54,7 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
         `${entry.name}: ${origin} is not a git repository: ${files} stand in for ${entry.standInFor.slice(0, 12)}`,
       );
     }
-    return { name, path, baseCommit: snapshot, commitTimestamp: await commitTimestamp(path, snapshot) };
+    return { name, path, baseCommit: snapshot, commitTimestamp: await commitTime(path, snapshot) };
   }
   await ensureClone(origin, path).catch((error: unknown) => {
     // Where the url cannot be reached (no network, a private repository), a local clone is the way on.
@@ -83,7 +83,7 @@ clone that has it with --source ${entry.name}=PATH`,
   }
   await completeTree(entry, path, baseCommit, options);
   await git(path, ['checkout', '--quiet', '--force', '--detach', baseCommit]);
-  return { name, path, baseCommit, commitTimestamp: await commitTimestamp(path, baseCommit) };
+  return { name, path, baseCommit, commitTimestamp: await commitTime(path, baseCommit) };
 }
 
 /** A clone of `origin` at `path` (no files checked out), made unless one is there. */
@@ -115,10 +115,6 @@ async function completeTree(
 
 async function hasCommit(path: string, commit: string): Promise<boolean> {
   return gitSucceeds(path, ['cat-file', '-e', `${commit}^{commit}`]);
-}
-
-async function commitTimestamp(path: string, commit: string): Promise<string> {
-  return git(path, ['show', '--no-patch', '--format=%cI', commit]);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { posix } from 'node:path';
 import { DERIVE_FILES, deriveRecipe, type RecipeProposal, WORKFLOW_FOLDER } from './derive-recipe.js';
-import { git, gitSucceeds } from './git.js';
+import { commitTime, git, gitSucceeds } from './git.js';
 import { findPythonInterpreter } from './python-interpreter.js';
 
 /** The Python minors asked for when the manifest's version no longer fits: 3.8 to 3.14. */
@@ -35,7 +35,7 @@ export async function deriveRecipeAt(options: DeriveAtOptions): Promise<RecipePr
   return deriveRecipe({
     name: options.name,
     commit,
-    committedAt: await git(gitDir, ['show', '--no-patch', '--format=%cI', commit]),
+    committedAt: await commitTime(gitDir, commit),
     texts,
     manifestPython: options.manifestPython,
     installedPythons: options.installedPythons ?? (await installedPythons()),

@@ -13,7 +13,7 @@ import {
 } from './environment-marker.js';
 import { listInstalledPackages, packagesHash } from './environment-packages.js';
 import { findUv, type UvTool } from './environment-uv.js';
-import { git } from './git.js';
+import { commitTime } from './git.js';
 import { isResolvedInstall } from './install-step.js';
 import type { ManifestEntry } from './manifest.js';
 import { recipeHash } from './manifest-recipe-hash.js';
@@ -192,7 +192,7 @@ async function wantedResolutionDate(
   const pinned = entry.baseCommit ?? null;
   if (entry.excludeNewer !== undefined || pinned === null || baseCommit === null)
     return resolutionDate(entry.excludeNewer, pinned, commitTimestamp ?? '');
-  const timestamp = commitTimestamp ?? (await git(checkoutPath, ['show', '--no-patch', '--format=%cI', baseCommit]));
+  const timestamp = commitTimestamp ?? (await commitTime(checkoutPath, baseCommit));
   return resolutionDate(undefined, pinned, timestamp);
 }
 

@@ -47,6 +47,15 @@ export async function gitSucceeds(cwd: string, args: readonly string[]): Promise
   }
 }
 
+/**
+ * A commit's committer time as git writes `%cI` (ISO 8601 with the committer's zone). It is read with `git log`,
+ * never `git show --no-patch`: on a merge commit `show` still computes the combined diff, whose rename detection
+ * reads blobs and fails in a clone made under a size limit (plotly.py's newest commit is a merge).
+ */
+export async function commitTime(cwd: string, commit: string): Promise<string> {
+  return git(cwd, ['log', '-1', '--format=%cI', commit, '--']);
+}
+
 /** The identity and date of commits the runner makes itself (the demo's snapshot). */
 export const RUNNER_COMMIT_ENV: Readonly<Record<string, string>> = {
   GIT_AUTHOR_NAME: 'repocod-kit',

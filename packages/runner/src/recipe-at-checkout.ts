@@ -1,5 +1,5 @@
 import type { Checkout } from './checkout.js';
-import { git, gitSucceeds } from './git.js';
+import { commitTime, git, gitSucceeds } from './git.js';
 import type { ManifestEntry } from './manifest.js';
 import { chooseRecipe, type RecipeChoice, type StartCommitFacts } from './recipe-variant.js';
 
@@ -16,7 +16,7 @@ export async function recipeAtCheckout(entry: ManifestEntry, checkout: Checkout)
     const start = variant.from.commit;
     if (!(await gitSucceeds(checkout.path, ['cat-file', '-e', `${start}^{commit}`]))) continue;
     startCommits.set(start, {
-      committedAt: await git(checkout.path, ['show', '--no-patch', '--format=%cI', start]),
+      committedAt: await commitTime(checkout.path, start),
       reached: await gitSucceeds(checkout.path, ['merge-base', '--is-ancestor', start, checkout.baseCommit]),
     });
   }
