@@ -17,6 +17,7 @@ describe('the body history store', () => {
     await catalog.saveBodyHistory(key, [
       { functionId: 'f1', bodyCommit: 'c1', bodyChangedAt: new Date('2024-03-01T10:00:00Z') },
       { functionId: 'f2', bodyCommit: null, bodyChangedAt: null },
+      { functionId: 'f3', bodyCommit: 'c3', bodyChangedAt: null },
     ]);
     await catalog.saveBodyHistory(key, [
       { functionId: 'f1', bodyCommit: 'c9', bodyChangedAt: new Date('2025-07-02T08:30:00Z') },
@@ -25,6 +26,7 @@ describe('the body history store', () => {
     expect([...rows.values()]).toEqual([
       { functionId: 'f1', bodyCommit: 'c9', bodyChangedAt: new Date('2025-07-02T08:30:00Z') },
       { functionId: 'f2', bodyCommit: null, bodyChangedAt: null },
+      { functionId: 'f3', bodyCommit: 'c3', bodyChangedAt: null },
     ]);
     // Another era of the repository, or another way of dating, is another key: nothing is shared.
     expect((await catalog.bodyHistory({ ...key, baseCommit: 'b'.repeat(40) })).size).toBe(0);

@@ -1,14 +1,17 @@
 import { listValue } from '@duckdb/node-api';
 import type { CatalogEngine } from './catalog-engine.js';
 import { inTransaction, readRows } from './catalog-engine.js';
-import { integer, nullableText, text, timestamp, timestampValueOf } from './typed-cells.js';
+import { integer, nullableText, nullableTimestamp, text, timestamp, timestampValueOf } from './typed-cells.js';
 
 /** When one function's body last changed at a base commit (a row of `body_history`). */
 export interface BodyHistoryRow {
   readonly functionId: string;
   /** The commit of the body's newest code line; null when the body has no code line. */
   readonly bodyCommit: string | null;
-  /** That line's author time; null with bodyCommit. */
+  /**
+   * That line's author time; null with bodyCommit, and also for a body blame could date only as an upper bound (a
+   * clone that lacks a blob `git blame -C` reads: runner's blame-bodies.ts), which is then not counted as changed.
+   */
   readonly bodyChangedAt: Date | null;
 }
 
@@ -80,7 +83,7 @@ export function bodyHistoryStore(engine: CatalogEngine): BodyHistoryStore {
             const entry: BodyHistoryRow = {
               functionId: text(row, 'function_id'),
               bodyCommit,
-              bodyChangedAt: bodyCommit === null ? null : timestamp(row, 'body_changed_at'),
+              bodyChangedAt: bodyCommit === null ? null : nullableTimestamp(row, 'body_changed_at'),
             };
             return [entry.functionId, entry];
           }),

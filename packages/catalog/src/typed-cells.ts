@@ -94,6 +94,10 @@ export function timestamp(row: Row, column: string): Date {
   return new Date(Number(value.micros / 1000n));
 }
 
+export function nullableTimestamp(row: Row, column: string): Date | null {
+  return cell(row, column) === null ? null : timestamp(row, column);
+}
+
 export function timestampValueOf(date: Date): DuckDBTimestampValue {
   return new DuckDBTimestampValue(BigInt(date.getTime()) * 1000n);
 }

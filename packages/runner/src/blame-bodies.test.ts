@@ -174,6 +174,7 @@ describe('blameFunctionBodies', () => {
       boundary: true,
       sourceFile: 'mod.py',
       sourceLine: 3,
+      copiesFollowed: true,
     });
     expect(changedSince(body('untouched'), CUTOFF)).toBe(false);
   });

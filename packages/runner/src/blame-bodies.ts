@@ -1,7 +1,7 @@
 import { type FunctionRecord, type LineSpan, solutionSpan } from '@repocod/core';
 import { parseBlamePorcelain } from './blame-porcelain.js';
 import { type BodyHistory, bodyHistory } from './body-history.js';
-import { gitOutput } from './git.js';
+import { git, gitOutput } from './git.js';
 
 /** What blame needs of a function: its file and the spans its body (the REPOCOD solution lines) is cut from. */
 export type BlamedFunction = Pick<FunctionRecord, 'file' | 'signatureSpan' | 'docstringSpan' | 'bodySpan'>;
@@ -44,6 +44,23 @@ export const BODY_BLAME_ARGS: readonly string[] = [
 ];
 
 /**
+ * The blame of a file whose `-C` blame cannot be made: `-C` reads the blobs of every file the commits it passes
+ * changed, and a clone made under a size limit lacks some of them (astropy's utils/data.py passes the commit that
+ * removed the 2023 IERS tables, whose blobs the mirror dropped). The rules, once:
+ *
+ * - Only a blob the clone cannot read (git's "unable to read" or "bad object") makes the fallback; any other failure
+ *   is git's error as before.
+ * - The file is blamed again without `-C`. Without it a line can only be dated at a newer commit than with it, never
+ *   an older one, so a body's date is exact when its newest line's commit is a root or changed no other Python file
+ *   (`-C` would have had nothing to copy from but non-Python files), and otherwise only an upper bound.
+ * - A body whose date is an upper bound is marked `copiesFollowed: false`: it may be older, so the pipeline does not
+ *   count it as changed after a cutoff. The conservative side, as with a body merged after the cutoff.
+ */
+export const BODY_BLAME_ARGS_WITHOUT_COPIES: readonly string[] = BODY_BLAME_ARGS.filter((arg) => arg !== '-C');
+
+const UNREADABLE_BLOB = /unable to read [0-9a-f]{40}|bad object [0-9a-f]{40}|[Cc]annot read blob [0-9a-f]{40}/;
+
+/**
  * When each function's body was last written or changed, by git blame at `commit` in the repository at `checkout`
  * (a clone; its working tree is not read, so a worktree at another commit does as well). Blame runs once per file, on
  * the line ranges of that file's bodies alone (`-L` per body, overlapping ranges of nested functions merged by git;
@@ -67,13 +84,55 @@ export async function blameFunctionBodies<F extends BlamedFunction>(
   for (const [file, inFile] of byFile) {
     const spans = new Map(inFile.map((fn) => [fn, solutionSpan(fn)]));
     const ranges = [...spans.values()].filter((span) => span.end >= span.start);
-    const blamed = ranges.length === 0 ? [] : await blameRanges(checkout, commit, file, ranges);
-    for (const [fn, span] of spans) histories.set(fn, span.end < span.start ? null : bodyHistory(blamed, span));
+    if (ranges.length === 0) {
+      for (const fn of spans.keys()) histories.set(fn, null);
+      continue;
+    }
+    const withCopies = await blameRanges(checkout, commit, file, ranges, BODY_BLAME_ARGS).catch((error: unknown) => {
+      if (error instanceof Error && UNREADABLE_BLOB.test(error.message)) return null;
+      throw error;
+    });
+    const blamed = withCopies ?? (await blameRanges(checkout, commit, file, ranges, BODY_BLAME_ARGS_WITHOUT_COPIES));
+    const exact = new Map<string, boolean>();
+    for (const [fn, span] of spans) {
+      const history = span.end < span.start ? null : bodyHistory(blamed, span);
+      if (history === null || withCopies !== null) {
+        histories.set(fn, history);
+        continue;
+      }
+      if (!exact.has(history.bodyCommit))
+        exact.set(history.bodyCommit, await changesNoOtherPythonFile(checkout, history.bodyCommit, file));
+      histories.set(fn, { ...history, copiesFollowed: exact.get(history.bodyCommit) === true });
+    }
   }
   return histories;
 }
 
-async function blameRanges(checkout: string, commit: string, file: string, ranges: readonly LineSpan[]) {
+async function blameRanges(
+  checkout: string,
+  commit: string,
+  file: string,
+  ranges: readonly LineSpan[],
+  blameArgs: readonly string[],
+) {
   const lineArgs = ranges.flatMap((span) => ['-L', `${span.start},${span.end}`]);
-  return parseBlamePorcelain(await gitOutput(checkout, [...BODY_BLAME_ARGS, ...lineArgs, commit, '--', file]));
+  return parseBlamePorcelain(await gitOutput(checkout, [...blameArgs, ...lineArgs, commit, '--', file]));
+}
+
+/** Whether `commit` is a root or changed (added, removed or modified) no Python file but `file`. */
+async function changesNoOtherPythonFile(checkout: string, commit: string, file: string): Promise<boolean> {
+  const parents = await git(checkout, ['rev-list', '--parents', '-n', '1', commit]);
+  if (parents.split(' ').length === 1) return true;
+  const listed = await git(checkout, [
+    'diff-tree',
+    '-r',
+    '-m',
+    '--no-commit-id',
+    '--no-renames',
+    '--name-only',
+    commit,
+    '--',
+    '*.py',
+  ]);
+  return listed.split('\n').every((path) => path === '' || path === file);
 }

@@ -37,6 +37,7 @@ describe('bodyHistory', () => {
       boundary: false,
       sourceFile: 'old.py',
       sourceLine: 40,
+      copiesFollowed: true,
     });
   });
 

@@ -22,6 +22,11 @@ export interface BodyHistory {
   /** Where the newest line stood in bodyCommit: another file or line than the function's when git followed a move. */
   readonly sourceFile: string;
   readonly sourceLine: number;
+  /**
+   * False when the file could only be blamed without following copies from other files (a blob the clone lacks,
+   * blame-bodies.ts) and the newest line's commit changed other Python files: the body may be older than its date.
+   */
+  readonly copiesFollowed: boolean;
 }
 
 /**
@@ -62,6 +67,7 @@ export function bodyHistory(lines: readonly BlameLine[], span: LineSpan): BodyHi
     boundary: newest.boundary,
     sourceFile: newest.originalFile,
     sourceLine: newest.originalLine,
+    copiesFollowed: true,
   };
 }
 

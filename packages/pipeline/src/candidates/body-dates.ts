@@ -64,7 +64,11 @@ export async function bodyDates(
   return stored;
 }
 
-/** The functions' bodies blamed at `commit` in the clone at `path`, as the catalog's rows (null where no code line). */
+/**
+ * The functions' bodies blamed at `commit` in the clone at `path`, as the catalog's rows: the date null where the body
+ * has no code line, and where blame could give only an upper bound (`copiesFollowed: false`, a clone that lacks a
+ * blob `-C` reads: blame-bodies.ts), so that such a body is never counted as changed after a cutoff; its commit stays.
+ */
 export async function blamedBodyRows(
   path: string,
   commit: string,
@@ -76,7 +80,7 @@ export async function blamedBodyRows(
     return {
       functionId: fn.functionId,
       bodyCommit: history?.bodyCommit ?? null,
-      bodyChangedAt: history === null ? null : new Date(history.bodyChangedAt),
+      bodyChangedAt: history === null || !history.copiesFollowed ? null : new Date(history.bodyChangedAt),
     };
   });
 }
