@@ -156,6 +156,25 @@ describe('applyAtOverrides with the runner resolver', () => {
     expect(catalogName(entryOf(same.manifest, 'up'))).toBe('up');
   });
 
+  it("finds an era's commit in its working copy when the url cannot be reached (a flow's other era)", async () => {
+    const options = { reposRoot: reposRoot(), projectRoot: PROJECT_ROOT };
+    const applied = await applyAtOverrides(manifest, [`up=${c(2)}`], checkoutAtResolver(options));
+    const built = await ensureCheckout(entryOf(applied.manifest, 'up'), options);
+    expect(built.path).toBe(join(options.reposRoot, `up@${c(2).slice(0, 12)}`));
+    const { url: _reachable, ...up } = entryOf(manifest, 'up');
+    const offline: Manifest = {
+      ...manifest,
+      repositories: [entryOf(manifest, 'demo'), { ...up, url: 'file:///nowhere/up' }],
+    };
+    const again = await applyAtOverrides(offline, [`up=${c(2).slice(0, 12)}`], checkoutAtResolver(options));
+    const entry = entryOf(again.manifest, 'up');
+    expect(entry.baseCommit).toBe(c(2));
+    expect((await ensureCheckout(entry, options)).path).toBe(built.path);
+    // Not an era's commit: the url is asked, and its failure is named.
+    const head = await refusal(() => applyAtOverrides(offline, ['up=HEAD'], checkoutAtResolver(options)));
+    expect(head.code).toBe('git-failed');
+  });
+
   it('reads a --source clone in place: HEAD is the branch checked out there', async () => {
     const clone = join(mkdtempSync(join(tmpdir(), 'repocod-mine-')), 'up');
     await git(tmpdir(), ['clone', '--quiet', upstream.path, clone]);
