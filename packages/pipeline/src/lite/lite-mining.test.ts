@@ -167,6 +167,44 @@ describe('Lite-first mining on the demo', () => {
   });
 });
 
+describe('a repository whose candidates cannot be ranked', () => {
+  it('is dropped with its error when the caller asks to be told, and the others are mined', {
+    timeout: 300_000,
+  }, async () => {
+    const { repository: _repository, ...common } = options;
+    const demo = await prepareStep('demo', options);
+    const prepared = new PreparedRepositories(common, new Map([['demo', demo]]));
+    // In no manifest: preparing it fails before anything is ranked, as a blame that fails does.
+    const repositories = ['not-in-any-manifest', 'demo'];
+    const catalog = await openCatalog(join(state, 'ranking.duckdb'));
+    try {
+      await extractStep(catalog, { root: demo.checkout.path, repository: 'demo' });
+      const asked: string[] = [];
+      const failures: [string, string][] = [];
+      const result = await liteMining(catalog, prepared, {
+        ...common,
+        repositories,
+        spec: SPEC,
+        mode: 'fast',
+        mineRound: async (request) => {
+          asked.push(request.repository);
+          return null;
+        },
+        onRankingError: (repository, error) => failures.push([repository, (error as Error).message]),
+      });
+      expect(failures.map(([repository]) => repository)).toEqual(['not-in-any-manifest']);
+      expect(failures[0]?.[1]).toMatch(/not-in-any-manifest/);
+      expect(asked).toEqual(['demo']);
+      expect(result.dropped).toEqual(['not-in-any-manifest', 'demo']);
+      // Not asked to be told: the error is thrown and nothing is mined.
+      const silent = { ...common, repositories, spec: SPEC, mode: 'fast' as const, mineRound: async () => null };
+      await expect(liteMining(catalog, prepared, silent)).rejects.toThrow(/not-in-any-manifest/);
+    } finally {
+      await catalog.close();
+    }
+  });
+});
+
 describe('a stored mining error', () => {
   it('is mined again by a run, but not asked for again by the check for more rounds', async () => {
     // The mined function with the highest score: the first of its level, above any cut.

@@ -49,6 +49,12 @@ export interface LiteMiningOptions extends MiningSettings {
    * Default: mineStep with these settings, failures thrown.
    */
   readonly mineRound?: (request: LiteRoundRequest) => Promise<MineSummary | null>;
+  /**
+   * Told of a repository whose candidates could not be ranked (preparing it, dating its bodies, classifying them):
+   * the repository is then dropped and the others go on, as when mineRound returns null. Without it the error is
+   * thrown, and no repository is mined.
+   */
+  readonly onRankingError?: (repository: string, error: unknown) => void;
   readonly onEvent?: (event: LiteMiningEvent) => void;
 }
 
@@ -114,9 +120,20 @@ export async function liteMining(
   const ranked: LiteCandidate[] = [];
   const outcomes = new Map<string, LiteOutcome>();
   const counts = new Map<string, { candidates: number; ranked: number; minedNow: number }>();
+  const dropped = new Set<string>();
   for (const repository of options.repositories) {
-    const ready = await prepared.get(repository);
-    const { candidates, all } = await rankCandidates(catalog, ready, options.spec, options);
+    let rankedHere: Awaited<ReturnType<typeof rankCandidates>>;
+    let ready: PreparedRepository;
+    try {
+      ready = await prepared.get(repository);
+      rankedHere = await rankCandidates(catalog, ready, options.spec, options);
+    } catch (error) {
+      if (options.onRankingError === undefined) throw error;
+      options.onRankingError(repository, error);
+      dropped.add(repository);
+      continue;
+    }
+    const { candidates, all } = rankedHere;
     ranked.push(...candidates);
     counts.set(repository, { candidates: all, ranked: candidates.length, minedNow: 0 });
     for (const [key, outcome] of await storedOutcomes(catalog, ready, options)) outcomes.set(key, outcome);
@@ -124,7 +141,6 @@ export async function liteMining(
   }
 
   const mineRound = options.mineRound ?? ((request: LiteRoundRequest) => defaultRound(catalog, options, request, emit));
-  const dropped = new Set<string>();
   let rounds = 0;
   for (;;) {
     const plan = planLiteMining({
@@ -138,7 +154,7 @@ export async function liteMining(
     const byRepository = new Map<string, string[]>();
     // In the order the repositories were given, not the plan's: the curator decides which comes first
     // (on a small machine, the one whose rebuild is wanted first, since a big suite takes hours).
-    for (const repository of options.repositories) byRepository.set(repository, []);
+    for (const repository of options.repositories) if (!dropped.has(repository)) byRepository.set(repository, []);
     for (const fn of plan.next) byRepository.get(fn.repository)?.push(fn.functionId);
     for (const [repository, functionIds] of byRepository) if (functionIds.length === 0) byRepository.delete(repository);
     emit({ kind: 'lite-round', round: rounds, plan, repositories: [...byRepository.keys()] });

@@ -75,6 +75,8 @@ async function minePass(
   try {
     summary = await liteMining(catalog, prepared, {
       ...liteOptions(context, repositories),
+      // One repository that cannot be ranked (a blame that fails, a clone without a commit) leaves the flow alone.
+      onRankingError: fail,
       mineRound: async (request): Promise<MineSummary | null> => {
         if (rows.aborted()) throw new FlowAborted();
         const row = begin(request.repository);
@@ -101,7 +103,7 @@ async function minePass(
       },
     });
   } catch (error) {
-    // Before any round (the ranking: a spec Lite-first cannot use): every repository's mining failed.
+    // Before any round and not one repository's (a spec Lite-first cannot use): every repository's mining failed.
     for (const repository of repositories) if (!failed.has(repository)) fail(repository, error);
     return new Map();
   }
