@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RepocodError } from '@repocod/core';
 import { RUNNER_COMMIT_ENV, commitTime, git, gitSucceeds } from './git.js';
@@ -102,15 +102,43 @@ async function completeTree(
   options: CheckoutOptions,
 ): Promise<void> {
   const missing = await missingBlobs(path, commit);
-  if (missing.length === 0) return;
+  if (missing.length === 0) return leaveOut(path, []);
   const distributions = entry.blobsFrom ?? [];
   const downloads = options.downloadsRoot ?? join(dirname(options.reposRoot), 'downloads');
   const filled = await fillBlobsFromDistributions(path, missing, distributions, downloads);
   for (const file of filled) {
     options.onLog?.(`${entry.name}: ${file.path} taken from ${file.from} (blob ${file.blob.slice(0, 12)})`);
   }
+  const absent = new Set((entry.absentFiles ?? []).map((file) => file.path));
   const left = await missingBlobs(path, commit);
-  if (left.length > 0) throw missingBlobsError(entry.name, path, left, distributions);
+  const unexplained = left.filter((file) => !absent.has(file.path));
+  if (unexplained.length > 0) throw missingBlobsError(entry.name, path, unexplained, distributions);
+  await leaveOut(
+    path,
+    left.map((file) => file.path),
+  );
+  for (const file of left) options.onLog?.(`${entry.name}: ${file.path} left out (absent_files; blob ${file.blob})`);
+}
+
+/**
+ * A sparse checkout of everything but `paths` (absent_files), or none when `paths` is empty: git then neither writes
+ * nor reads those files, so the checkout that follows, `reset --hard` and the worktrees made from this clone (which
+ * take its patterns) pass over their missing blobs. The patterns are written, not set with `git sparse-checkout`,
+ * which would first apply them to the clone's current HEAD, whose tree may lack other blobs; they are written anew
+ * for each base commit, from the files it lacks, so no file another commit has is left out.
+ */
+async function leaveOut(path: string, paths: readonly string[]): Promise<void> {
+  if (paths.length === 0) {
+    if (await gitSucceeds(path, ['config', '--get', 'core.sparseCheckout']))
+      await git(path, ['config', 'core.sparseCheckout', 'false']);
+    return;
+  }
+  const file = resolve(path, await git(path, ['rev-parse', '--git-path', 'info/sparse-checkout']));
+  mkdirSync(dirname(file), { recursive: true });
+  const escaped = paths.map((absent) => `!/${absent.replace(/([*?[\]\\!#])/g, '\\$1')}`);
+  writeFileSync(file, `${['/*', ...escaped].join('\n')}\n`);
+  await git(path, ['config', 'core.sparseCheckoutCone', 'false']);
+  await git(path, ['config', 'core.sparseCheckout', 'true']);
 }
 
 async function hasCommit(path: string, commit: string): Promise<boolean> {

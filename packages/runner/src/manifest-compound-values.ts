@@ -1,6 +1,6 @@
 import { isMap, isScalar, type Node } from 'yaml';
 import type { InstallStep } from './install-step.js';
-import type { DeselectedTest, StandIn } from './manifest.js';
+import type { AbsentFile, DeselectedTest, StandIn } from './manifest.js';
 import type { Field, ManifestDocument } from './manifest-document.js';
 
 /**
@@ -9,6 +9,7 @@ import type { Field, ManifestDocument } from './manifest-document.js';
  */
 
 const DESELECT_FIELDS = ['id', 'reason'] as const;
+const ABSENT_FILE_FIELDS = ['path', 'why'] as const;
 const STAND_IN_FIELDS = ['sdist', 'sha256', 'why'] as const;
 const SHA256 = /^[0-9a-f]{64}$/;
 const RESOLVED_INSTALL_FIELDS = ['pip'] as const;
@@ -74,6 +75,40 @@ export function parseDeselect(document: ManifestDocument, field: Field): Deselec
     );
     return { id: id.value, reason: reason.value };
   });
+}
+
+/** Files the clone may lack: `{path, why}` each, a relative path inside the repository, listed once. */
+export function parseAbsentFiles(document: ManifestDocument, field: Field): AbsentFile[] {
+  const seen = new Set<string>();
+  const files = document.list(field).map((item) => {
+    if (item.node === null || !isMap(item.node)) {
+      document.fail(
+        item.line,
+        item.path,
+        `must be a mapping {path: <file in the repository>, why: <why no test needs it>} (got ${document.describe(item.node)})`,
+      );
+    }
+    const fields = document.fieldsOf(item.node, item.path, ABSENT_FILE_FIELDS, item.line);
+    const path = document.string(
+      document.required(fields, 'path', item.path, item.line, 'the file, relative to the repository root'),
+    );
+    if (
+      path.value.startsWith('/') ||
+      path.value.split('/').some((part) => part === '..' || part === '.' || part === '')
+    )
+      document.fail(
+        path.line,
+        path.path,
+        `must be a path inside the repository like js/lib/x.js (got ${JSON.stringify(path.value)})`,
+      );
+    if (seen.has(path.value))
+      document.fail(path.line, path.path, `names ${JSON.stringify(path.value)} a second time; list each file once`);
+    seen.add(path.value);
+    const why = document.string(document.required(fields, 'why', item.path, item.line, 'why no test needs the file'));
+    return { path: path.value, why: why.value };
+  });
+  if (files.length === 0) document.fail(field.line, field.path, 'lists no file; remove it or name one');
+  return files;
 }
 
 export function parseEnv(document: ManifestDocument, field: Field, example: string): Record<string, string> {

@@ -1,6 +1,13 @@
 import { DEFAULT_LEVEL_MODE, DEFAULT_REPEAT, LEVEL_MODES } from '@repocod/core';
 import type { RemoteManifestEntry } from './manifest.js';
-import { parseDeselect, parseEnv, parseInstall, parseStandIn, RUNNER_OWNED_ENV } from './manifest-compound-values.js';
+import {
+  parseAbsentFiles,
+  parseDeselect,
+  parseEnv,
+  parseInstall,
+  parseStandIn,
+  RUNNER_OWNED_ENV,
+} from './manifest-compound-values.js';
 import {
   defaultsTo,
   type EntryFields,
@@ -164,6 +171,16 @@ package_root) when a job's patch changes a compiled source; the other jobs share
       'distributions on the package index (NAME==VERSION) that ship, byte for byte, files a size-limited \
 clone lacks; a file is taken from them when its git blob id matches.',
     example: '["plotly==5.24.1"]',
+  }),
+  field({
+    key: 'absent_files',
+    property: 'absentFiles',
+    presence: optional('a file the clone lacks stops the checkout'),
+    parse: parseAbsentFiles,
+    about:
+      'files of the base commit a size-limited clone lacks and no distribution ships, left out of every working \
+copy (a sparse checkout) instead: {path: relative to the repository root, why: why no test needs it}.',
+    example: '[{path: js/lib/mimeExtension.js, why: the JupyterLab extension, built from TypeScript}]',
   }),
   field({
     key: 'import_check',

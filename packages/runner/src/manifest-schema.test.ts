@@ -375,6 +375,20 @@ number 0)',
     );
   });
 
+  it('absent_files', () => {
+    const absent = (...lines: string[]): string[] => [...HEAD, '    absent_files:', ...lines];
+    expect(problem(absent('      - {path: ../x.js, why: built}'))).toMatch(
+      /^10: repositories\[0\]\.absent_files\[0\]\.path must be a path inside the repository like js\/lib\/x\.js/,
+    );
+    expect(problem(absent('      - {path: js/x.js}'))).toMatch(
+      /^10: repositories\[0\]\.absent_files\[0\]\.why is required/,
+    );
+    expect(problem(absent('      - {path: js/x.js, why: a}', '      - {path: js/x.js, why: b}'))).toMatch(
+      /^11: repositories\[0\]\.absent_files\[1\]\.path names "js\/x\.js" a second time/,
+    );
+    expect(problem(absent('      - js/x.js'))).toMatch(/^10: repositories\[0\]\.absent_files\[0\] must be a mapping/);
+  });
+
   it('env', () => {
     expect(problem([...HEAD, '    env:', '      OMP_NUM_THREADS: 1'])).toMatch(
       new RegExp(

@@ -15,6 +15,14 @@ export interface DeselectedTest {
   readonly reason: string;
 }
 
+/** A file of the base commit the clone may lack, left out of every working copy (see missing-blobs.ts). */
+export interface AbsentFile {
+  /** Its path in the repository, relative to the root: `js/lib/mimeExtension.js`. */
+  readonly path: string;
+  /** Why no test needs it (a build artefact of another language, a file only a packaging step reads). */
+  readonly why: string;
+}
+
 interface ManifestEntryFields {
   /** REPOCOD's name for the repository (`plotly.py`, `scikit-learn`, ...). */
   readonly name: string;
@@ -40,6 +48,11 @@ interface ManifestEntryFields {
    * byte for byte; a file is taken from them only when its git blob id matches (see missing-blobs.ts).
    */
   readonly blobsFrom?: readonly string[];
+  /**
+   * Files of the base commit that the clone lacks and no distribution ships, left out of the working copies (a
+   * sparse checkout) instead of stopping the checkout; each says why no test needs it (see missing-blobs.ts).
+   */
+  readonly absentFiles?: readonly AbsentFile[];
   /**
    * The top-level packages a worktree must import from itself (see worktree-imports.ts); default: every
    * package folder of the project. For a project whose folder also holds development tools that the

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { isRepocodError } from '@repocod/core';
@@ -9,6 +9,7 @@ import { RUNNER_COMMIT_ENV, git } from './git.js';
 import { loadManifest } from './manifest.js';
 import type { ManifestEntry } from './manifest.js';
 import { missingBlobs } from './missing-blobs.js';
+import { applyPatches, ensureWorktrees, resetWorktree } from './worktrees.js';
 import { findPythonInterpreter } from './python-interpreter.js';
 
 const PROJECT_ROOT = resolve(new URL('../../..', import.meta.url).pathname);
@@ -18,8 +19,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 const LARGE = Buffer.from(`${'the bytes a size-limited mirror dropped\n'.repeat(2000)}`);
 
 /** A repository whose commit holds big/data.bin, with that blob deleted from the object store. */
-async function clippedRepository(): Promise<{ path: string; commit: string; blob: string }> {
-  const path = join(scratch, 'upstream');
+async function clippedRepository(name = 'upstream'): Promise<{ path: string; commit: string; blob: string }> {
+  const path = join(scratch, name);
   mkdirSync(join(path, 'big'), { recursive: true });
   writeFileSync(join(path, 'big/data.bin'), LARGE);
   writeFileSync(join(path, 'small.txt'), 'kept\n');
@@ -94,5 +95,36 @@ describe('missing blobs', { timeout: 120_000 }, () => {
         else process.env[name] = value;
       }
     }
+  });
+
+  it('leaves out a file absent_files names (a sparse checkout), in the clone and its worktrees', async () => {
+    const upstream = await clippedRepository('upstream-sparse');
+    const why = 'only the packaging step reads it';
+    const entry = { ...entryFor(upstream.path, upstream.commit), absentFiles: [{ path: 'big/data.bin', why }] };
+    const logs: string[] = [];
+    const options = {
+      reposRoot: join(scratch, 'repos-c'),
+      projectRoot: PROJECT_ROOT,
+      onLog: (l: string) => logs.push(l),
+    };
+    const checkout = await ensureCheckout(entry, options);
+    expect(existsSync(join(checkout.path, 'big/data.bin'))).toBe(false);
+    expect(readFileSync(join(checkout.path, 'small.txt'), 'utf8')).toBe('kept\n');
+    expect(logs).toEqual([`clipped: big/data.bin left out (absent_files; blob ${upstream.blob})`]);
+    const [worktree] = await ensureWorktrees(checkout, 1, join(scratch, 'worktrees-c'));
+    if (worktree === undefined) throw new Error('no worktree');
+    expect(existsSync(join(worktree.path, 'big/data.bin'))).toBe(false);
+    // A job's patch and the reset after it pass over the left-out file too.
+    const patch =
+      'diff --git a/small.txt b/small.txt\n--- a/small.txt\n+++ b/small.txt\n@@ -1 +1 @@\n-kept\n+changed\n';
+    expect(await applyPatches(worktree, [patch])).toEqual({ ok: true });
+    await resetWorktree(worktree);
+    expect(readFileSync(join(worktree.path, 'small.txt'), 'utf8')).toBe('kept\n');
+    expect(await git(worktree.path, ['status', '--porcelain'])).toBe('');
+    // Another file missing that absent_files does not name still stops the checkout, naming it alone.
+    const other = { ...entry, absentFiles: [{ path: 'big/other.bin', why }] };
+    const refused = await ensureCheckout(other, { ...options, reposRoot: join(scratch, 'repos-d') }).catch((e) => e);
+    expect(String(refused)).toMatch(/lacks 1 file\(s\) of the base commit .*: big\/data\.bin/);
+    expect(String(refused)).toContain('absent_files');
   });
 });

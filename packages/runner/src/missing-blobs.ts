@@ -20,7 +20,9 @@ const execFileAsync = promisify(execFile);
  *   package index (pip download, no dependencies) and every member of its archive (wheel or sdist)
  *   is hashed as git hashes a blob. A member whose blob id is a missing one is written into the
  *   clone's object store; the id proves the bytes are the commit's own, whatever the member's path.
- * - Anything still missing stops the checkout with the paths and what to do.
+ * - A file still missing that the entry's `absent_files` names is left out of the working copies (a sparse
+ *   checkout, checkout.ts): the entry says why no test needs it.
+ * - Anything else still missing stops the checkout with the paths and what to do.
  */
 
 export interface MissingBlob {
@@ -156,6 +158,7 @@ export function missingBlobsError(
       'not its largest files. ' +
       'Give a complete clone with --source NAME=PATH, or name in the manifest entry the package-index distributions ' +
       'that ship these files byte for byte (blobs_from: ["plotly==5.24.1"]): each file is taken from them ' +
-      'when its git blob id matches.',
+      'when its git blob id matches. A file no test needs (a build artefact of another language) can be left out ' +
+      'of the working copies instead: absent_files: [{path: ..., why: ...}].',
   );
 }

@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Checkout } from './checkout.js';
 import { git } from './git.js';
 
@@ -30,8 +30,10 @@ export async function ensureWorktrees(checkout: Checkout, count: number, worktre
       path: join(folder, `w${index}`),
       baseCommit: checkout.baseCommit,
     };
-    if (existsSync(join(worktree.path, '.git'))) await resetWorktree(worktree);
-    else {
+    if (existsSync(join(worktree.path, '.git'))) {
+      await takeSparsePatterns(checkout.path, worktree.path);
+      await resetWorktree(worktree);
+    } else {
       rmSync(worktree.path, { recursive: true, force: true });
       await git(checkout.path, [
         'worktree',
@@ -46,6 +48,21 @@ export async function ensureWorktrees(checkout: Checkout, count: number, worktre
     pool.push(worktree);
   }
   return pool;
+}
+
+/**
+ * The clone's sparse patterns (absent_files, checkout.ts) given to a worktree made before them: `git worktree add`
+ * copies them only when it makes one. Nothing to do for a clone without them.
+ */
+async function takeSparsePatterns(clonePath: string, worktreePath: string): Promise<void> {
+  const sparse = await git(clonePath, ['config', '--get', '--type=bool', 'core.sparseCheckout']).catch(() => 'false');
+  if (sparse !== 'true') return;
+  const patterns = readFileSync(
+    resolve(clonePath, await git(clonePath, ['rev-parse', '--git-path', 'info/sparse-checkout'])),
+  );
+  const target = resolve(worktreePath, await git(worktreePath, ['rev-parse', '--git-path', 'info/sparse-checkout']));
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, patterns);
 }
 
 /**
