@@ -80,17 +80,92 @@ describe('blameFunctionBodies in a clone that lacks a blob -C reads', () => {
   });
 
   it("keeps a date that is exact without -C: the root's, and a commit that changed no other Python file", () => {
-    expect(body('kept')).toMatchObject({ bodyCommit: commits.root, copiesFollowed: true });
+    expect(body('kept')).toMatchObject({ bodyCommit: commits.root, exact: true });
     expect(body('edited')).toMatchObject({
       bodyCommit: commits.edited,
       bodyChangedAt: '2023-06-01T00:00:00Z',
-      copiesFollowed: true,
+      exact: true,
     });
   });
 
   it('marks a date as an upper bound when its commit changed another Python file -C could have copied from', () => {
     // moved() is 2022's code, which -C would have followed to helpers.py; added() is new, but cannot be told apart.
-    expect(body('moved')).toMatchObject({ bodyCommit: commits.moved, copiesFollowed: false });
-    expect(body('added')).toMatchObject({ bodyCommit: commits.moved, copiesFollowed: false });
+    expect(body('moved')).toMatchObject({ bodyCommit: commits.moved, exact: false });
+    expect(body('added')).toMatchObject({ bodyCommit: commits.moved, exact: false });
+  });
+});
+
+/*
+ * A history like plotly.py's: a commit that moved the package to the root, renaming (with edits) two modules of the
+ * same name and a large built file whose old blob the clone lacks. With two sources of one base name git's rename
+ * detection compares every removed file with every added one, so following mod.py reads that blob, with -C or not.
+ *
+ *   2022-01-01 root: pkg/mod.py { old, fresh }, pkg/vendor/mod.py, pkg/bundle.js
+ *   2023-01-01 pkg/ moved to the root, both files edited on the way
+ *   2023-06-01 fresh()'s body changed
+ * then the root's blob of pkg/bundle.js deleted. The cutoff is 2023-03-01: the range starts at the move.
+ */
+describe('blameFunctionBodies over a range, where following a rename reads a blob the clone lacks', () => {
+  const OLD =
+    'def old(a):\n    """Old."""\n    doubled = [value * 2 for value in a if value]\n    return sorted(doubled)\n';
+  const FRESH = (step: string) =>
+    `def fresh(a):\n    """Fresh."""\n    kept = [value for value in a if value ${step}]\n    return list(reversed(kept))\n`;
+  const VENDORED = (edit: string) => `def vendored():\n    return [n for n in range(10)]\n${edit}`;
+  const BUNDLE = (edit: string) =>
+    `${Array.from({ length: 200 }, (_, n) => `var x${n} = ${n * 3};`).join('\n')}\n${edit}`;
+  let moved: DatedHistory;
+  const at: Record<string, string> = {};
+  let mod: string;
+
+  beforeAll(async () => {
+    moved = await makeDatedHistory();
+    at.root = await moved.commit('root', '2022-01-01T00:00:00Z', {
+      'pkg/mod.py': [OLD, FRESH('> 0')].join('\n\n'),
+      'pkg/vendor/mod.py': VENDORED(''),
+      'pkg/bundle.js': BUNDLE(''),
+    });
+    const bundle = await git(moved.path, ['rev-parse', 'HEAD:pkg/bundle.js']);
+    at.move = await moved.commit('move', '2023-01-01T00:00:00Z', {
+      'pkg/mod.py': null,
+      'pkg/bundle.js': null,
+      'pkg/vendor/mod.py': null,
+      'vendor/mod.py': VENDORED('# moved\n'),
+      'mod.py': `import os\n\n\n${[OLD, FRESH('> 0')].join('\n\n')}`,
+      'bundle.js': BUNDLE('// moved\n'),
+    });
+    mod = `import os\n\n\n${[OLD, FRESH('> 1')].join('\n\n')}`;
+    at.edit = await moved.commit('edit', '2023-06-01T00:00:00Z', { 'mod.py': mod });
+    unlinkSync(join(moved.path, '.git/objects', bundle.slice(0, 2), bundle.slice(2)));
+  });
+
+  it('cannot blame the whole history, with -C or without', async () => {
+    for (const args of [BODY_BLAME_ARGS, BODY_BLAME_ARGS.filter((arg) => arg !== '-C')])
+      await expect(git(moved.path, [...args, at.edit as string, '--', 'mod.py'])).rejects.toThrow(
+        /unable to read|Cannot read blob/,
+      );
+  });
+
+  it('dates a body changed after the cutoff exactly, and one older than the range as an upper bound', async () => {
+    const functions = ['old', 'fresh'].map((name) => located('mod.py', mod, name));
+    const found = await blameFunctionBodies(moved.path, at.edit as string, functions, { since: at.move });
+    expect(found.get(functions[1] as BlamedFunction)).toMatchObject({
+      bodyCommit: at.edit,
+      bodyChangedAt: '2023-06-01T00:00:00Z',
+      exact: true,
+    });
+    expect(found.get(functions[0] as BlamedFunction)).toMatchObject({
+      bodyCommit: at.move,
+      boundary: true,
+      exact: false,
+    });
+  });
+
+  it('leaves a file undated, and says so, when no range is given', async () => {
+    const undated: [string, number][] = [];
+    const functions = ['old', 'fresh'].map((name) => located('mod.py', mod, name));
+    const onUndated = (file: string, count: number) => undated.push([file, count]);
+    const found = await blameFunctionBodies(moved.path, at.edit as string, functions, { onUndated });
+    expect([...found.values()]).toEqual([null, null]);
+    expect(undated).toEqual([['mod.py', 2]]);
   });
 });

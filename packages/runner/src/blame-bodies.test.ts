@@ -174,7 +174,7 @@ describe('blameFunctionBodies', () => {
       boundary: true,
       sourceFile: 'mod.py',
       sourceLine: 3,
-      copiesFollowed: true,
+      exact: true,
     });
     expect(changedSince(body('untouched'), CUTOFF)).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { type FunctionRecord, type LineSpan, solutionSpan } from '@repocod/core';
-import { parseBlamePorcelain } from './blame-porcelain.js';
+import { type BlameLine, parseBlamePorcelain } from './blame-porcelain.js';
 import { type BodyHistory, bodyHistory } from './body-history.js';
 import { git, gitOutput } from './git.js';
 
@@ -53,8 +53,13 @@ export const BODY_BLAME_ARGS: readonly string[] = [
  * - The file is blamed again without `-C`. Without it a line can only be dated at a newer commit than with it, never
  *   an older one, so a body's date is exact when its newest line's commit is a root or changed no other Python file
  *   (`-C` would have had nothing to copy from but non-Python files), and otherwise only an upper bound.
- * - A body whose date is an upper bound is marked `copiesFollowed: false`: it may be older, so the pipeline does not
+ * - A body whose date is an upper bound is marked `exact: false`: it may be older, so the pipeline does not
  *   count it as changed after a cutoff. The conservative side, as with a body merged after the cutoff.
+ * - Blame also reads old blobs to follow a file through a rename (plotly.py's move of its package to the root, in
+ *   2025, reads every large file of that commit). Given `since` (the last commit before a cutoff), the fallbacks
+ *   blame the range `since..commit` instead, with `-C` and then without: history before `since` is not walked, and a
+ *   line older than it is dated at `since` (a boundary, `exact: false`: it is older than the cutoff, whatever its
+ *   true date). A file no attempt can blame has its bodies undated (`onUndated`).
  */
 export const BODY_BLAME_ARGS_WITHOUT_COPIES: readonly string[] = BODY_BLAME_ARGS.filter((arg) => arg !== '-C');
 
@@ -73,6 +78,7 @@ export async function blameFunctionBodies<F extends BlamedFunction>(
   checkout: string,
   commit: string,
   functions: readonly F[],
+  options: BlameOptions = {},
 ): Promise<Map<F, BodyHistory | null>> {
   const histories = new Map<F, BodyHistory | null>();
   const byFile = new Map<string, F[]>();
@@ -81,6 +87,12 @@ export async function blameFunctionBodies<F extends BlamedFunction>(
     if (inFile === undefined) byFile.set(fn.file, [fn]);
     else inFile.push(fn);
   }
+  const ranged = options.since === undefined ? commit : `${options.since}..${commit}`;
+  const attempts: readonly BlameAttempt[] = [
+    { args: BODY_BLAME_ARGS, revision: commit, copies: true, ranged: false },
+    ...(options.since === undefined ? [] : [{ args: BODY_BLAME_ARGS, revision: ranged, copies: true, ranged: true }]),
+    { args: BODY_BLAME_ARGS_WITHOUT_COPIES, revision: ranged, copies: false, ranged: options.since !== undefined },
+  ];
   for (const [file, inFile] of byFile) {
     const spans = new Map(inFile.map((fn) => [fn, solutionSpan(fn)]));
     const ranges = [...spans.values()].filter((span) => span.end >= span.start);
@@ -88,35 +100,72 @@ export async function blameFunctionBodies<F extends BlamedFunction>(
       for (const fn of spans.keys()) histories.set(fn, null);
       continue;
     }
-    const withCopies = await blameRanges(checkout, commit, file, ranges, BODY_BLAME_ARGS).catch((error: unknown) => {
-      if (error instanceof Error && UNREADABLE_BLOB.test(error.message)) return null;
-      throw error;
-    });
-    const blamed = withCopies ?? (await blameRanges(checkout, commit, file, ranges, BODY_BLAME_ARGS_WITHOUT_COPIES));
-    const exact = new Map<string, boolean>();
+    let blamed: { lines: BlameLine[]; attempt: BlameAttempt } | null = null;
+    for (const attempt of attempts) {
+      const lines = await blameRanges(checkout, attempt.revision, file, ranges, attempt.args).catch(
+        (error: unknown) => {
+          if (error instanceof Error && UNREADABLE_BLOB.test(error.message)) return null;
+          throw error;
+        },
+      );
+      if (lines === null) continue;
+      blamed = { lines, attempt };
+      break;
+    }
+    if (blamed === null) {
+      // Not one way of blaming it reads only blobs the clone has: its bodies are undated, never counted as changed.
+      for (const fn of spans.keys()) histories.set(fn, null);
+      options.onUndated?.(file, inFile.length);
+      continue;
+    }
+    const exactAt = new Map<string, boolean>();
     for (const [fn, span] of spans) {
-      const history = span.end < span.start ? null : bodyHistory(blamed, span);
-      if (history === null || withCopies !== null) {
+      const history = span.end < span.start ? null : bodyHistory(blamed.lines, span);
+      if (history !== null && blamed.attempt.ranged && history.bodyCommit === options.since) {
+        histories.set(fn, { ...history, exact: false });
+        continue;
+      }
+      if (history === null || blamed.attempt.copies) {
         histories.set(fn, history);
         continue;
       }
-      if (!exact.has(history.bodyCommit))
-        exact.set(history.bodyCommit, await changesNoOtherPythonFile(checkout, history.bodyCommit, file));
-      histories.set(fn, { ...history, copiesFollowed: exact.get(history.bodyCommit) === true });
+      if (!exactAt.has(history.bodyCommit))
+        exactAt.set(history.bodyCommit, await changesNoOtherPythonFile(checkout, history.bodyCommit, file));
+      histories.set(fn, { ...history, exact: exactAt.get(history.bodyCommit) === true });
     }
   }
   return histories;
 }
 
+/** How blameFunctionBodies may narrow its work where the clone lacks blobs. */
+export interface BlameOptions {
+  /**
+   * A commit before which no body's date matters (the last one before a cutoff): where the whole history cannot be
+   * blamed, the range `since..commit` is, and a line older than it is dated at it (boundary).
+   */
+  readonly since?: string;
+  /** Told of a file that could not be blamed at all (its bodies are left undated), with how many functions it holds. */
+  readonly onUndated?: (file: string, functions: number) => void;
+}
+
+interface BlameAttempt {
+  readonly args: readonly string[];
+  readonly revision: string;
+  /** Whether the blame follows copies from other files (`-C`). */
+  readonly copies: boolean;
+  /** Whether it walks the range `since..commit` alone (a line older is dated at `since`). */
+  readonly ranged: boolean;
+}
+
 async function blameRanges(
   checkout: string,
-  commit: string,
+  revision: string,
   file: string,
   ranges: readonly LineSpan[],
   blameArgs: readonly string[],
 ) {
   const lineArgs = ranges.flatMap((span) => ['-L', `${span.start},${span.end}`]);
-  return parseBlamePorcelain(await gitOutput(checkout, [...blameArgs, ...lineArgs, commit, '--', file]));
+  return parseBlamePorcelain(await gitOutput(checkout, [...blameArgs, ...lineArgs, revision, '--', file]));
 }
 
 /** Whether `commit` is a root or changed (added, removed or modified) no Python file but `file`. */

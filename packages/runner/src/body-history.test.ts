@@ -37,7 +37,7 @@ describe('bodyHistory', () => {
       boundary: false,
       sourceFile: 'old.py',
       sourceLine: 40,
-      copiesFollowed: true,
+      exact: true,
     });
   });
 

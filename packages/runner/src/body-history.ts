@@ -23,10 +23,11 @@ export interface BodyHistory {
   readonly sourceFile: string;
   readonly sourceLine: number;
   /**
-   * False when the file could only be blamed without following copies from other files (a blob the clone lacks,
-   * blame-bodies.ts) and the newest line's commit changed other Python files: the body may be older than its date.
+   * False when the date is only an upper bound, so the body may be older (blame-bodies.ts): the file could be blamed
+   * only without following copies from other files (a blob the clone lacks) and the newest line's commit changed
+   * other Python files, or only over a range of history and the newest line is older than the range (its boundary).
    */
-  readonly copiesFollowed: boolean;
+  readonly exact: boolean;
 }
 
 /**
@@ -67,7 +68,7 @@ export function bodyHistory(lines: readonly BlameLine[], span: LineSpan): BodyHi
     boundary: newest.boundary,
     sourceFile: newest.originalFile,
     sourceLine: newest.originalLine,
-    copiesFollowed: true,
+    exact: true,
   };
 }
 

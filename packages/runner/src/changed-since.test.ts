@@ -20,7 +20,7 @@ function history(bodyChangedAt: string): BodyHistory {
     boundary: false,
     sourceFile: 'mod.py',
     sourceLine: 2,
-    copiesFollowed: true,
+    exact: true,
   };
 }
 

@@ -49,6 +49,7 @@ export async function bodyDates(
   prepared: DatedCheckout,
   functions: readonly CatalogFunction[],
   dated?: DatedAgainst,
+  cutoff?: string,
 ): Promise<Map<string, BodyHistoryRow>> {
   const dating = dated === undefined ? BLAME_DATING : releaseDiffDating(dated);
   const key = bodyHistoryKey(prepared.entry.name, prepared.checkout.baseCommit, dating);
@@ -57,7 +58,7 @@ export async function bodyDates(
   if (missing.length === 0) return stored;
   const rows =
     dated === undefined
-      ? await blamedBodyRows(prepared.checkout.path, prepared.checkout.baseCommit, missing)
+      ? await blamedBodyRows(prepared.checkout.path, prepared.checkout.baseCommit, missing, cutoff)
       : await releaseDiffRows(dated, missing);
   await catalog.saveBodyHistory(key, rows);
   for (const row of rows) stored.set(row.functionId, row);
@@ -66,23 +67,34 @@ export async function bodyDates(
 
 /**
  * The functions' bodies blamed at `commit` in the clone at `path`, as the catalog's rows: the date null where the body
- * has no code line, and where blame could give only an upper bound (`copiesFollowed: false`, a clone that lacks a
- * blob `-C` reads: blame-bodies.ts), so that such a body is never counted as changed after a cutoff; its commit stays.
+ * has no code line, and where blame could give only an upper bound (`exact: false`, a clone that lacks blobs that
+ * blame reads: blame-bodies.ts), so that such a body is never counted as changed after any cutoff; its commit stays.
+ * Given `cutoff`, such a blame may go over the history after the last commit before it alone (blame-bodies.ts's
+ * `since`); a body older than that is stored undated, so a later question with an earlier cutoff never takes the
+ * boundary's date for the body's.
  */
 export async function blamedBodyRows(
   path: string,
   commit: string,
   functions: readonly CatalogFunction[],
+  cutoff?: string,
 ): Promise<BodyHistoryRow[]> {
-  const blamed = await blameFunctionBodies(path, commit, functions);
+  const since = cutoff === undefined ? undefined : await lastCommitBefore(path, commit, cutoff);
+  const blamed = await blameFunctionBodies(path, commit, functions, since === undefined ? {} : { since });
   return functions.map((fn): BodyHistoryRow => {
     const history = blamed.get(fn) ?? null;
     return {
       functionId: fn.functionId,
       bodyCommit: history?.bodyCommit ?? null,
-      bodyChangedAt: history === null || !history.copiesFollowed ? null : new Date(history.bodyChangedAt),
+      bodyChangedAt: history === null || !history.exact ? null : new Date(history.bodyChangedAt),
     };
   });
+}
+
+/** The last commit on `commit`'s first-parent line committed before `cutoff`: a blame range's boundary, if any. */
+async function lastCommitBefore(path: string, commit: string, cutoff: string): Promise<string | undefined> {
+  const found = await git(path, ['rev-list', '-1', '--first-parent', `--before=${cutoff}`, commit, '--']);
+  return found === '' ? undefined : found;
 }
 
 /**
@@ -124,7 +136,7 @@ export async function changedSinceCutoff<F extends CatalogFunction>(
       committedAt: checkout.commitTimestamp,
     });
   }
-  const dates = await bodyDates(catalog, prepared, functions, dated);
+  const dates = await bodyDates(catalog, prepared, functions, dated, cutoff);
   return functions.filter((fn) => {
     const row = dates.get(fn.functionId);
     const changedAt = row?.bodyChangedAt ?? null;
