@@ -161,7 +161,10 @@ where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
 
 /** When the body was last written or changed and by which commit, once dated (--changed-since); nothing before. */
 function bodyLines(body: BodyHistoryRow | null): string[] {
-  if (body === null || body.bodyCommit === null || body.bodyChangedAt === null) return [];
+  if (body === null || body.bodyCommit === null) return [];
+  // Blame could give only an upper bound (a clone that lacks blobs it reads: runner's blame-bodies.ts).
+  if (body.bodyChangedAt === null)
+    return [`  body         undated: ${shortBodyCommit(body.bodyCommit)} or older; never counted as changed`];
   // A release diff's text (release-diff:1.6.1..1.9.1) is printed whole: it names the releases, not a commit.
   return [`  body         changed ${bodyDateText(body.bodyChangedAt)} in ${shortBodyCommit(body.bodyCommit)}`];
 }

@@ -2,6 +2,7 @@ import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openCatalog } from '@repocod/pipeline';
+import { BODY_BLAME_ARGS } from '@repocod/runner';
 import { main } from './main.js';
 import { bufferIO, makeTempDir } from './testing/test-support.js';
 import { demoFixture } from './testing/demo-fixture.js';
@@ -86,6 +87,22 @@ finished_at >= '${before}'`;
     const missing = bufferIO();
     expect(await main(['show', 'demo-inventory.warehouse.Bin.tak', '--db', db], missing)).toBe(2);
     expect(missing.stderr()).toMatch(/no task demo-inventory\.warehouse\.Bin\.tak in the catalog/);
+
+    // A body blame could date only as an upper bound (a clone that lacks blobs blame reads) says so.
+    const dated = await openCatalog(db);
+    try {
+      const take = await dated.task('demo-inventory.warehouse.Bin.take');
+      if (take === null) throw new Error('no Bin.take task');
+      const key = { repository: 'demo', baseCommit: take.baseCommit, blameArgs: BODY_BLAME_ARGS.join(' ') };
+      await dated.saveBodyHistory(key, [
+        { functionId: take.functionId, bodyCommit: 'c'.repeat(40), bodyChangedAt: null },
+      ]);
+    } finally {
+      await dated.close();
+    }
+    const undated = bufferIO();
+    expect(await main(['show', 'demo-inventory.warehouse.Bin.take', '--db', db], undated)).toBe(0);
+    expect(undated.stdout()).toContain(`  body         undated: ${'c'.repeat(12)} or older; never counted as changed`);
 
     // Another era of the demo beside it (as --at demo=REF keeps one: catalog-name.ts): an id without the era
     // shows the task of each commit, oldest first; with it, that era's alone.
