@@ -271,4 +271,34 @@ WHERE instance_id = '${top?.instanceId}'`,
     // Restored, the task is as it was validated: its passed verdict is current again and select takes it.
     expect((await selectStep(catalog, spec)).picks.map((pick) => pick.instanceId)).toEqual([top?.instanceId]);
   });
+
+  it('fails at select, before validating anything, when the selection holds a repository it cannot prepare', {
+    timeout: 300_000,
+  }, async () => {
+    const filter = `qualname IN (${CHOSEN.map((name) => `'${name}'`).join(', ')})`;
+    const [top] = await catalog.rankTasks({ ...REPOCOD_LITE_SPEC, filter });
+    const task = await catalog.task(top?.instanceId ?? '');
+    if (task === null) throw new Error('no chosen task');
+    // An era of a project in no manifest, as a catalog pooled from other invocations may hold one.
+    const ghost = `ghost@${'b'.repeat(12)}`;
+    await catalog.replaceTasks(ghost, [{ ...task, instanceId: `ghost-${task.instanceId}`, repository: ghost }]);
+    try {
+      const events: FlowEvent[] = [];
+      const result = await runFlow(catalog, {
+        ...options,
+        repositories: ['demo'],
+        spec: { ...REPOCOD_LITE_SPEC, filter },
+        stages: ['select', 'validate'],
+        out: join(state, 'release-ghost'),
+        onEvent: (event) => events.push(event),
+      });
+      expect(result.ok).toBe(false);
+      const failed = events.find((event) => event.kind === 'stage-failed');
+      expect(failed).toMatchObject({ stage: 'select' });
+      expect(JSON.stringify(failed)).toMatch(/1 repository\(ies\) that cannot be prepared here: ghost@b{12} \(/);
+      expect(events.some((event) => event.kind === 'stage-start' && event.stage === 'validate')).toBe(false);
+    } finally {
+      await catalog.replaceTasks(ghost, []);
+    }
+  });
 });

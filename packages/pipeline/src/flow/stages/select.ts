@@ -1,8 +1,9 @@
+import { RepocodError } from '@repocod/core';
 import { listRepositories } from '../../steps/find-repository.js';
 import { referenceTaskIds } from '../../reference/reference-functions.js';
 import { selectStep } from '../../steps/select.js';
 import { flowSelectionSpec } from '../flow-selection-spec.js';
-import type { CollectiveStage, StageDefinition } from '../stage-contract.js';
+import type { CollectiveStage, StageContext, StageDefinition } from '../stage-contract.js';
 
 /**
  * The Lite subset over every repository's tasks (over a reference's, when the spec names one), stored
@@ -32,6 +33,7 @@ const SELECT_RUN: CollectiveStage = {
     });
     state.selectionId = value.selectionId;
     progress.step(value.picks.length, value.picks.length, value.selectionId);
+    await checkPreparable(context, value.picks);
     for (const short of value.short)
       progress.problem(
         `${short.level}: ${short.available} task(s), fewer than its quota of ${short.quota}; all of them taken`,
@@ -45,6 +47,36 @@ const SELECT_RUN: CollectiveStage = {
     return `selection ${value.selectionId}: ${value.picks.length} tasks (${levels})${passedOver}; ${mode}`;
   },
 };
+
+/**
+ * Every repository the picks hold prepared now, before validation starts: a selection pools the catalog's tasks,
+ * including those of repositories (eras) this flow was not given, and one that cannot be checked out (no clone here,
+ * a url out of reach) would otherwise fail its validation after the others' hours. A usage error names each such
+ * repository with git's reason and the options that give it.
+ */
+async function checkPreparable(
+  context: StageContext,
+  picks: readonly { readonly repository: string }[],
+): Promise<void> {
+  const names = [...new Set(picks.map((pick) => pick.repository))].sort();
+  const failures: string[] = [];
+  for (const name of names) {
+    try {
+      await context.repositories.ofCatalogName(name);
+    } catch (error) {
+      failures.push(`${name} (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+  if (failures.length === 0) return;
+  throw new RepocodError(
+    'usage',
+    [
+      `the selection holds tasks of ${failures.length} repository(ies) that cannot be prepared here:`,
+      `${failures.join('; ')}; give each a local clone (--source NAME=PATH, and --repo NAME with --at NAME=REF for`,
+      'an era), or select without them; nothing was validated',
+    ].join(' '),
+  );
+}
 
 export const SELECT: StageDefinition = {
   stage: 'select',
