@@ -12,6 +12,7 @@ const repository = {
     buildInPlace: 'make inplace',
     blobsFrom: ['plotly==5.24.1'],
     importCheck: ['plotly'],
+    absentFiles: [{ path: 'js/lib/x.js', why: 'built from TypeScript' }],
     testRoots: ['tests'],
     pytestArgs: [],
     deselect: [{ id: 'tests/test_a.py::test_b', reason: 'needs network' }],

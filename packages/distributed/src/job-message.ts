@@ -1,4 +1,4 @@
-import type { HarnessPlugin, ManifestEntry, PreparedRepository, RunJob } from '@repocod/runner';
+import type { AbsentFile, HarnessPlugin, ManifestEntry, PreparedRepository, RunJob } from '@repocod/runner';
 import { catalogName, jobHash } from '@repocod/runner';
 import { WireFields } from './wire-fields.js';
 
@@ -78,6 +78,7 @@ function readEntry(fields: WireFields): ManifestEntry {
     ...optional('buildInPlace', fields.optionalString('buildInPlace')),
     ...optionalList('blobsFrom', fields.optionalStrings('blobsFrom')),
     ...optionalList('importCheck', fields.optionalStrings('importCheck')),
+    ...absentFilesOf(fields),
     ...eraOfEntry(fields.optionalStringOrNull('manifestCommit')),
   };
   const url = fields.stringOrNull('url');
@@ -90,6 +91,14 @@ function readEntry(fields: WireFields): ManifestEntry {
   };
   const upstream = optional('upstream', fields.optionalString('upstream'));
   return { ...local, ...upstream, ...optional('standInFor', fields.optionalString('standInFor')) };
+}
+
+/** The files a worker's clone may leave out (absent_files, the runner's checkout.ts), when the entry names some. */
+function absentFilesOf(fields: WireFields): { absentFiles?: AbsentFile[] } {
+  if (!fields.has('absentFiles')) return {};
+  return {
+    absentFiles: fields.list('absentFiles').map((file) => ({ path: file.string('path'), why: file.string('why') })),
+  };
 }
 
 /** An entry --at moved to another era keeps the manifest's commit (catalog-name.ts). */

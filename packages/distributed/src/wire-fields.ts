@@ -96,6 +96,11 @@ export class WireFields {
     return value as InstallStep[];
   }
 
+  /** Whether the field is there at all (an optional list of objects). */
+  has(field: string): boolean {
+    return this.raw(field) !== undefined;
+  }
+
   optionalStrings(field: string): string[] | undefined {
     return this.raw(field) === undefined ? undefined : this.strings(field);
   }
