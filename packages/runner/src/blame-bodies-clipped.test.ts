@@ -109,7 +109,8 @@ describe('blameFunctionBodies over a range, where following a rename reads a blo
   const OLD =
     'def old(a):\n    """Old."""\n    doubled = [value * 2 for value in a if value]\n    return sorted(doubled)\n';
   const FRESH = (step: string) =>
-    `def fresh(a):\n    """Fresh."""\n    kept = [value for value in a if value ${step}]\n    return list(reversed(kept))\n`;
+    `def fresh(a):\n    """Fresh."""\n    kept = [value for value in a if value ${step}]\n` +
+    '    return list(reversed(kept))\n';
   const VENDORED = (edit: string) => `def vendored():\n    return [n for n in range(10)]\n${edit}`;
   const BUNDLE = (edit: string) =>
     `${Array.from({ length: 200 }, (_, n) => `var x${n} = ${n * 3};`).join('\n')}\n${edit}`;
@@ -146,14 +147,15 @@ describe('blameFunctionBodies over a range, where following a rename reads a blo
   });
 
   it('dates a body changed after the cutoff exactly, and one older than the range as an upper bound', async () => {
-    const functions = ['old', 'fresh'].map((name) => located('mod.py', mod, name));
-    const found = await blameFunctionBodies(moved.path, at.edit as string, functions, { since: at.move });
-    expect(found.get(functions[1] as BlamedFunction)).toMatchObject({
+    const [old, fresh] = ['old', 'fresh'].map((name) => located('mod.py', mod, name));
+    if (old === undefined || fresh === undefined) throw new Error('no functions');
+    const found = await blameFunctionBodies(moved.path, at.edit as string, [old, fresh], { since: at.move });
+    expect(found.get(fresh)).toMatchObject({
       bodyCommit: at.edit,
       bodyChangedAt: '2023-06-01T00:00:00Z',
       exact: true,
     });
-    expect(found.get(functions[0] as BlamedFunction)).toMatchObject({
+    expect(found.get(old)).toMatchObject({
       bodyCommit: at.move,
       boundary: true,
       exact: false,

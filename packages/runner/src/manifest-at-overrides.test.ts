@@ -161,11 +161,8 @@ describe('applyAtOverrides with the runner resolver', () => {
     const applied = await applyAtOverrides(manifest, [`up=${c(2)}`], checkoutAtResolver(options));
     const built = await ensureCheckout(entryOf(applied.manifest, 'up'), options);
     expect(built.path).toBe(join(options.reposRoot, `up@${c(2).slice(0, 12)}`));
-    const { url: _reachable, ...up } = entryOf(manifest, 'up');
-    const offline: Manifest = {
-      ...manifest,
-      repositories: [entryOf(manifest, 'demo'), { ...up, url: 'file:///nowhere/up' }],
-    };
+    const up = { ...entryOf(manifest, 'up'), url: 'file:///nowhere/up' } as ManifestEntry;
+    const offline: Manifest = { ...manifest, repositories: [entryOf(manifest, 'demo'), up] };
     const again = await applyAtOverrides(offline, [`up=${c(2).slice(0, 12)}`], checkoutAtResolver(options));
     const entry = entryOf(again.manifest, 'up');
     expect(entry.baseCommit).toBe(c(2));

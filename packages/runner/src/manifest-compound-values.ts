@@ -85,7 +85,8 @@ export function parseAbsentFiles(document: ManifestDocument, field: Field): Abse
       document.fail(
         item.line,
         item.path,
-        `must be a mapping {path: <file in the repository>, why: <why no test needs it>} (got ${document.describe(item.node)})`,
+        'must be a mapping {path: <file in the repository>, why: <why no test needs it>} ' +
+          `(got ${document.describe(item.node)})`,
       );
     }
     const fields = document.fieldsOf(item.node, item.path, ABSENT_FILE_FIELDS, item.line);
