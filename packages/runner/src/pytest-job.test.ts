@@ -130,6 +130,35 @@ describe('runPytest on the demo', () => {
     }
   });
 
+  it('ends a process that outlives its session (a thread left running) and keeps its results', {
+    timeout: 120_000,
+  }, async () => {
+    // A non-daemon thread keeps the interpreter waiting at exit after pytest has reported the session's end.
+    writeFileSync(
+      join(worktree.path, 'tests/test_thread.py'),
+      'import threading, time\n\ndef test_leaves_a_thread():\n' +
+        '    threading.Thread(target=time.sleep, args=(600,)).start()\n\ndef test_fails():\n    assert False\n',
+    );
+    try {
+      const started = performance.now();
+      const run = await runPytest({
+        ...invocation(['tests/test_thread.py::test_leaves_a_thread', 'tests/test_thread.py::test_fails'], 100),
+        exitGraceSeconds: 1,
+      });
+      expect(performance.now() - started).toBeLessThan(60_000);
+      expect(run.status).toBe('ok');
+      expect(run.results.map((test) => [test.nodeId, test.outcome]).sort()).toEqual([
+        ['tests/test_thread.py::test_fails', 'failed'],
+        ['tests/test_thread.py::test_leaves_a_thread', 'passed'],
+      ]);
+      // pytest's own exit status (1: a test failed), not the signal that ended the process.
+      expect(run.exitCode).toBe(1);
+      expect(run.log).toContain('the runner ended it');
+    } finally {
+      await resetWorktree(worktree);
+    }
+  });
+
   it('keeps, from a run killed at its limit, the results of the tests that finished before', {
     timeout: 120_000,
   }, async () => {

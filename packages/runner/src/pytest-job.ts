@@ -9,6 +9,7 @@ import { pytestReadsArgsFile } from './pytest-args-file.js';
 import { parseReportLog, resultsFor, withConftestLoadError } from './pytest-report.js';
 import type { TestResult } from './test-outcome.js';
 import { HARNESS_ENV } from './harness-protocol.js';
+import { EXIT_GRACE_SECONDS, FINISH_POLL_MS, reportLogFinished } from './session-finish-watch.js';
 
 /** How a run ended, kept apart from what the tests did. */
 export type RunStatus = 'ok' | 'collection-error' | 'timeout' | 'crashed' | 'infra-error';
@@ -53,6 +54,11 @@ export interface PytestInvocation {
   readonly plugins?: readonly HarnessPlugin[];
   /** Written to a file named by $REPOCOD_PLUGIN_INPUT for the plugins to read. */
   readonly pluginInput?: string;
+  /**
+   * Seconds the process may live on after its session's end is in the report (default EXIT_GRACE_SECONDS; see
+   * session-finish-watch.ts). Not used with coverage, whose data is written as the process exits.
+   */
+  readonly exitGraceSeconds?: number;
 }
 
 const LOG_LIMIT = 64 * 1024;
@@ -67,6 +73,7 @@ const EMPTY_REPORT = parseReportLog('');
 const NOTHING_TO_RUN: SpawnOutcome = {
   exitCode: 5,
   timedOut: false,
+  endedAfterFinish: false,
   spawnError: null,
   output: 'none of the requested test files exist\n',
 };
@@ -134,26 +141,30 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
       ...(viaFile ? [`@${argsFile}`] : listed),
     ];
     const started = performance.now();
+    const exitGrace = plugins.includes('repocod_coverage')
+      ? null
+      : { reportFile, seconds: invocation.exitGraceSeconds ?? EXIT_GRACE_SECONDS };
     const outcome =
       paths.length === 0
         ? NOTHING_TO_RUN
-        : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds);
+        : await spawnWithTimeout(command, invocation.projectDir, env, invocation.timeoutSeconds, exitGrace);
     const durationSeconds = (performance.now() - started) / 1000;
     const logged = existsSync(reportFile) ? parseReportLog(readFileSync(reportFile, 'utf8')) : EMPTY_REPORT;
     const report = withConftestLoadError(logged, outcome.output, invocation.projectDir);
     const results = resultsFor(report, invocation.tests);
+    // Ended by the runner after its session's end: the exit status is the one pytest reported.
+    const exitCode = outcome.endedAfterFinish ? report.exitStatus : outcome.exitCode;
     let status: RunStatus;
     if (outcome.timedOut) status = 'timeout';
     else if (outcome.spawnError !== null) status = 'infra-error';
     // 2: interrupted by collection errors; 4: usage error, also what a conftest that fails to import gives.
-    else if (report.collectionErrors.length > 0 || outcome.exitCode === 2 || outcome.exitCode === 4)
-      status = 'collection-error';
-    else if ((paths.length > 0 && !report.finished) || outcome.exitCode === 3) status = 'crashed';
+    else if (report.collectionErrors.length > 0 || exitCode === 2 || exitCode === 4) status = 'collection-error';
+    else if ((paths.length > 0 && !report.finished) || exitCode === 3) status = 'crashed';
     else status = 'ok';
     return {
       status,
       results,
-      exitCode: outcome.exitCode,
+      exitCode,
       durationSeconds,
       log: (outcome.spawnError === null ? '' : `${outcome.spawnError}\n`) + outcome.output,
       network: !network.isolated
@@ -193,6 +204,8 @@ export function testEnvironment(
 interface SpawnOutcome {
   readonly exitCode: number | null;
   readonly timedOut: boolean;
+  /** Ended by the runner because it had not exited a grace period after its session's end (exitCode then null). */
+  readonly endedAfterFinish: boolean;
   readonly spawnError: string | null;
   readonly output: string;
 }
@@ -209,12 +222,16 @@ function removeScratch(scratch: string): void {
   }
 }
 
-/** Runs in a new process group and kills the whole group (pytest and anything it started) at the timeout. */
+/**
+ * Runs in a new process group and kills the whole group (pytest and anything it started) at the timeout, or
+ * `exitGrace.seconds` after the report's last line is the session's end.
+ */
 function spawnWithTimeout(
   command: readonly string[],
   cwd: string,
   env: NodeJS.ProcessEnv,
   timeoutSeconds: number,
+  exitGrace: { readonly reportFile: string; readonly seconds: number } | null,
 ): Promise<SpawnOutcome> {
   return new Promise((resolvePromise) => {
     const [file, ...args] = command;
@@ -231,10 +248,39 @@ function spawnWithTimeout(
       timedOut = true;
       if (child.pid !== undefined) killProcessGroup(child.pid);
     }, timeoutSeconds * 1000);
-    child.on('error', (error) => {
+    let finishedAt: number | null = null;
+    let endedAfterFinish = false;
+    const watch =
+      exitGrace === null
+        ? null
+        : setInterval(() => {
+            if (finishedAt === null) {
+              if (reportLogFinished(exitGrace.reportFile)) finishedAt = performance.now();
+            } else if (performance.now() - finishedAt >= exitGrace.seconds * 1000 && !endedAfterFinish) {
+              endedAfterFinish = true;
+              keep(
+                Buffer.from(
+                  `\nrepocod: pytest had reported its session's end ${exitGrace.seconds} s before and its process ` +
+                    'had not exited (threads or processes a test left running); the runner ended it\n',
+                ),
+              );
+              if (child.pid !== undefined) killProcessGroup(child.pid);
+            }
+          }, FINISH_POLL_MS);
+    const stopWatching = (): void => {
       clearTimeout(timer);
+      if (watch !== null) clearInterval(watch);
       group?.forget();
-      resolvePromise({ exitCode: null, timedOut, spawnError: `cannot start ${file}: ${error.message}`, output });
+    };
+    child.on('error', (error) => {
+      stopWatching();
+      resolvePromise({
+        exitCode: null,
+        timedOut,
+        endedAfterFinish: false,
+        spawnError: `cannot start ${file}: ${error.message}`,
+        output,
+      });
     });
     // What a test started and left running (a leaked multiprocessing pool, a Spark JVM) dies with the
     // run: it would eat the cores of the runs after it, hold the output pipes open (so 'close' would
@@ -243,9 +289,8 @@ function spawnWithTimeout(
       if (child.pid !== undefined) killProcessGroup(child.pid);
     });
     child.on('close', (code) => {
-      clearTimeout(timer);
-      group?.forget();
-      resolvePromise({ exitCode: code, timedOut, spawnError: null, output });
+      stopWatching();
+      resolvePromise({ exitCode: code, timedOut, endedAfterFinish, spawnError: null, output });
     });
   });
 }
