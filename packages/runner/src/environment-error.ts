@@ -24,6 +24,8 @@ export interface EnvironmentFailure {
   readonly logTail: readonly string[];
   /** True for the manifest's own install commands, false for the runner's venv, seed and harness steps. */
   readonly fromRecipe: boolean;
+  /** The installer's own `error: …` line from the command's output, when it printed one. */
+  readonly installerSaid?: string | null;
 }
 
 /**
@@ -66,8 +68,10 @@ the install is just slow)`
     : "the runner's own step failed: check the network, the package index and the interpreter, then run again";
   const tail =
     failure.logTail.length === 0 ? '  (the log is empty)' : failure.logTail.map((line) => `  | ${line}`).join('\n');
+  const installerSaid = failure.installerSaid ?? null;
+  const said = installerSaid === null ? '' : ` (${installerSaid})`;
   return (
-    `environment of "${failure.repository}" could not be built: \`${failure.command}\` ${outcome}; ${action}. ` +
+    `environment of "${failure.repository}" could not be built: \`${failure.command}\` ${outcome}${said}; ${action}. ` +
     `Full log: ${failure.logFile}\nLast ${LOG_TAIL_LINES} lines of the log:\n${tail}`
   );
 }

@@ -17,7 +17,10 @@ import { commitTime } from './git.js';
 import { isResolvedInstall } from './install-step.js';
 import type { ManifestEntry } from './manifest.js';
 import { recipeHash } from './manifest-recipe-hash.js';
+import { projectExtras, projectNameOf } from './project-extras.js';
 import { findPythonInterpreter, probePython } from './python-interpreter.js';
+import { isTheProject, missingExtras, RecipeExtraMissingError } from './recipe-extra-check.js';
+import { checkTestImports, TestDependencyMissingError } from './test-suite-imports.js';
 import { resolutionDate } from './resolution-date.js';
 
 /** A built, ready environment of one repository. */
@@ -246,15 +249,23 @@ at ${uv.path}`
     // A `uv pip` inside a shell step keeps the build's date; an undated build clears one set outside.
     // The runner's own pinned steps stay undated: pip 24.2 is newer than some base commits.
     const shellEnv = { ...env, UV_EXCLUDE_NEWER: resolvedAsOf ?? undefined };
+    const projectDir = join(checkoutPath, entry.packageRoot);
     const run = async (command: LoggedCommand, fromRecipe: boolean, commandEnv = env): Promise<void> => {
+      const lines: string[] = [];
       const result = await runLoggedCommand(command, {
         cwd: checkoutPath,
         env: commandEnv,
         logFd,
         timeoutMs: timeoutSeconds * 1000,
-        onLog: options.onLog,
+        onLog: (line) => {
+          lines.push(line);
+          options.onLog?.(line);
+        },
       });
-      if (succeeded(result)) return;
+      if (succeeded(result)) {
+        if (fromRecipe) refuseMissingExtras(entry, command, lines, checkoutPath, projectDir, logFile);
+        return;
+      }
       throw new EnvironmentError({
         repository: entry.name,
         command: command.display,
@@ -265,6 +276,7 @@ at ${uv.path}`
         logFile,
         logTail: readLogTail(logFile),
         fromRecipe,
+        installerSaid: lines.find((line) => INSTALLER_ERROR.test(line.trim()))?.trim() ?? null,
       });
     };
 
@@ -276,6 +288,7 @@ at ${uv.path}`
     }
     await run(installCommand(uv, python, HARNESS_PACKAGES), false);
     await writeFreeze(uv, python, env, `${path}.freeze.txt`);
+    await checkTestSuiteImports(entry, python, projectDir, logFd, logFile, options.onLog);
 
     const probed = await probePython(python);
     if (probed === null) {
@@ -319,6 +332,52 @@ ${marker.packagesHash}`;
     return environmentOf(path, marker, true);
   } finally {
     closeSync(logFd);
+  }
+}
+
+/** uv's `error: …` and pip's `ERROR: …`: the line that says why an install failed, shown first. */
+const INSTALLER_ERROR = /^(?:error|ERROR):\s/;
+
+/** Stops the build at a recipe step whose installer said the project has no such extra (recipe-extra-check.ts). */
+function refuseMissingExtras(
+  entry: ManifestEntry,
+  command: LoggedCommand,
+  lines: readonly string[],
+  checkoutPath: string,
+  projectDir: string,
+  logFile: string,
+): void {
+  const declared = projectExtras(projectDir);
+  const projectName = projectNameOf(projectDir);
+  const missing = missingExtras(lines).filter((item) => isTheProject(item.package, checkoutPath, projectName));
+  if (missing.length > 0) throw new RecipeExtraMissingError(entry.name, command.display, missing, declared, logFile);
+}
+
+/** The modules the tests import, looked for in the new environment (test-suite-imports.ts). */
+async function checkTestSuiteImports(
+  entry: ManifestEntry,
+  python: string,
+  projectDir: string,
+  logFd: number,
+  logFile: string,
+  onLog: ((line: string) => void) | undefined,
+): Promise<void> {
+  const check = await checkTestImports(python, projectDir, entry.testRoots, entry.env);
+  const missingCount = check.conftest.length + check.testFiles.length;
+  const lines = [
+    `# test imports: ${check.modules} top-level module(s) looked for, ${missingCount} missing`,
+    ...check.testFiles.map(
+      (item) =>
+        `# warning: ${item.module} is not in the environment; ${item.files} test file(s) import it (${item.file}:` +
+        `${item.line}) and will not collect`,
+    ),
+  ];
+  for (const line of lines) {
+    writeSync(logFd, `${line}\n`);
+    onLog?.(line);
+  }
+  if (check.conftest.length > 0) {
+    throw new TestDependencyMissingError(entry.name, check.conftest, projectExtras(projectDir), logFile);
   }
 }
 
