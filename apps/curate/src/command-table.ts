@@ -64,7 +64,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   {
     name: 'manifest',
-    overview: 'manifest derive <repository> --at NAME=REF   propose its recipe at another commit, from its files',
+    overview:
+      'manifest add <repository> --source PATH --manifest FILE   write and check a whole entry for a new repository\n' +
+      'manifest derive <repository> --at NAME=REF   propose its recipe at another commit, from its files',
     usage: MANIFEST_USAGE,
     run: manifestCommand,
   },

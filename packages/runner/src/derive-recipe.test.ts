@@ -121,8 +121,15 @@ no longer does)",
     const tooNew = input({ 'pyproject.toml': '[project]\nrequires-python = ">=3.14"\n' }, ['3.11', '3.12']);
     expect(tooNew.python).toBeNull();
     expect(tooNew.undecided[0]).toBe(
-      'python: requires-python >=3.14 (pyproject.toml) and no installed Python satisfies it (installed: 3.11, 3.12); \
-install one',
+      "python: requires-python >=3.14 (pyproject.toml) and no installed Python 3.10+ (the runner's harness) " +
+        'satisfies it (installed: 3.11, 3.12); install one',
+    );
+    // 3.9 satisfies >=3.9 but the harness (pytest-reportlog 1.0.0) does not run on it: the next one up.
+    const old = input({ 'pyproject.toml': '[project]\nrequires-python = ">=3.9"\n' }, ['3.9', '3.10', '3.11']);
+    expect(old.python).toBe('3.10');
+    expect(old.reasons[0]).toBe(
+      "python 3.10: the lowest installed minor satisfying requires-python >=3.9 (pyproject.toml) and the runner's " +
+        'harness (3.10+)',
     );
   });
 

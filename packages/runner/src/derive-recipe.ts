@@ -83,6 +83,9 @@ export function deriveRecipe(input: DeriveInput): RecipeProposal {
   };
 }
 
+/** pytest-reportlog 1.0.0, which the harness pins (environment-key.ts), needs Python 3.10 or newer. */
+const HARNESS_MIN_MINOR = 10;
+
 function derivePython(
   input: DeriveInput,
   pyproject: TomlTables,
@@ -106,16 +109,24 @@ function derivePython(
     return manifest;
   }
   const installed = [...input.installedPythons].sort((a, b) => (minorOf(a) ?? 0) - (minorOf(b) ?? 0));
-  const lowest = installed.find((version) => satisfies(minorOf(version) ?? -1, requires));
+  const runs = (version: string): boolean => (minorOf(version) ?? -1) >= HARNESS_MIN_MINOR;
+  const lowest = installed.find((version) => runs(version) && satisfies(minorOf(version) ?? -1, requires));
   if (lowest === undefined) {
     undecided.push(
-      `python: requires-python ${requires} (${where}) and no installed Python satisfies it (installed: \
-${installed.join(', ') || 'none'}); install one`,
+      [
+        `python: requires-python ${requires} (${where}) and no installed Python 3.${HARNESS_MIN_MINOR}+ (the`,
+        `runner's harness) satisfies it (installed: ${installed.join(', ') || 'none'}); install one`,
+      ].join(' '),
     );
     return null;
   }
   const was = manifest === null ? '' : ` (the manifest's ${manifest} no longer does)`;
-  reasons.push(`python ${lowest}: the lowest installed minor satisfying requires-python ${requires} (${where})${was}`);
+  const floor = installed.some((version) => !runs(version) && satisfies(minorOf(version) ?? -1, requires))
+    ? ` and the runner's harness (3.${HARNESS_MIN_MINOR}+)`
+    : '';
+  reasons.push(
+    `python ${lowest}: the lowest installed minor satisfying requires-python ${requires} (${where})${floor}${was}`,
+  );
   return lowest;
 }
 

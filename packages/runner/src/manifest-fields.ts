@@ -31,6 +31,7 @@ import {
   parseName,
   parsePackageRoot,
   parsePython,
+  parseRepoName,
   parseRuns,
   parseBaselineReruns,
   parseStringList,
@@ -102,6 +103,16 @@ export const MANIFEST_ENTRY_FIELDS = [
       'a local folder to take it from instead (relative to the project root); without base_commit the \
 folder is used as it is.',
     example: '../clones/flask',
+  }),
+  field({
+    key: 'repo',
+    property: 'repo',
+    presence: optional('owner/name read from url; a source entry without it is named by its name'),
+    parse: parseRepoName,
+    about:
+      "the repository as GitHub, the Hub and SWE-bench name it: task ids are `owner__name-…` and each row's " +
+      "repo is this. `repocod manifest add` writes it (from the clone's origin, or --owner).",
+    example: 'pallets/click',
   }),
   originField({
     key: 'base_commit',

@@ -53,16 +53,16 @@ repository`,
  */
 function ownRepositoryHint(name: string, folder: string): string {
   return [
-    `For a repository of your own, write a manifest (e.g. my-manifest.yaml) and pass it with --manifest:`,
-    `  repositories:`,
-    `    - name: ${name}`,
-    `      source: ${folder}`,
-    `      base_commit: <40-character sha>    # versions are resolved as of its committer date`,
-    `      python: "3.11"`,
-    `      install:`,
-    `        - pip: [--editable, ".[test]"]   # the project and its test extra; -r FILE for requirements`,
-    `      test_roots: [tests]`,
+    'For a repository of your own, let repocod write its entry (owner/name, base commit, python, the recipe read',
+    'from its project files, test roots) and check it with one collection of its suite:',
+    `  repocod manifest add ${name} --source ${folder} --manifest my-manifest.yaml`,
+    'then pass --manifest my-manifest.yaml to every command.',
   ].join('\n');
+}
+
+/** `--source NAME=PATH` read: the name and the path as given. */
+export function parseSourceOverride(override: string): { name: string; path: string } {
+  return parseOverride(override);
 }
 
 function parseOverride(override: string): { name: string; path: string } {

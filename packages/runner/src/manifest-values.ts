@@ -26,6 +26,21 @@ ${JSON.stringify(name.value)})`,
   return name.value;
 }
 
+/** GitHub's owner/name (SWE-bench's `repo`): owner and name as GitHub allows them. */
+const REPO_NAME = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+
+export function parseRepoName(document: ManifestDocument, field: Field, example: string): string {
+  const repo = document.string(field);
+  if (!REPO_NAME.test(repo.value)) {
+    document.fail(
+      repo.line,
+      repo.path,
+      `must be owner/name as GitHub writes it, e.g. ${example} (got ${JSON.stringify(repo.value)})`,
+    );
+  }
+  return repo.value;
+}
+
 export function parsePython(document: ManifestDocument, field: Field): string {
   const node = field.node;
   if (isScalar(node) && typeof node.value === 'number') {

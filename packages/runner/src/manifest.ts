@@ -27,6 +27,8 @@ interface ManifestEntryFields {
   /** REPOCOD's name for the repository (`plotly.py`, `scikit-learn`, ...). */
   readonly name: string;
   /** Interpreter version the environment is made with, `3.11` or `3.11.9`. */
+  /** GitHub's owner/name (`repo:`); else read from url (taskRepoName). */
+  readonly repo?: string;
   readonly python: string;
   /** Folder of the Python project relative to the repository root; pytest runs there. */
   readonly packageRoot: string;

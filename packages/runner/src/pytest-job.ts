@@ -25,6 +25,8 @@ export interface PytestRun {
   readonly network: string;
   /** What a harness plugin wrote to $REPOCOD_ARTIFACT_FILE (also after a timeout or crash), else null. */
   readonly artifact: string | null;
+  /** Files or classes that did not collect, with pytest's message (not stored: the results say it per test). */
+  readonly collectionErrors?: readonly { readonly nodeId: string; readonly message: string }[];
 }
 
 /**
@@ -173,6 +175,7 @@ export async function runPytest(invocation: PytestInvocation): Promise<PytestRun
           ? 'isolated (unshare --net, loopback only)'
           : `isolated (unshare --net); ${network.note ?? ''}`,
       artifact: existsSync(artifactFile) ? readFileSync(artifactFile, 'utf8') : null,
+      collectionErrors: report.collectionErrors,
     };
   } finally {
     removeScratch(scratch);

@@ -3,8 +3,12 @@ import type { PreparedRepository } from '@repocod/runner';
 import { catalogInstanceId } from '@repocod/runner';
 import { uniqueInstanceIds } from '@repocod/tasks';
 
-/** `owner/name` from the manifest's url (also under --source); a local project (the demo) keeps its manifest name. */
+/**
+ * The task rows' `repo` and the ids' `owner__name`: the manifest's `repo:`, else `owner/name` from its url (also
+ * under --source); a local project without either (the demo) keeps its manifest name, so its ids stay `demo-…`.
+ */
 export function taskRepoName(prepared: PreparedRepository): string {
+  if (prepared.entry.repo !== undefined) return prepared.entry.repo;
   const url = prepared.entry.url ?? prepared.entry.upstream ?? null;
   const match = url === null ? null : /([^/:]+)\/([^/]+?)(?:\.git)?\/?$/.exec(url);
   return match === null ? prepared.entry.name : `${match[1]}/${match[2]}`;
