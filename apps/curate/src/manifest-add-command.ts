@@ -10,13 +10,13 @@ import { stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
 /** What `manifest add` does, as `repocod manifest --help` and a usage error of `add` say it. */
-export const MANIFEST_ADD_DESCRIPTION = `add writes a whole entry for a repository the manifest does not have into FILE (made if it
-does not exist): its origin (the local clone, or the url, cloned under .repocod/repos), repo (owner/name,
-from the url or the clone's origin remote, else --owner), base_commit (--at REF: a sha, tag, branch, HEAD or
-a day; default HEAD), python (the lowest installed minor requires-python allows, 3.10 or newer for the
-runner's harness), the install recipe \`manifest derive\` finds (a test dependency group, else a test extra,
-else a test requirements file), test_roots (pytest's testpaths, else tests/ or test/), with how each was
-decided as comments. Then it checks the entry: builds its environment (which stops at a recipe step that
+export const MANIFEST_ADD_DESCRIPTION = `add writes a whole entry for a repository the manifest does not have
+into FILE (made if it does not exist): its origin (the local clone, or the url, cloned under .repocod/repos),
+repo (owner/name, from the url or the clone's origin remote, else --owner), base_commit (--at REF: a sha, tag,
+branch, HEAD or a day; default HEAD), python (the lowest installed minor requires-python allows, 3.10 or newer
+for the runner's harness), the install recipe \`manifest derive\` finds (a test dependency group, else a test
+extra, else a test requirements file), test_roots (pytest's testpaths, else tests/ or test/), with how each
+was decided as comments. Then it checks the entry: builds its environment (which stops at a recipe step that
 asks for a missing extra, or a module a conftest.py imports and the environment lacks) and collects the
 whole suite once, and prints the tests collected and the modules that did not collect, by reason.
 --no-check writes the entry only.`;
