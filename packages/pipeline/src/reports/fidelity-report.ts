@@ -133,9 +133,10 @@ async function selectionSection(
   );
 }
 
+/** What the comparison reads of a task; an era's tasks (`flask@2ac89889f4cc`) are their repository's. */
 export function measured(task: StoredTask): MeasuredTask {
   return {
-    repository: task.repository,
+    repository: task.repository.split('@')[0] ?? task.repository,
     level: task.level,
     promptTokens: task.promptTokens,
     solutionTokens: task.solutionTokens,

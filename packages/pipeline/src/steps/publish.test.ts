@@ -95,10 +95,11 @@ read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
     const card = readFileSync(join(out, 'README.md'), 'utf8');
     expect(card).toMatch(/^---\ndataset_info:\n/);
     expect(card).toContain('| all | 2 |');
-    // A selection with Lite's quotas: its released tasks beside REPOCOD-Lite (docs/fidelity.md).
-    expect(card).toContain('## Fidelity to REPOCOD');
-    expect(card).toMatch(/### The 2 released tasks against REPOCOD-Lite \(200 tasks\)/);
-    expect(card).toContain('- demo: 2 tasks (not a REPOCOD repository)');
+    // The demo is none of REPOCOD's repositories: the card says what the release is, not how far it is from
+    // REPOCOD's tables (which would list all eleven with 0 tasks).
+    expect(card).not.toContain('## Fidelity to REPOCOD');
+    expect(card).toContain('## What this is');
+    expect(card).toContain('benchmark of 2 tasks from 1 repository (demo), built with repocod-kit');
     expect(card).toContain('| 1. the starting state collects | 3 | 0 | 0 |');
     expect(card).toContain('| 2. the tests fail without the body | 2 | 1 | 0 |');
     expect(card).toContain('| 3. the tests pass with the gold patches (3 runs) | 3 | 0 | 0 |');
