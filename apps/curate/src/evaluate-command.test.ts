@@ -43,19 +43,24 @@ describe('repocod evaluate', () => {
     expect(await main(args, io), io.stderr()).toBe(0);
     expect(io.stderr()).toMatch(/release repocod\/demo: \d+ file\(s\) downloaded into .*releases\/repocod__demo/);
     expect(io.stdout()).toContain('pass@1 100.0%: 3 of 3 tasks resolved');
-    expect(io.stdout()).toMatch(/evaluation gold@1\.0: 3 evaluated now, 0 from the catalog/);
+    // Graded now, every one from validation's fit runs: the two counts say so, not "evaluated now".
+    expect(io.stdout()).toMatch(
+      /evaluation gold@1\.0: 3 graded now \(0 with tests run, 3 from stored runs\), 0 kept from an earlier pass/,
+    );
     // Validation's fit runs are the gold evaluation's jobs: nothing runs again.
     expect(io.stderr()).toMatch(
-      /\ndemo: 3 prediction\(s\): 0 to run on \d+ worker\(s\), 3 graded from stored runs, 0 evaluated earlier/,
+      /\ndemo: 3 prediction\(s\): 0 to run on \d+ worker\(s\), 3 graded from stored runs, 0 kept from an earlier/,
     );
     const report = JSON.parse(readFileSync(join(out, 'gold@1.0', 'gold', 'report.json'), 'utf8'));
     expect(report.resolved_ids).toEqual([QUOTE, SLUGIFY, TAKE]);
     const again = bufferIO();
     expect(await main(args, again)).toBe(0);
     expect(again.stderr()).toContain('already downloaded');
-    expect(again.stdout()).toMatch(/evaluation gold@1\.0: 0 evaluated now, 3 from the catalog/);
+    expect(again.stdout()).toMatch(
+      /evaluation gold@1\.0: 0 graded now \(0 with tests run, 0 from stored runs\), 3 kept/,
+    );
     expect(again.stderr()).toMatch(
-      /\ndemo: 3 prediction\(s\): 0 to run .*, 0 graded from stored runs, 3 evaluated earlier/,
+      /\ndemo: 3 prediction\(s\): 0 to run .*, 0 graded from stored runs, 3 kept from an earlier pass/,
     );
   });
 

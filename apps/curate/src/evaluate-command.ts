@@ -190,10 +190,11 @@ ${event.predictions} prediction(s)\n`,
       return;
     }
     if (event.kind === 'evaluate-repository') {
-      io.err(
-        `${event.repository}: ${event.predictions} prediction(s): ${event.jobs} to run on ${event.workers} worker(s), \
-${event.fromRuns} graded from stored runs, ${event.fromCatalog} evaluated earlier in this run\n`,
-      );
+      const counts = [
+        `${event.repository}: ${event.predictions} prediction(s): ${event.jobs} to run on ${event.workers} worker(s),`,
+        `${event.fromRuns} graded from stored runs, ${event.fromCatalog} kept from an earlier pass of this evaluation`,
+      ];
+      io.err(`${counts.join(' ')}\n`);
       ticker.step(0, event.predictions - event.fromCatalog, `${event.repository}: predictions evaluated`);
       return;
     }
@@ -213,9 +214,13 @@ out (${since.changedBefore.length} changed before it, ${since.withoutBodyDate.le
 }
 
 function formatSummary(summary: EvaluateSummary): string {
+  const ranNow = summary.evaluatedNow - summary.gradedFromRuns;
   const lines = [
-    `evaluation ${summary.runId}: ${summary.evaluatedNow} evaluated now, ${summary.fromCatalog} from the catalog, \
-${summary.durationSeconds.toFixed(1)} s`,
+    [
+      `evaluation ${summary.runId}: ${summary.evaluatedNow} graded now (${ranNow} with tests run,`,
+      `${summary.gradedFromRuns} from stored runs), ${summary.fromCatalog} kept from an earlier pass,`,
+      `${summary.durationSeconds.toFixed(1)} s`,
+    ].join(' '),
   ];
   if (summary.since !== null) lines.push(sinceLine(summary.since));
   if (summary.problems.length > 0) {

@@ -117,7 +117,11 @@ export interface EvaluateSummary {
   readonly problems: readonly PredictionProblem[];
   /** One report per model, written to `<outDir>/<run id>/<model>/report.json`. */
   readonly reports: readonly WrittenReport[];
+  /** Predictions graded by this run: their tests run now, or read from runs of the same job the catalog holds. */
   readonly evaluatedNow: number;
+  /** Of those, graded from stored runs (for gold: validation's fit runs), no test run. */
+  readonly gradedFromRuns: number;
+  /** Predictions an earlier, interrupted pass of this evaluation graded: kept, not graded again. */
   readonly fromCatalog: number;
   readonly durationSeconds: number;
 }
@@ -178,12 +182,13 @@ export async function evaluateStep(
 
   const earlier = await earlierEvaluations(catalog, runId);
   problems.push(...unplacedPredictions(scope, predictions, repositoryOf));
-  const counts = { evaluatedNow: 0, fromCatalog: 0 };
+  const counts = { evaluatedNow: 0, gradedFromRuns: 0, fromCatalog: 0 };
   for (const repository of predictedRepositories(predictions, repositoryOf)) {
     const tasks = scope.filter((task) => repositoryOf.get(task.instanceId) === repository);
     const run = { repository, runId, outDir, tasks, predictions, earlier, problems };
     const repositoryCounts = await evaluateRepository(catalog, await repositories.get(repository), options, run);
     counts.evaluatedNow += repositoryCounts.evaluatedNow;
+    counts.gradedFromRuns += repositoryCounts.gradedFromRuns;
     counts.fromCatalog += repositoryCounts.fromCatalog;
   }
 
@@ -302,7 +307,7 @@ async function evaluateRepository(
   prepared: PreparedRepository,
   options: EvaluateStepOptions,
   run: RepositoryRun,
-): Promise<{ evaluatedNow: number; fromCatalog: number }> {
+): Promise<{ evaluatedNow: number; gradedFromRuns: number; fromCatalog: number }> {
   const bound = bindPredictions(run.predictions, run.tasks, {
     repository: run.repository,
     checkout: new SiteFinder(prepared, await loadPythonParser()),
@@ -340,7 +345,7 @@ async function evaluateRepository(
   announced();
   pool.start();
   await Promise.all(evaluations);
-  return { evaluatedNow: toEvaluate.length, fromCatalog };
+  return { evaluatedNow: toEvaluate.length, gradedFromRuns: plan.fromCatalog, fromCatalog };
 }
 
 /** A prediction this run evaluated before is kept (an error is tried again). */
