@@ -1,6 +1,14 @@
 import { LEVEL_MODES, RepocodError } from '@repocod/core';
 import type { ReferenceTasks, SelectSummary } from '@repocod/pipeline';
-import { DEFAULT_CATALOG_PATH, listRepositories, openCatalog, referenceTaskIds, selectStep } from '@repocod/pipeline';
+import {
+  DEFAULT_CATALOG_PATH,
+  listRepositories,
+  openCatalog,
+  qualityRemovalLines,
+  qualityRulesInForce,
+  referenceTaskIds,
+  selectStep,
+} from '@repocod/pipeline';
 import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
@@ -96,7 +104,13 @@ taken`,
     lines.push(
       `  passed over: ${summary.passedOver.length} task(s) whose validation failed (repocod show ID says why)`,
     );
+  if (spec.quality !== undefined) lines.push(`  quality rules: ${qualityRulesInForce(spec.quality)}`);
+  for (const line of qualityRemovalLines(summary.qualityRemoved)) lines.push(`    ${line}`);
   if (explain) {
+    for (const removal of summary.qualityRemoved) {
+      const why = removal.findings.map((finding) => `${finding.rule}: ${finding.detail}`).join('; ');
+      lines.push(`    removed by a quality rule: ${removal.instanceId} (${why})`);
+    }
     for (const instanceId of summary.passedOver) lines.push(`    passed over (validation failed): ${instanceId}`);
     lines.push('  picks (level, rank, score, solution tokens, instance id):');
     for (const pick of summary.picks)

@@ -1,11 +1,12 @@
 import { RepocodError, tailLines } from '@repocod/core';
-import type { BodyHistoryRow, Catalog, StoredTask, StoredValidation } from '@repocod/pipeline';
+import type { BodyHistoryRow, Catalog, SelectionSpec, StoredTask, StoredValidation } from '@repocod/pipeline';
 import {
   bodyDateText,
   checksOf,
   DEFAULT_CATALOG_PATH,
   explainLevel,
   openCatalog,
+  qualityFindings,
   shortBodyCommit,
   storedBodyDate,
   taskHash,
@@ -88,6 +89,7 @@ async function taskLines(catalog: Catalog, task: StoredTask): Promise<string[]> 
     `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
 lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
     ...levelLines(task),
+    ...(await qualityLines(catalog, task, validation)),
     `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
     `  FAIL_TO_PASS (${task.failToPass.length})`,
     ...task.failToPass.map((test) => `    ${test}`),
@@ -98,6 +100,49 @@ lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
     ...section('pre_patches.test', task.preTest),
     ...section('gold_patches.code', task.goldCode),
   ];
+}
+
+/**
+ * The figures the selection's quality rules read (quality-rules.ts), and the rules of the catalog's latest
+ * selection the task breaks: why a task that passed its checks is not picked.
+ */
+async function qualityLines(
+  catalog: Catalog,
+  task: StoredTask,
+  validation: StoredValidation | null,
+): Promise<string[]> {
+  const suiteSize = await catalog.suiteSize(task.repository);
+  const collectCheck = validation?.checks.find((check) => check.check === 'collects');
+  const preStateCollects = collectCheck === undefined ? null : collectCheck.bodyNeededAtCollection !== true;
+  const share = suiteSize === null || suiteSize === 0 ? '' : ` (${((task.failToPass.length / suiteSize) * 100).toFixed(1)}%)`;
+  const suite = suiteSize === null ? 'suite size unknown' : `of the suite's ${suiteSize} tests${share}`;
+  const pre =
+    preStateCollects === null
+      ? 'pre state not validated yet'
+      : preStateCollects
+        ? 'pre state collects'
+        : 'pre state does not collect without the body';
+  const lines = [
+    `  quality      ${task.solutionLines} solution line(s); FAIL_TO_PASS ${task.failToPass.length} ${suite}; ${pre}`,
+  ];
+  const selection = await catalog.selection(undefined);
+  const rules = selection === null ? undefined : (JSON.parse(selection.spec) as SelectionSpec).quality;
+  if (rules !== undefined && selection !== null) {
+    const findings = qualityFindings(rules, {
+      solutionLines: task.solutionLines,
+      failToPass: task.failToPass.length,
+      suiteSize,
+      preStateCollects,
+    });
+    lines.push(
+      findings.length === 0
+        ? `               meets the quality rules of selection ${selection.selectionId}`
+        : `               removed by selection ${selection.selectionId}'s rules: ${findings
+            .map((finding) => `${finding.rule} (${finding.detail})`)
+            .join('; ')}`,
+    );
+  }
+  return lines;
 }
 
 function section(title: string, text: string): string[] {

@@ -20,6 +20,7 @@ export * from './lite/lite-mining.js';
 export * from './records/task-identity.js';
 export type { MiningTracebacks, FunctionMining, MiningMode } from '@repocod/mining';
 export * from './steps/tasks.js';
+export * from './steps/quality-removals.js';
 export * from './steps/select.js';
 export { DEFAULT_TEMPLATES, parseSelectionSpec, REPOCOD_LITE_SPEC } from '@repocod/tasks';
 export type { SelectionSpec, StatementTemplates } from '@repocod/tasks';

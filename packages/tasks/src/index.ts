@@ -1,6 +1,7 @@
 export * from './code-patches.js';
 export * from './instance-id.js';
 export * from './problem-statement.js';
+export * from './quality-rules.js';
 export * from './selection-spec.js';
 export * from './test-file-model.js';
 export * from './test-removal.js';

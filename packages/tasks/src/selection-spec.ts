@@ -1,5 +1,7 @@
 import type { ContextLevel, LevelMode } from '@repocod/core';
 import { CONTEXT_LEVELS, LEVEL_MODES, RepocodError } from '@repocod/core';
+import type { QualityRules } from './quality-rules.js';
+import { parseQualityRules } from './quality-rules.js';
 
 /** Quotas are per context level. */
 export type SelectionLevel = ContextLevel;
@@ -30,6 +32,11 @@ export interface SelectionSpec {
    * every task, each with its verdict): the quotas stored are then the pool's counts per level.
    */
   readonly keepAll?: boolean;
+  /**
+   * Task-quality rules (quality-rules.ts), each REPOCOD's choice when left out. Absent when the spec names none,
+   * so the specs and selection ids of earlier selections stay as they were.
+   */
+  readonly quality?: QualityRules;
 }
 
 /** REPOCOD-Lite: 66/67/67 by lines(prompt) × lines(canonical solution), over every repository. */
@@ -39,7 +46,7 @@ export const REPOCOD_LITE_SPEC: SelectionSpec = {
   filter: 'true',
 };
 
-const FIELDS = ['quotas', 'score', 'filter', 'levels', 'reference', 'keepAll'] as const;
+const FIELDS = ['quotas', 'score', 'filter', 'levels', 'reference', 'keepAll', 'quality'] as const;
 
 /**
  * Reads a spec file (JSON). Missing fields take REPOCOD-Lite's values; an unknown field, a quota
@@ -109,6 +116,7 @@ export function parseSelectionSpec(text: string, source: string): SelectionSpec 
     ...(levels === undefined ? {} : { levels: levels as LevelMode }),
     ...(reference === undefined ? {} : { reference }),
     ...(keepAll === true ? { keepAll } : {}),
+    ...(record.quality === undefined ? {} : { quality: parseQualityRules(record.quality, source) }),
   };
 }
 

@@ -3,7 +3,9 @@ import { CONTEXT_LEVELS, LEVEL_MODE_SUMMARIES, RepocodError } from '@repocod/cor
 import { readReferenceTable } from '@repocod/fidelity';
 import type { ReleaseRow, VersionFile } from '@repocod/publish';
 import type { ReleaseFreshness } from './release-freshness.js';
-import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import type { SelectionSpec } from '@repocod/tasks';
+import { qualityRulesInForce, REPOCOD_LITE_SPEC } from '@repocod/tasks';
+import { qualityRemovalLines, qualityRemovals } from '../steps/quality-removals.js';
 import { fidelitySection, measured, REFERENCE_FOLDER_PATH, TITLES } from '../reports/fidelity-report.js';
 import type { ReleasedReferenceSummary, ReleaseReferenceOptions } from '../reference/reference-of-release.js';
 import { referenceOfRelease, referenceReleaseParts } from '../reference/reference-of-release.js';
@@ -197,6 +199,7 @@ validated as they are now (${unvalidated
       referenceParts?.section ?? null,
       renames,
       freshness === null ? null : freshnessSection(options.version, freshness),
+      await qualityParagraph(catalog, selection.spec),
     ),
     extras: [
       { name: VALIDATION_RECORD, content: record.map((line) => `${JSON.stringify(line)}\n`).join('') },
@@ -287,6 +290,23 @@ export function fidelityOfRelease(spec: string, released: readonly StoredTask[])
   return fidelitySection(title, released.map(measured), against).markdown;
 }
 
+/**
+ * The card's account of the spec's task-quality rules: each in force (REPOCOD's choice where the spec names none)
+ * and what they removed from the pool, by rule. Nothing for a spec without rules, whose cards stay as they were.
+ */
+async function qualityParagraph(catalog: Catalog, specText: string): Promise<string[]> {
+  const rules = (JSON.parse(specText) as SelectionSpec).quality;
+  if (rules === undefined) return [];
+  const removed = await qualityRemovals(catalog, rules);
+  const lines = qualityRemovalLines(removed, 2);
+  return [
+    `Task-quality rules: ${qualityRulesInForce(rules)}. They removed ${removed.length} of the catalog's tasks`,
+    `before ranking${lines.length === 0 ? '.' : ':'}`,
+    ...lines.map((line) => `- ${line}`),
+    '',
+  ];
+}
+
 /** A catalog name without its era (`flask@2ac89889f4cc` is flask). */
 function repositoryName(catalogName: string): string {
   return catalogName.split('@')[0] ?? catalogName;
@@ -317,6 +337,7 @@ export function cardBody(
   referenceSection: string | null = null,
   renames: readonly InstanceIdRename[] = [],
   freshness: string | null = null,
+  quality: readonly string[] = [],
 ): string {
   const tasks = released.map(({ task }) => task);
   const mode = selectionLevelMode(spec) ?? 'deps';
@@ -365,6 +386,7 @@ ${counts.byCheck[check]['infra-error']} |`;
     spec,
     '```',
     '',
+    ...quality,
     ...(freshness === null ? [] : [freshness]),
     '## Statistics',
     '',

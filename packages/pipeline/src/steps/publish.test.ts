@@ -288,3 +288,27 @@ describe('a release of tasks a migration renamed', () => {
     }
   });
 });
+
+describe('a release selected under task-quality rules', () => {
+  it('states the rules in force and what each removed, where a release without rules says nothing of them', async () => {
+    const plain = readFileSync(join(out, 'README.md'), 'utf8');
+    expect(plain).not.toContain('Task-quality rules');
+    const ruled = await selectStep(catalog, {
+      ...REPOCOD_LITE_SPEC,
+      filter: filter(['slugify', 'quote', 'ensure_non_negative']),
+      quality: { minSolutionLines: 3 },
+    });
+    const short = ruled.qualityRemoved.filter((removal) =>
+      removal.findings.some((finding) => finding.rule === 'minSolutionLines'),
+    );
+    expect(short.length).toBeGreaterThan(0);
+    const folder = join(state, 'quality');
+    await publishStep(catalog, { version: '1.0', out: folder, selectionId: ruled.selectionId });
+    const card = readFileSync(join(folder, 'README.md'), 'utf8');
+    expect(card).toContain(
+      "Task-quality rules: minSolutionLines 3, maxFailToPassShare 1 (REPOCOD's), preStateMustCollect false " +
+        `(REPOCOD's). They removed ${ruled.qualityRemoved.length} of the catalog's tasks\nbefore ranking:`,
+    );
+    expect(card).toContain(`- minSolutionLines: ${short.length} task(s) removed (e.g. `);
+  });
+});

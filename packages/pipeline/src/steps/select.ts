@@ -4,6 +4,8 @@ import { contentHash, DEFAULT_LEVEL_MODE, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
 import { failedTaskIds } from './current-verdicts.js';
+import type { QualityRemoval } from './quality-removals.js';
+import { qualityRemovals } from './quality-removals.js';
 import { checkOneEraPerRepository } from '../release/released-task.js';
 
 export interface LevelCut {
@@ -27,6 +29,8 @@ export interface SelectSummary {
   readonly short: readonly LevelCut[];
   /** Tasks passed over because their current validation failed (the next of their level took the place). */
   readonly passedOver: readonly string[];
+  /** Tasks the spec's quality rules keep out, each with the rules it breaks (none without `quality`). */
+  readonly qualityRemoved: readonly QualityRemoval[];
 }
 
 /**
@@ -60,7 +64,11 @@ export async function selectStep(
 ${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
     );
   }
-  const pool = referencePool(labelled, options.referenceTasks);
+  const qualityRemoved = labelled.quality === undefined ? [] : await qualityRemovals(catalog, labelled.quality);
+  const pool = withoutTasks(
+    referencePool(labelled, options.referenceTasks),
+    qualityRemoved.map((removal) => removal.instanceId),
+  );
   const spec: SelectionSpec =
     labelled.keepAll === true ? { ...labelled, quotas: await poolCounts(catalog, pool.filter) } : labelled;
   const failed = labelled.keepAll === true ? [] : await failedTaskIds(catalog);
@@ -100,7 +108,17 @@ ${error instanceof Error ? error.message : String(error)}`,
   const passedOver = ranked
     .filter((task) => !task.picked && failedSet.has(task.instanceId))
     .map((task) => task.instanceId);
-  return { selectionId, spec, picks, levels, short, passedOver };
+  return { selectionId, spec, picks, levels, short, passedOver, qualityRemoved };
+}
+
+/** The pool's filter without the given tasks (the quality rules' removals). */
+function withoutTasks(pool: { readonly filter: string }, ids: readonly string[]): { readonly filter: string } {
+  if (ids.length === 0) return pool;
+  return { filter: `(${pool.filter}) AND instance_id NOT IN (${ids.map(sqlString).join(', ')})` };
+}
+
+function sqlString(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
 }
 
 /**
@@ -111,7 +129,7 @@ function referencePool(spec: SelectionSpec, tasks: readonly string[] | undefined
   if (spec.reference === undefined) return { filter: spec.filter };
   if (tasks === undefined)
     throw new RepocodError('usage', `the spec names reference ${spec.reference}: its tasks must be resolved first`);
-  const ids = tasks.length === 0 ? 'NULL' : tasks.map((id) => `'${id.replaceAll("'", "''")}'`).join(', ');
+  const ids = tasks.length === 0 ? 'NULL' : tasks.map(sqlString).join(', ');
   return { filter: `(${spec.filter}) AND instance_id IN (${ids})` };
 }
 

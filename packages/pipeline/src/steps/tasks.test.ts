@@ -6,6 +6,7 @@ import type { Catalog } from '@repocod/catalog';
 import { REPOCOD_LITE_SPEC } from '@repocod/tasks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openMinedDemo } from '../testing/mined-demo.js';
+import { qualityRemovalLines } from './quality-removals.js';
 import { selectStep } from './select.js';
 import type { TasksSummary } from './tasks.js';
 import { runTasksCommand } from '../commands/tasks.js';
@@ -103,6 +104,37 @@ describe('tasks of the demo', () => {
     await expect(selectStep(catalog, { ...REPOCOD_LITE_SPEC, score: 'no_such_column' }, 'spec.json')).rejects.toThrow(
       /spec\.json: the score or the filter is not valid SQL/,
     );
+  });
+
+  it("keeps out what the spec's quality rules refuse, says which rule removed what, and changes nothing without them", {
+    timeout: 120_000,
+  }, async () => {
+    const all = await selectStep(catalog, REPOCOD_LITE_SPEC);
+    expect(all.qualityRemoved).toEqual([]);
+    expect(all.spec).not.toHaveProperty('quality');
+    const short = (await catalog.taskSummaries()).filter((task) => task.solutionLines < 3);
+    const suite = (await catalog.suiteSize('demo')) as number;
+    const broad = (await catalog.taskSummaries()).filter((task) => task.failToPass.length / suite > 0.1);
+    expect(short.length).toBeGreaterThan(0);
+    expect(broad.length).toBeGreaterThan(0);
+    const ruled = await selectStep(catalog, {
+      ...REPOCOD_LITE_SPEC,
+      quality: { minSolutionLines: 3, maxFailToPassShare: 0.1 },
+    });
+    const removed = new Set([...short, ...broad].map((task) => task.instanceId));
+    expect(new Set(ruled.qualityRemoved.map((removal) => removal.instanceId))).toEqual(removed);
+    expect(ruled.picks.some((pick) => removed.has(pick.instanceId))).toBe(false);
+    expect(ruled.picks).toHaveLength(52 - removed.size);
+    const first = short[0];
+    const finding = ruled.qualityRemoved.find((removal) => removal.instanceId === first?.instanceId)?.findings[0];
+    expect(finding).toEqual({
+      rule: 'minSolutionLines',
+      detail: `${first?.solutionLines} solution line(s), fewer than 3`,
+    });
+    const lines = qualityRemovalLines(ruled.qualityRemoved);
+    expect(lines[0]).toMatch(new RegExp(`^minSolutionLines: ${short.length} task\\(s\\) removed \\(e\\.g\\. `));
+    expect(lines[1]).toMatch(new RegExp(`^maxFailToPassShare: ${broad.length} task\\(s\\) removed`));
+    expect(ruled.selectionId).not.toBe(all.selectionId);
   });
 
   it('labels every task under each level mode, and select re-labels under the mode it is asked for', async () => {

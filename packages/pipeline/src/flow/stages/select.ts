@@ -1,6 +1,7 @@
 import { RepocodError } from '@repocod/core';
 import { listRepositories } from '../../steps/find-repository.js';
 import { referenceTaskIds } from '../../reference/reference-functions.js';
+import { qualityRemovalLines } from '../../steps/quality-removals.js';
 import { selectStep } from '../../steps/select.js';
 import { flowSelectionSpec } from '../flow-selection-spec.js';
 import type { CollectiveStage, StageContext, StageDefinition } from '../stage-contract.js';
@@ -41,6 +42,7 @@ const SELECT_RUN: CollectiveStage = {
     const levels = value.levels.map((level) => `${level.level} ${level.picked}`).join(', ');
     const passedOver =
       value.passedOver.length === 0 ? '' : `; ${value.passedOver.length} passed over, validation failed`;
+    for (const line of qualityRemovalLines(value.qualityRemoved)) progress.problem(`quality rule ${line}`);
     const mode = `levels by ${value.spec.levels}${
       reference === undefined ? '' : `; reference ${reference}${value.spec.keepAll === true ? ', all kept' : ''}`
     }`;
