@@ -2,6 +2,8 @@ export * from './seed-schema.js';
 export * from './release-table.js';
 export * from './dataset-card.js';
 export * from './release-folder.js';
+export * from './bad-release-file-error.js';
+export * from './parquet-rows.js';
 export * from './hub-target.js';
 export * from './hub-error.js';
 export * from './push-release.js';
