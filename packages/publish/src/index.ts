@@ -4,6 +4,7 @@ export * from './dataset-card.js';
 export * from './release-folder.js';
 export * from './bad-release-file-error.js';
 export * from './parquet-rows.js';
+export * from './release-columns.js';
 export * from './hub-target.js';
 export * from './hub-error.js';
 export * from './push-release.js';

@@ -7,6 +7,7 @@ import { cardFrontMatter, configsOfCard } from './dataset-card.js';
 import type { ReleaseRow } from './release-table.js';
 import { readParquetRows } from './parquet-rows.js';
 import { withPromptsSection } from './prompts-card-section.js';
+import { checkReleaseColumns } from './release-columns.js';
 import { releasePrompts } from './release-prompts.js';
 import { releaseParquet, releaseTable } from './release-table.js';
 import { writeAtomically } from './write-atomically.js';
@@ -163,11 +164,13 @@ function byReleaseOrder(a: string, b: string): number {
 }
 
 /**
- * The rows of a release Parquet file, as plain objects keyed by the seed's column names. A file missing or
- * unreadable is a BadReleaseFileError naming it, ending with `fix` (by default: get the release again).
+ * The rows of a release Parquet file, as plain objects keyed by the seed's column names. A file missing, unreadable
+ * or of other columns is a BadReleaseFileError naming it, ending with `fix` (by default: get the release again).
  */
 export function readReleaseRows(file: string, fix?: string): Record<string, unknown>[] {
-  return readParquetRows(file, fix).rows;
+  const read = readParquetRows(file, fix);
+  checkReleaseColumns(file, read, fix);
+  return read.rows;
 }
 
 function versionDiff(
