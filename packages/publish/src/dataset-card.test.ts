@@ -22,7 +22,17 @@ describe('cardFrontMatter', () => {
   it('reads the versions of an earlier card back', () => {
     expect(configsOfCard(`${cardFrontMatter(configs, '1.1')}\n# REPOCOD\n`, 'README.md')).toEqual(configs);
     expect(() => configsOfCard('# no front matter\n', 'out/release/README.md')).toThrow(
-      /out\/release\/README\.md: no YAML front matter/,
+      /^out\/release\/README\.md: not a release card \(no YAML front matter, .*\); download the release again/,
+    );
+    const fix = 'repair the card on the Hub';
+    expect(() => configsOfCard('---\ndataset_info: [\n---\n', 'hub/README.md', fix)).toThrow(
+      expect.objectContaining({
+        code: 'usage',
+        problem: 'bad-card',
+        message: expect.stringMatching(
+          /^hub\/README\.md: not a release card \(its front matter is not YAML: .*\); repair/,
+        ),
+      }),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { parse, stringify } from 'yaml';
-import { RepocodError } from '@repocod/core';
+import { BadReleaseFileError } from './bad-release-file-error.js';
 import type { CardFeature } from './seed-schema.js';
 import { cardFeatures } from './seed-schema.js';
 
@@ -65,26 +65,37 @@ export function cardFrontMatter(
   return `---\n${stringify(document, { defaultStringType: 'PLAIN', defaultKeyType: 'PLAIN' })}---\n`;
 }
 
-/** The versions an earlier release card lists (its `dataset_info`, `default` left out), oldest first. */
-export function configsOfCard(readme: string, source: string): ConfigInfo[] {
+/**
+ * The versions an earlier release card lists (its `dataset_info`, `default` left out), oldest first. A card without
+ * YAML front matter, or whose front matter is not YAML, is a BadReleaseFileError naming `source` and ending with
+ * `fix` (by default: get the release again).
+ */
+export function configsOfCard(readme: string, source: string, fix?: string): ConfigInfo[] {
   const match = /^---\n([\s\S]*?)\n---\n/.exec(readme);
   if (match === null)
-    throw new RepocodError('config-invalid', `${source}: no YAML front matter (--- … ---) at the top of the card`);
-  let document: { dataset_info?: CardInfo[] };
-  try {
-    document = parse(match[1] ?? '') as { dataset_info?: CardInfo[] };
-  } catch (error) {
-    throw new RepocodError(
-      'config-invalid',
-      `${source}: the front matter is not YAML (${error instanceof Error ? error.message : String(error)})`,
+    throw new BadReleaseFileError(
+      source,
+      'bad-card',
+      'no YAML front matter, the --- … --- block a card starts with',
+      fix,
     );
+  let document: { dataset_info?: CardInfo[] } | null;
+  try {
+    document = parse(match[1] ?? '') as { dataset_info?: CardInfo[] } | null;
+  } catch (error) {
+    // The yaml package's message goes on with a picture of the line; its first line says where.
+    const said = (error instanceof Error ? error.message : String(error)).split('\n')[0]?.replace(/:$/, '');
+    throw new BadReleaseFileError(source, 'bad-card', `its front matter is not YAML: ${said}`, fix);
   }
-  return (document.dataset_info ?? [])
+  const infos = document?.dataset_info ?? [];
+  if (!Array.isArray(infos))
+    throw new BadReleaseFileError(source, 'bad-card', 'its dataset_info is not a list of configs', fix);
+  return infos
     .filter((info) => info.config_name !== 'default')
     .map((info) => ({
       version: String(info.config_name),
-      numBytes: info.splits[0]?.num_bytes ?? info.dataset_size,
-      numExamples: info.splits[0]?.num_examples ?? 0,
+      numBytes: info.splits?.[0]?.num_bytes ?? info.dataset_size,
+      numExamples: info.splits?.[0]?.num_examples ?? 0,
       downloadSize: info.download_size,
     }));
 }

@@ -130,4 +130,19 @@ repair the dataset on the Hub (or publish from the complete local release folder
     );
     expect(Object.keys(folderContents(folder))).toEqual(['notes.txt']);
   });
+
+  it('names a card on the Hub without front matter, and how to repair it, as a usage error', async () => {
+    hub.addRepo('org/plain', { files: { 'README.md': '# A dataset\n\nNo header.\n' } });
+    const folder = emptyFolder();
+    const error = await failure(() => downloadHubRelease({ repo: 'org/plain', hubUrl: hub.url, folder }));
+    expect([error.code, error.message]).toEqual([
+      'usage',
+      [
+        `${hub.url}/datasets/org/plain/README.md: not a release card (no YAML front matter, the --- … --- block a card`,
+        'starts with); repair the card on the Hub: `repocod publish --push org/plain --out DIR` uploads a whole',
+        'release folder',
+      ].join(' '),
+    ]);
+    expect(existsSync(folder)).toBe(false);
+  });
 });

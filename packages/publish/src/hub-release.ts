@@ -71,7 +71,7 @@ export async function downloadHubRelease(
   const where = hubDatasetUrl(source, target.id);
   const card = await hubReleaseCard(source);
   if (card === null) return null;
-  const versions = configsOfCard(card, `${where}/README.md`).map((config) => config.version);
+  const versions = configsOfCard(card, `${where}/README.md`, repairHubCard(target.id)).map((config) => config.version);
   const cardPath = join(source.folder, 'README.md');
   if (existsSync(cardPath)) {
     throw new RepocodError(
@@ -172,6 +172,11 @@ async function writeThroughTemporary(path: string, write: (temporary: string) =>
   } finally {
     rmSync(temporary, { force: true });
   }
+}
+
+/** What to do about a card on the Hub that is not a release's: upload a whole release folder over it. */
+export function repairHubCard(repo: string): string {
+  return `repair the card on the Hub: \`repocod publish --push ${repo} --out DIR\` uploads a whole release folder`;
 }
 
 export function hubDatasetUrl(source: HubReleaseSource, id: string): string {

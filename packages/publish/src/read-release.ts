@@ -1,7 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import { readReleaseRows } from './release-folder.js';
+import { BadReleaseFileError } from './bad-release-file-error.js';
+import { configsOfCard } from './dataset-card.js';
+import { PARQUET_NAME, readReleaseRows } from './release-folder.js';
 
 /** A task of a release as an evaluation reads it. */
 export interface ReleaseTask {
@@ -50,14 +52,23 @@ export interface ReadRelease {
  * Reads one version of a release folder (the layout `repocod publish` writes and the Hub serves):
  * `<version>/test-*.parquet`, or without a version the default config's `data/test-*.parquet`, whose
  * rows name their version. A row without a field evaluation needs is an error naming the file, the
- * row and the field.
+ * row and the field. A folder with a card (README.md) is read as the card says: a Parquet file of a version it
+ * lists that is missing, unreadable or of other columns, a card that is not one, and a version there that it does
+ * not list are each a BadReleaseFileError naming the file and what to do.
  */
 export function readRelease(folder: string, version?: string): ReadRelease {
   if (!existsSync(folder)) throw new RepocodError('path-not-found', `${folder}: no such release folder`);
+  const listed = cardVersions(folder);
   const directory = join(folder, version ?? 'data');
   const parquet = existsSync(directory)
     ? readdirSync(directory).find((name) => name.startsWith('test-') && name.endsWith('.parquet'))
     : undefined;
+  if (parquet === undefined && listed !== null && (version === undefined || listed.includes(version))) {
+    // The card lists it, so the file was there: lost since, or a download cut short.
+    const config = version === undefined ? 'the default config' : `version ${version}`;
+    const detail = `${join(folder, 'README.md')} lists ${config} but ${directory} has no test-*.parquet`;
+    throw new BadReleaseFileError(join(directory, PARQUET_NAME), 'missing-file', detail);
+  }
   if (parquet === undefined) {
     const versions = existsSync(folder)
       ? readdirSync(folder).filter((name) => /^\d/.test(name) && existsSync(join(folder, name)))
@@ -68,6 +79,8 @@ export function readRelease(folder: string, version?: string): ReadRelease {
 versions in ${folder}: ${versions.sort().join(', ') || 'none'}`,
     );
   }
+  if (version !== undefined && listed !== null && !listed.includes(version))
+    throw unlistedVersion(folder, version, listed);
   const file = join(directory, parquet);
   const rows = readReleaseRows(file);
   const tasks = rows.map((row, index) => releaseTask(row, `${file}: row ${index + 1}`));
@@ -79,6 +92,30 @@ versions in ${folder}: ${versions.sort().join(', ') || 'none'}`,
     file,
     tasks: tasks.map((task) => ({ ...task, meta: meta.get(task.instanceId) ?? null })),
   };
+}
+
+/** The versions the folder's card lists; null for a folder without one (a release not written by repocod-kit). */
+function cardVersions(folder: string): string[] | null {
+  const card = join(folder, 'README.md');
+  if (!existsSync(card)) return null;
+  return configsOfCard(readFileSync(card, 'utf8'), card).map((config) => config.version);
+}
+
+/**
+ * A version's Parquet file is there but the card does not list it: publish writes the card last, so a publish cut
+ * short leaves this, and neither the Hub nor `datasets` would serve that version.
+ */
+function unlistedVersion(folder: string, version: string, listed: readonly string[]): BadReleaseFileError {
+  const card = join(folder, 'README.md');
+  const detail = [
+    `${join(folder, version)} is there but the card lists ${listed.length === 0 ? 'no version' : listed.join(', ')},`,
+    'as a publish stopped before writing its card leaves it',
+  ].join(' ');
+  const fix = [
+    `publish the version again (\`repocod publish --version ${version} --out ${folder}\` with the catalog that built`,
+    `it)${listed.length === 0 ? '' : `, or give a version the card lists (--version ${listed.join(', ')})`}`,
+  ].join(' ');
+  return new BadReleaseFileError(card, 'missing-config', detail, fix);
 }
 
 function releaseTask(row: Record<string, unknown>, where: string): Omit<ReleaseTask, 'meta'> {

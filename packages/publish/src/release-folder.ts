@@ -1,12 +1,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { tableFromIPC, tableToIPC } from 'apache-arrow';
-import { readParquet } from 'parquet-wasm';
+import { tableToIPC } from 'apache-arrow';
 import { RepocodError } from '@repocod/core';
 import type { ConfigInfo } from './dataset-card.js';
 import { cardFrontMatter, configsOfCard } from './dataset-card.js';
 import type { ReleaseRow } from './release-table.js';
+import { readParquetRows } from './parquet-rows.js';
 import { withPromptsSection } from './prompts-card-section.js';
+import { checkReleaseColumns } from './release-columns.js';
 import { releasePrompts } from './release-prompts.js';
 import { releaseParquet, releaseTable } from './release-table.js';
 import { writeAtomically } from './write-atomically.js';
@@ -162,15 +163,14 @@ function byReleaseOrder(a: string, b: string): number {
   return rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-/** The rows of a release Parquet file, as plain objects keyed by the seed's column names. */
-export function readReleaseRows(file: string): Record<string, unknown>[] {
-  const table = tableFromIPC(readParquet(readFileSync(file)).intoIPCStream());
-  return table
-    .toArray()
-    .map(
-      (row: { toJSON(): Record<string, unknown> }) =>
-        JSON.parse(JSON.stringify(row.toJSON())) as Record<string, unknown>,
-    );
+/**
+ * The rows of a release Parquet file, as plain objects keyed by the seed's column names. A file missing, unreadable
+ * or of other columns is a BadReleaseFileError naming it, ending with `fix` (by default: get the release again).
+ */
+export function readReleaseRows(file: string, fix?: string): Record<string, unknown>[] {
+  const read = readParquetRows(file, fix);
+  checkReleaseColumns(file, read, fix);
+  return read.rows;
 }
 
 function versionDiff(

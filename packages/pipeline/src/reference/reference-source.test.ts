@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { IN_MEMORY, openCatalog } from '@repocod/catalog';
 import type { RepocodError } from '@repocod/core';
+import { BadReleaseFileError } from '@repocod/publish';
 import { readReferenceRows } from '@repocod/reference';
 import type { LoopbackHub } from '@repocod/testkit';
-import { startLoopbackHub } from '@repocod/testkit';
+import { startLoopbackHub, truncateToHalf } from '@repocod/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseReferenceSource, readReferenceSource } from './reference-source.js';
 
@@ -83,6 +84,35 @@ describe('readReferenceSource', () => {
       (await failure(() => readReferenceSource(join(dir, 'release'), { ...local, config: '9.9' }))).message,
     ).toContain('no Parquet file for --config 9.9; configs in');
     expect(() => parseReferenceSource('hub:not a repo')).toThrow('a Hub dataset is hub:ORG/NAME');
+  });
+
+  it('names a Parquet file it cannot read, and one of no form it reads, each as a usage error', async () => {
+    const truncated = join(dir, 'truncated.parquet');
+    writeFileSync(truncated, readFileSync(parquet));
+    truncateToHalf(truncated);
+    const unreadable = await failure(() => readReferenceSource(truncated, local));
+    expect(unreadable).toBeInstanceOf(BadReleaseFileError);
+    expect([unreadable.code, (unreadable as BadReleaseFileError).problem]).toEqual(['usage', 'corrupt-parquet']);
+    expect(unreadable.message).toMatch(
+      new RegExp(`^${truncated}: not a readable Parquet file \\(\\d+ bytes that do not end with Parquet's PAR1 mark`),
+    );
+    expect(unreadable.message).toContain('; download it again (`repocod reference add NAME --from hub:ORG/NAME`');
+    // Scores of a model, not tasks: written by DuckDB, as another tool would.
+    const scores = join(dir, 'scores.parquet');
+    const catalog = await openCatalog(IN_MEMORY);
+    await catalog.query(
+      `COPY (SELECT * FROM (VALUES ('m', 0.5), ('n', 0.25)) AS t(model, score)) TO '${scores}' (FORMAT parquet)`,
+    );
+    await catalog.close();
+    const other = await failure(() => readReferenceSource(scores, local));
+    expect([other.code, (other as BadReleaseFileError).problem]).toEqual(['usage', 'wrong-schema']);
+    expect(other.message).toBe(
+      [
+        `${scores}: rows of another schema (its 2 row(s) have model, score: no function_name, which REPOCOD's rows`,
+        "have, nor instance_id or pre_patches, which the seed's have); give REPOCOD's rows (lt-asset/REPOCOD on the",
+        "Hub) or a release's (repocod publish writes them)",
+      ].join(' '),
+    );
   });
 
   it('downloads a Hub dataset (the loopback Hub) and reads its default config, at a revision', async () => {

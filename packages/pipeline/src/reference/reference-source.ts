@@ -1,9 +1,9 @@
 import { existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { RepocodError } from '@repocod/core';
-import { downloadHubDataset, readReleaseRows } from '@repocod/publish';
+import { BadReleaseFileError, downloadHubDataset, readParquetRows } from '@repocod/publish';
 import type { ReferenceRecord } from '@repocod/reference';
-import { recordsOfJson, recordsOfJsonLines } from '@repocod/reference';
+import { formOfRecord, recordsOfJson, recordsOfJsonLines } from '@repocod/reference';
 
 /** Where a reference is read from: a Hub dataset (`hub:ORG/NAME[@REV]`) or a local file or folder. */
 export type ReferenceSource =
@@ -108,14 +108,29 @@ hub:ORG/NAME`,
   );
 }
 
+/** What to do about a reference's Parquet file that cannot be read. */
+const GET_SOURCE_AGAIN = [
+  'download it again (`repocod reference add NAME --from hub:ORG/NAME` downloads a Hub dataset afresh) or give',
+  'another --from',
+].join(' ');
+
+/**
+ * A Parquet file's rows as records. A file parquet-wasm cannot read, or none of whose rows is of a form a reference
+ * reads, is a BadReleaseFileError naming it (the second rather than a problem per row: the whole file is of another
+ * schema).
+ */
 function recordsOfParquet(file: string): ReferenceRecord[] {
-  let rows: Record<string, unknown>[];
-  try {
-    rows = readReleaseRows(file);
-  } catch (error) {
-    throw new RepocodError('parse-error', `${file}: not a readable Parquet file (${(error as Error).message})`);
+  const read = readParquetRows(file, GET_SOURCE_AGAIN);
+  const records = read.rows.map((row, index) => ({ where: `${file}: row ${index + 1}`, value: row }));
+  if (records.length > 0 && records.every((record) => formOfRecord(record) === null)) {
+    const detail = [
+      `its ${records.length} row(s) have ${read.columns.join(', ') || 'no column'}: no function_name, which`,
+      "REPOCOD's rows have, nor instance_id or pre_patches, which the seed's have",
+    ].join(' ');
+    const fix = "give REPOCOD's rows (lt-asset/REPOCOD on the Hub) or a release's (repocod publish writes them)";
+    throw new BadReleaseFileError(file, 'wrong-schema', detail, fix);
   }
-  return rows.map((row, index) => ({ where: `${file}: row ${index + 1}`, value: row }));
+  return records;
 }
 
 function parquetFilesOfFolder(folder: string, config: string | null): string[] {

@@ -12,6 +12,7 @@ import {
   planRelease,
   pushRelease,
   releaseFiles,
+  repairHubCard,
 } from '@repocod/publish';
 import type { ReleaseReferenceOptions } from '../reference/reference-of-release.js';
 import type { ReleaseContent } from '../release/release-content.js';
@@ -178,7 +179,7 @@ async function alignWithHub(out: string, push: HubTarget): Promise<DownloadedRel
   const card = await hubReleaseCard(source);
   if (card === null) return null;
   const local = new Set(existingRelease(out).configs.map((config) => config.version));
-  const missing = configsOfCard(card, `${push.repo}/README.md`)
+  const missing = configsOfCard(card, `${push.repo}/README.md`, repairHubCard(push.repo))
     .map((config) => config.version)
     .filter((remote) => !local.has(remote));
   if (missing.length > 0) {

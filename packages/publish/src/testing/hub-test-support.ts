@@ -5,7 +5,7 @@ import { RepocodError } from '@repocod/core';
 import { releaseFiles, writeRelease } from '../release-folder.js';
 import type { ReleaseRow } from '../release-table.js';
 
-/** Shared by the Hub tests of this package only: a small real release folder and a way to compare folders. */
+/** Shared by the tests of this package only: a small real release folder and a way to compare folders. */
 
 export function fixtureRow(id: string, version: string): ReleaseRow {
   return {
