@@ -114,7 +114,8 @@ async function qualityLines(
   const suiteSize = await catalog.suiteSize(task.repository);
   const collectCheck = validation?.checks.find((check) => check.check === 'collects');
   const preStateCollects = collectCheck === undefined ? null : collectCheck.bodyNeededAtCollection !== true;
-  const share = suiteSize === null || suiteSize === 0 ? '' : ` (${((task.failToPass.length / suiteSize) * 100).toFixed(1)}%)`;
+  const sharePercent = suiteSize === null || suiteSize === 0 ? null : (task.failToPass.length / suiteSize) * 100;
+  const share = sharePercent === null ? '' : ` (${sharePercent.toFixed(1)}%)`;
   const suite = suiteSize === null ? 'suite size unknown' : `of the suite's ${suiteSize} tests${share}`;
   const pre =
     preStateCollects === null

@@ -1,5 +1,5 @@
 import type { Checkout } from './checkout.js';
-import { commitTime, git, gitSucceeds } from './git.js';
+import { commitTime, gitSucceeds } from './git.js';
 import type { ManifestEntry } from './manifest.js';
 import { chooseRecipe, type RecipeChoice, type StartCommitFacts } from './recipe-variant.js';
 

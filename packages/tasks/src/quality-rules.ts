@@ -108,7 +108,8 @@ export function parseQualityRules(value: unknown, source: string): QualityRules 
       if (typeof given !== 'number' || !(given > 0 && given <= 1)) {
         throw new RepocodError(
           'config-invalid',
-          `${source}: quality.${name} must be a share of the suite, above 0 and at most 1 (got ${JSON.stringify(given)})`,
+          `${source}: quality.${name} must be a share of the suite, above 0 and at most 1 ` +
+            `(got ${JSON.stringify(given)})`,
         );
       }
       rules.maxFailToPassShare = given;

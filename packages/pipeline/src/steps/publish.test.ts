@@ -290,7 +290,7 @@ describe('a release of tasks a migration renamed', () => {
 });
 
 describe('a release selected under task-quality rules', () => {
-  it('states the rules in force and what each removed, where a release without rules says nothing of them', async () => {
+  it('states the rules in force and what each removed; a release without rules says nothing of them', async () => {
     const plain = readFileSync(join(out, 'README.md'), 'utf8');
     expect(plain).not.toContain('Task-quality rules');
     const ruled = await selectStep(catalog, {
