@@ -213,5 +213,6 @@ repository, so it has no commits to choose from; give a clone with --source demo
     const refused = await refusal(() => applyAtOverrides(standIn, ['up=HEAD'], resolver));
     expect(refused.code).toBe('usage');
     expect(refused.message).toContain('which is not a git repository (a stand-in for');
+    expect(refused.message).toContain('leave out --at up to build it as it is');
   });
 });

@@ -92,8 +92,9 @@ export async function applyAtOverrides(
     if (entry.url === null && entry.standInFor !== undefined) {
       throw new RepocodError(
         'usage',
-        `${override.label}: ${entry.name} is taken from ${entry.source}, which is not a git repository (a stand-in \
-for ${entry.standInFor.slice(0, 12)}); give a clone with --source ${entry.name}=PATH to build it at another commit`,
+        `${override.label}: ${entry.name} is taken from ${entry.source}, which is not a git repository (a stand-in ` +
+          `for ${entry.standInFor.slice(0, 12)}), so it has no other commit: leave out --at ${entry.name} to build ` +
+          `it as it is (its recipe chosen by the release's date), or give a clone with --source ${entry.name}=PATH`,
       );
     }
     resolved.set(entry.name, await resolve(entry, override.spec, override.label));
