@@ -51,8 +51,8 @@ export async function collectSuite(prepared: PreparedRepository): Promise<SuiteC
 }
 
 /**
- * The line of pytest's output that says why it did not start: argparse's `…: error: unrecognized arguments: …` (with
- * the configuration file pytest read), else the last exception (`ImportError: Error importing plugin …`).
+ * The line of pytest's output that says why it did not start: argparse's `error: unrecognized arguments: …`
+ * (with the configuration file pytest read), else the last exception (`ImportError: Error importing plugin …`).
  */
 function startErrorOf(log: string): string {
   const lines = log.split('\n').map((line) => line.trim());
