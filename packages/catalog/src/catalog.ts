@@ -103,8 +103,9 @@ async function prepareLocation(path: string): Promise<string> {
   } catch (error) {
     throw new RepocodError(
       'catalog-unwritable',
-      `cannot create the folder ${folder} for the catalog ${path}: ${fsReason(error)}; choose a writable location for \
-the catalog`,
+      `cannot create the folder ${folder} for the catalog ${path}: ${fsReason(error)}; choose a writable location ` +
+        `for ` +
+        `the catalog`,
       { cause: error },
     );
   }

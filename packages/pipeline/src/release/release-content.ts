@@ -106,16 +106,13 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
     const repositories = [...new Set(unvalidated.map((task) => task.repository))].sort();
     throw new RepocodError(
       'usage',
-      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been \
-validated as they are now (${unvalidated
-        .slice(0, 3)
-        .map((task) => task.instanceId)
-        .join(', ')}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${
-        options.selectionId === undefined
-          ? ''
-          : ` \
---selection ${selection.selectionId}`
-      }\` first (repositories: ${repositories.join(', ')})`,
+      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been ` +
+        `validated as they are now (${unvalidated
+          .slice(0, 3)
+          .map((task) => task.instanceId)
+          .join(', ')}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${
+          options.selectionId === undefined ? '' : ` --selection ${selection.selectionId}`
+        }\` first (repositories: ${repositories.join(', ')})`,
     );
   }
 
@@ -143,8 +140,9 @@ validated as they are now (${unvalidated
   if (released.length === 0) {
     throw new RepocodError(
       'usage',
-      `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to release \
-(\`repocod validate\` lists why; --keep ID releases a task all the same)`,
+      `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to ` +
+        `release ` +
+        `(\`repocod validate\` lists why; --keep ID releases a task all the same)`,
     );
   }
   const releasedTasks = released.map(({ task }) => task);
@@ -350,9 +348,9 @@ export function cardBody(
   const mean = (values: readonly number[]): string =>
     values.length === 0 ? '–' : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1);
   const statsRow = (label: string, group: readonly StoredTask[]): string =>
-    `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | \
-${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | \
-${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => testsOf.get(task.instanceId) ?? 0))} |`;
+    `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | ` +
+    `${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | ` +
+    `${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => testsOf.get(task.instanceId) ?? 0))} |`;
   const header = [
     '| | tasks | prompt lines | solution lines | solution tokens | complexity | tests per task |',
     '|---|---|---|---|---|---|---|',
@@ -360,8 +358,8 @@ ${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => tests
   const repositories = [...new Set(tasks.map((task) => task.repo))].sort();
   const { counts } = facts;
   const checkRow = (label: string, check: keyof ValidationCounts['byCheck']): string =>
-    `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | \
-${counts.byCheck[check]['infra-error']} |`;
+    `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | ` +
+    `${counts.byCheck[check]['infra-error']} |`;
   const environments = [...new Map(released.map(({ task, validation }) => [task.repo, validation])).entries()].sort(
     ([a], [b]) => (a < b ? -1 : 1),
   );
@@ -436,8 +434,8 @@ ${counts.byCheck[check]['infra-error']} |`;
     `Of ${facts.selected} selected tasks, ${counts.byStatus.passed} passed every check; released: ${tasks.length}` +
       (facts.kept.length > 0 ? ` (${facts.kept.length} kept by the curator despite a failed check)` : '') +
       `; left out: ${facts.leftOut.length}. ` +
-      `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in \
-${counts.tasksWithFlakyTests} task(s)` +
+      `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in ` +
+      `${counts.tasksWithFlakyTests} task(s)` +
       (counts.droppedTests > 0
         ? `; tests that pass without the body were removed from FAIL_TO_PASS: ${counts.droppedTests}.`
         : '.'),
@@ -458,8 +456,9 @@ ${counts.tasksWithFlakyTests} task(s)` +
         ]),
     `Provenance: ${counts.toolVersions.join(', ')}; ${environments
       .map(
-        ([repo, validation]) => `${repo}: Python \
-${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHash.slice(0, 16)}\``,
+        ([repo, validation]) =>
+          `${repo}: Python ` +
+          `${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHash.slice(0, 16)}\``,
       )
       .join('; ')}.`,
     `Each task's checks, tests removed and run ids are in \`${version}/${VALIDATION_RECORD}\`.`,

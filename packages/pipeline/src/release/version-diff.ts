@@ -210,8 +210,8 @@ async function catalogFacts(catalog: Catalog, b: VersionSide, catalogName: strin
         'usage',
         `${catalogName} did not build version ${b.version}: it holds ${
           holds === '' ? `no task of ${repository}` : `${repository}'s tasks at ${holds}`
-        }, and version ${b.version} has ${repository} at ${base.baseCommit.slice(0, 12)}; give --db the catalog that \
-built ${b.version}`,
+        }, and version ${b.version} has ${repository} at ${base.baseCommit.slice(0, 12)}; give --db the catalog that ` +
+          `built ${b.version}`,
       );
     }
   }

@@ -60,8 +60,8 @@ export async function selectStep(
     ];
     throw new RepocodError(
       'usage',
-      `${unlabelled.length} task(s) have no label under ${mode} (built before the level modes), e.g. \
-${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
+      `${unlabelled.length} task(s) have no label under ${mode} (built before the level modes), e.g. ` +
+        `${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
     );
   }
   const qualityRemoved = labelled.quality === undefined ? [] : await qualityRemovals(catalog, labelled.quality);
@@ -78,16 +78,18 @@ ${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
-      `${source}: the score or the filter is not valid SQL over the tasks columns: \
-${error instanceof Error ? error.message : String(error)}`,
+      `${source}: the score or the filter is not valid SQL over the tasks columns: ` +
+        `${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
   const picks = ranked.filter((task) => task.picked);
   checkOneEraPerRepository(picks, `the picks of ${source}`, (names) => {
     const [first] = names;
-    return `give the spec a filter over the tasks' repository column, which names each commit (e.g. "filter": \
-"repository <> '${first}'"), or build the other commit in a catalog of its own`;
+    return (
+      `give the spec a filter over the tasks' repository column, which names each commit (e.g. "filter": ` +
+      `"repository <> '${first}'"), or build the other commit in a catalog of its own`
+    );
   });
   const levels = SELECTION_LEVELS.map((level): LevelCut => {
     const ofLevel = ranked.filter((task) => task.level === level);
@@ -155,7 +157,7 @@ async function labelledMode(catalog: Catalog): Promise<LevelMode> {
   if (modes.length <= 1) return modes[0] ?? DEFAULT_LEVEL_MODE;
   throw new RepocodError(
     'usage',
-    `the tasks are labelled under different level modes (${modes.join(', ')}); choose one with --levels (or \
-"levels" in the spec)`,
+    `the tasks are labelled under different level modes (${modes.join(', ')}); choose one with --levels (or ` +
+      `"levels" in the spec)`,
   );
 }
