@@ -25,12 +25,10 @@ export function AppHeader(props: {
       ))}
       {props.running ? (
         <Text color="yellow">
-          {` ▶ ` +
-            `${
-              runningRow === undefined
-                ? 'running'
-                : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`
-            }`}
+          {' ▶ '}
+          {runningRow === undefined
+            ? 'running'
+            : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}
         </Text>
       ) : null}
     </Text>
