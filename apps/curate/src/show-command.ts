@@ -7,6 +7,7 @@ import {
   explainLevel,
   openCatalog,
   qualityFindings,
+  readCurrentValidations,
   shortBodyCommit,
   storedBodyDate,
   taskHash,
@@ -75,8 +76,9 @@ async function tasksNamed(catalog: Catalog, instanceId: string): Promise<StoredT
 
 async function taskLines(catalog: Catalog, task: StoredTask): Promise<string[]> {
   const validation =
-    (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
-    null;
+    (await readCurrentValidations(catalog, [{ instanceId: task.instanceId, hash: taskHash(task) }])).get(
+      task.instanceId,
+    ) ?? null;
   const { checks } = task;
   // Shown once the body was dated (--changed-since): when it was last written or changed, and by which commit.
   const body = await storedBodyDate(catalog, task.repository, task.baseCommit, task.functionId);

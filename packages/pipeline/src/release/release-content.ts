@@ -17,7 +17,7 @@ import { freshnessRecord, releaseFreshness } from './release-freshness.js';
 import { TASK_RECORD, taskRecords } from './task-record.js';
 import { checkOneEraPerRepository, releasedTask } from './released-task.js';
 import { releaseInstanceId } from '@repocod/runner';
-import { taskHash } from '@repocod/validate';
+import { readCurrentValidations, taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
 
@@ -88,18 +88,12 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
       `--keep ${unknownKeeps.join(', ')}: not a task of selection ${selection.selectionId}`,
     );
 
-  // Newest first within a task: the first row of a task's present content is its current validation.
-  const newest = new Map<string, StoredValidation>();
-  for (const row of await catalog.validations({ instanceIds: inCatalog.map((task) => task.instanceId) })) {
-    const key = `${row.instanceId}\n${row.taskHash}`;
-    if (!newest.has(key)) newest.set(key, row);
-  }
+  const found = await readCurrentValidations(
+    catalog,
+    inCatalog.map((task) => ({ instanceId: task.instanceId, hash: taskHash(task) })),
+  );
   // Found by the catalog's names; from here on each task is named as the release names it (released-task.ts).
-  const current = new Map<string, StoredValidation>();
-  for (const task of inCatalog) {
-    const found = newest.get(`${task.instanceId}\n${taskHash(task)}`);
-    if (found !== undefined) current.set(releaseInstanceId(task.instanceId), found);
-  }
+  const current = new Map([...found].map(([instanceId, row]) => [releaseInstanceId(instanceId), row]));
   const tasks = inCatalog.map(releasedTask);
   const unvalidated = tasks.filter((task) => !current.has(task.instanceId));
   if (unvalidated.length > 0) {

@@ -1,9 +1,9 @@
+import { readCurrentVerdicts } from '@repocod/validate';
 import type { Catalog, CatalogFunction, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import { projectName, releaseInstanceId } from '@repocod/runner';
 import { storedBodyDates } from '../candidates/body-dates.js';
 import { catalogMiningOutcomes, functionKey } from '../candidates/mining-outcomes.js';
-import { currentVerdicts } from '../steps/current-verdicts.js';
 import type { AddedReason, BodyDate, RemovedReason, RemovedTaskFacts } from './version-change-reasons.js';
 import { ADDED_REASONS, addedReason, keptChange, REMOVED_REASONS, removedReason } from './version-change-reasons.js';
 import type { VersionSide, VersionTask } from './version-side.js';
@@ -215,7 +215,7 @@ async function catalogFacts(catalog: Catalog, b: VersionSide, catalogName: strin
       );
     }
   }
-  const verdicts = await currentVerdicts(catalog);
+  const verdicts = await readCurrentVerdicts(catalog);
   const cache = new Map<string, Promise<RepositoryFacts>>();
   const repository = (name: string): Promise<RepositoryFacts> => {
     let found = cache.get(name);

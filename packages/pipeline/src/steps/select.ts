@@ -3,7 +3,7 @@ import type { LevelMode } from '@repocod/core';
 import { contentHash, DEFAULT_LEVEL_MODE, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
-import { failedTaskIds } from './current-verdicts.js';
+import { readCurrentVerdicts } from '@repocod/validate';
 import type { QualityRemoval } from './quality-removals.js';
 import { qualityRemovals } from './quality-removals.js';
 import { checkOneEraPerRepository } from '../release/released-task.js';
@@ -71,7 +71,11 @@ export async function selectStep(
   );
   const spec: SelectionSpec =
     labelled.keepAll === true ? { ...labelled, quotas: await poolCounts(catalog, pool.filter) } : labelled;
-  const failed = labelled.keepAll === true ? [] : await failedTaskIds(catalog);
+  // A task whose current verdict failed is passed over for the next of its rank.
+  const failed =
+    labelled.keepAll === true
+      ? []
+      : [...(await readCurrentVerdicts(catalog))].filter(([, status]) => status === 'failed').map(([id]) => id);
   let ranked: RankedTask[];
   try {
     ranked = await catalog.rankTasks({ ...spec, filter: pool.filter }, failed);
