@@ -129,6 +129,18 @@ async function checkEntry(name: string, file: string, io: CommandIO): Promise<nu
   }
   const collection = await collectSuite(prepared);
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  if (collection.startError !== null) {
+    io.out(
+      [
+        `${name}: environment ${prepared.environment.path} (${prepared.environment.packages.length} packages)`,
+        `  pytest did not start the suite under ${prepared.entry.testRoots.join(', ')}: ${collection.startError}`,
+        `  The entry is in ${file}: add what pytest needs to its install (or its pytest_args) and run`,
+        `  \`repocod env ${name} --manifest ${file}\`, then \`repocod run ${name} --manifest ${file}\`.`,
+        '',
+      ].join('\n'),
+    );
+    return 1;
+  }
   const byReason = new Map<string, string[]>();
   for (const error of collection.errors)
     byReason.set(error.reason, [...(byReason.get(error.reason) ?? []), error.module]);

@@ -122,6 +122,24 @@ describe('repocod manifest add', () => {
     );
   });
 
+  it('says why pytest did not start, where it collected nothing (an option no installed plugin adds)', {
+    timeout: 300_000,
+  }, async () => {
+    process.env.REPOCOD_STATE = join(dir, 'state');
+    const repo = await demoClone('https://github.com/acme/shop.git');
+    writeFileSync(join(repo, 'pytest.ini'), '[pytest]\ntestpaths = tests\naddopts = --no-such-option-repocod\n');
+    await git(repo, ['add', '--all']);
+    await git(repo, ['commit', '--quiet', '--no-gpg-sign', '-m', 'two'], COMMITTER);
+    const file = join(dir, 'start.yaml');
+    const added = await run(['manifest', 'add', 'shop', '--source', repo, '--manifest', file]);
+    expect(added.code).toBe(1);
+    // Before, this said "0 tests collected under tests … every module collected" and printed pytest's output.
+    expect(added.stdout).not.toContain('every module collected');
+    const reason = /pytest did not start the suite under tests: .*pytest: error: unrecognized arguments: (.*)\n/;
+    expect(reason.exec(added.stdout)?.[1]).toMatch(/^--no-such-option-repocod \(inifile: \S+pytest\.ini\)$/);
+    expect(added.stdout).toContain(`The entry is in ${file}: add what pytest needs to its install`);
+  });
+
   it('asks for --owner where the clone has no origin, and takes it', async () => {
     const repo = await demoClone(null);
     const file = join(dir, 'mine.yaml');

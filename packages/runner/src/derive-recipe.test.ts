@@ -112,13 +112,29 @@ describe('deriveRecipeAt on a history whose pyproject changes', () => {
       'tox.ini': '[testenv]\ndeps =\n  pytest\n  hypothesis\n',
       '.github/workflows/ci.yml': WORKFLOW,
     });
-    expect(nothing.install).toEqual([{ pip: ['pytest', '--editable', '.'] }]);
+    // tox's test deps are the install where nothing else names them (pywt at 2026: pytest, cython, numpy, matplotlib).
+    expect(nothing.install).toEqual([{ pip: ['pytest', 'hypothesis', '--editable', '.'] }]);
+    expect(nothing.reasons).toContain("install: the deps of tox.ini's test environment (2 requirements)");
     expect(nothing.undecided).toEqual([
       'python: no requires-python found and no manifest entry; choose a version',
-      'install: no test group, extra or requirements file found; pytest and the project proposed',
-      "tox.ini's deps: pytest, hypothesis",
       'CI: .github/workflows/ci.yml: uv pip install --group test -e .',
     ]);
+    const factors = input({ 'tox.ini': '[testenv]\ndeps =\n  pytest  # the runner\n  py312: numpy\n  {env:EXTRA}\n' });
+    expect(factors.install).toEqual([{ pip: ['pytest', '--editable', '.'] }]);
+    expect(factors.undecided).toContain("tox.ini's deps left out: py312: numpy, {env:EXTRA}");
+    const bare = input({ 'setup.py': 'from setuptools import setup\nsetup()\n' });
+    expect(bare.install).toEqual([{ pip: ['pytest', '--editable', '.'] }]);
+    expect(bare.undecided).toContain(
+      'install: no test group, extra, requirements file or tox deps found; pytest and the project proposed',
+    );
+    // meson-python serves an editable install from the folder it built, not from the worktrees: a regular install.
+    const meson = input({
+      'pyproject.toml':
+        '[build-system]\nbuild-backend = "mesonpy"\nrequires = ["meson-python"]\n[project]\nname = "w"\n' +
+        '[dependency-groups]\ntest = ["pytest"]\n',
+    });
+    expect(meson.install).toEqual([{ pip: ['pytest', '.'] }]);
+    expect(meson.reasons.at(-1)).toContain('install: the project regularly, not editable: build-backend mesonpy');
     const tooNew = input({ 'pyproject.toml': '[project]\nrequires-python = ">=3.14"\n' }, ['3.11', '3.12']);
     expect(tooNew.python).toBeNull();
     expect(tooNew.undecided[0]).toBe(

@@ -22,11 +22,13 @@ import { parseUtcDate, utcTimestamp } from './utc-date.js';
 const TEST_NAMES = ['test', 'tests', 'testing'];
 /** Requirements files taken for the tests, in order of preference (relative to the project folder). */
 const REQUIREMENTS_FILES = [
+  'requirements/pytest.txt',
   'requirements/tests.txt',
   'requirements/test.txt',
   'requirements/testing.txt',
   'requirements-test.txt',
   'requirements-tests.txt',
+  'requirements-pytest.txt',
   'requirements_test.txt',
   'test-requirements.txt',
   'tests/requirements.txt',
@@ -68,7 +70,7 @@ export function deriveRecipe(input: DeriveInput): RecipeProposal {
   const reasons: string[] = [];
   const undecided: string[] = [];
   const python = derivePython(input, pyproject, reasons, undecided);
-  const install = deriveInstall(input, pyproject, reasons, undecided);
+  const install = installedAsBuilt(deriveInstall(input, pyproject, reasons, undecided), pyproject, reasons);
   undecided.push(...ciHints(input.texts));
   const at = parseUtcDate(input.committedAt);
   return {
@@ -169,16 +171,55 @@ function deriveInstall(
     reasons.push(`install: the extra [${setupExtra.name}] of ${setupExtra.file}`);
     return [{ pip: ['--editable', `.[${setupExtra.name}]`] }];
   }
-  undecided.push('install: no test group, extra or requirements file found; pytest and the project proposed');
   const tox = /^\s*deps\s*=\s*\n((?:[ \t]+\S.*\n?)+)/m.exec(input.texts.get('tox.ini') ?? '')?.[1];
   if (tox !== undefined) {
-    const deps = tox
+    const lines = tox
       .split('\n')
-      .map((line) => line.trim())
-      .filter((line) => line !== '');
-    undecided.push(`tox.ini's deps: ${deps.join(', ')}`);
+      .map((line) => line.replace(/\s+#.*$/, '').trim())
+      .filter((line) => line !== '' && !line.startsWith('#'));
+    // A line with a tox substitution ({env:…}, {toxinidir}) or a tox factor (py312: …) is not a requirement here.
+    const deps = lines.filter((line) => !/[{}]/.test(line) && !/^[\w,.-]+:\s/.test(line));
+    if (deps.length > 0) {
+      reasons.push(`install: the deps of tox.ini's test environment (${deps.length} requirements)`);
+      if (deps.length < lines.length)
+        undecided.push(`tox.ini's deps left out: ${lines.filter((l) => !deps.includes(l)).join(', ')}`);
+      return [
+        {
+          pip: [
+            ...deps.flatMap((line) => (line.startsWith('-r') ? ['-r', line.slice(2).trim()] : [line])),
+            '--editable',
+            '.',
+          ],
+        },
+      ];
+    }
   }
+  undecided.push('install: no test group, extra, requirements file or tox deps found; pytest and the project proposed');
   return [{ pip: ['pytest', '--editable', '.'] }];
+}
+
+/*
+ * A project whose build backend cannot serve an editable install from the worktrees gets a regular one: meson-python's
+ * editable loader rebuilds and imports the folder it was built from, whatever the worktree (the runner would test the
+ * checkout's code, not the patched worktree's), and fails when that folder's build is gone. Installed regularly, the
+ * extensions are built once and the runner copies them into each worktree (build-artefacts.ts), as for scikit-learn.
+ */
+const NOT_EDITABLE_BACKENDS = new Set(['mesonpy']);
+
+function installedAsBuilt(install: InstallStep[], pyproject: TomlTables, reasons: string[]): InstallStep[] {
+  const backend = stringOf(pyproject.get('build-system')?.get('build-backend'));
+  if (backend === null || !NOT_EDITABLE_BACKENDS.has(backend)) return install;
+  reasons.push(
+    `install: the project regularly, not editable: build-backend ${backend} serves an editable install from the ` +
+      'folder it was built in, not from the worktrees (the runner copies the built extensions into each)',
+  );
+  return install.map((step) => {
+    if (typeof step === 'string') return step;
+    const pip = step.pip.flatMap((item, index) =>
+      item === '--editable' && /^\.(\[|$)/.test(step.pip[index + 1] ?? '') ? [] : [item],
+    );
+    return { ...step, pip };
+  });
 }
 
 /** A group's requirements, `{include-group = ...}` followed; the project itself (`name[extra]`) left out. */

@@ -357,7 +357,7 @@ async function checkTestSuiteImports(
   logFile: string,
   onLog: ((line: string) => void) | undefined,
 ): Promise<void> {
-  const check = await checkTestImports(python, projectDir, entry.testRoots, entry.env);
+  const check = await checkTestImports(python, projectDir, entry.testRoots, entry.env, entry.pytestArgs);
   const missingCount = check.conftest.length + check.testFiles.length;
   const lines = [
     `# test imports: ${check.modules} top-level module(s) looked for, ${missingCount} missing`,

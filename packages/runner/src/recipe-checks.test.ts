@@ -121,6 +121,33 @@ describe('recipes checked where they fail', () => {
     expect(readEnvironmentMarker(refused.logFile.replace(/\.log$/, ''))).toBeNull();
   });
 
+  it("stops when the pytest configuration's addopts loads a plugin the environment lacks, naming the line", {
+    timeout: BUILD_TIMEOUT,
+  }, async () => {
+    // multidict's pytest.ini at 2026 (`-p pytest_cov`, `--cov`) with only pytest installed: pytest does not start.
+    const ini = '[pytest]\naddopts =\n  --durations=10\n  # coverage\n  -p pytest_cov\n  --cov\n  --strict-markers\n';
+    const checkout = project((dir) => writeFileSync(join(dir, 'pytest.ini'), ini));
+    const error = await failure({ ...DEMO, install: [{ pip: ['--editable', '.[tests]'] }] }, checkout);
+    expect(error).toBeInstanceOf(TestDependencyMissingError);
+    const refused = error as TestDependencyMissingError;
+    expect(refused.missing).toEqual([
+      { module: 'pytest_cov', file: 'pytest.ini', line: 5, files: 1, via: '-p pytest_cov', distribution: 'pytest-cov' },
+    ]);
+    expect(refused.message).toContain(
+      'pytest.ini:5 loads the pytest plugin pytest_cov (-p pytest_cov in addopts), which the environment does not ' +
+        'have (pytest does not start without it)',
+    );
+    expect(refused.message).toContain(
+      "or the package itself: pytest-cov (or replace the configuration's addopts in pytest_args",
+    );
+    // With the plugin's package in the install, the environment builds.
+    const built = await failure(
+      { ...DEMO, install: [{ pip: ['--editable', '.[tests]', 'pytest-cov'] }] },
+      project((dir) => writeFileSync(join(dir, 'pytest.ini'), ini)),
+    );
+    expect(built).not.toBeInstanceOf(Error);
+  });
+
   it('warns of a module only a test file imports, and of none the project holds itself', {
     timeout: BUILD_TIMEOUT,
   }, async () => {

@@ -9,6 +9,11 @@ export interface SuiteCollection {
   /** Each module (or folder) that did not collect, with the first line of why (`ModuleNotFoundError: …`). */
   readonly errors: readonly { readonly module: string; readonly reason: string }[];
   readonly seconds: number;
+  /**
+   * Why pytest stopped before it collected anything (a plugin of the configuration it cannot import, an option no
+   * plugin adds), from its output: the last line that says an error; null when it started.
+   */
+  readonly startError: string | null;
   /** pytest's console output, for a run that collected nothing and reported no error. */
   readonly log: string;
 }
@@ -35,9 +40,34 @@ export async function collectSuite(prepared: PreparedRepository): Promise<SuiteC
     module: error.nodeId,
     reason: reasonOf(error.message),
   }));
-  return { collected, errors, seconds: run.durationSeconds, log: run.log };
+  const started = run.status === 'ok' || collected > 0 || errors.length > 0;
+  return {
+    collected,
+    errors,
+    seconds: run.durationSeconds,
+    startError: started ? null : startErrorOf(run.log),
+    log: run.log,
+  };
 }
 
+/**
+ * The line of pytest's output that says why it did not start: argparse's `error: unrecognized arguments: …`
+ * (with the configuration file pytest read), else the last exception (`ImportError: Error importing plugin …`).
+ */
+function startErrorOf(log: string): string {
+  const lines = log.split('\n').map((line) => line.trim());
+  const last = (pattern: RegExp): string | undefined => [...lines].reverse().find((line) => pattern.test(line));
+  const usage = last(/: error: /);
+  if (usage !== undefined) {
+    const inifile = last(/^inifile: /);
+    return inifile === undefined ? usage : `${usage} (${inifile})`;
+  }
+  return (
+    last(/^[A-Za-z_.]*(Error|Exception)\b.*:/) ??
+    last(/^ERROR:/) ??
+    `pytest exited without collecting (its last line: ${last(/./) ?? 'none'})`
+  );
+}
 /** The line of a collection error's traceback that says what failed: its last `SomethingError: …` line. */
 function reasonOf(message: string): string {
   const lines = message.split('\n').map((line) => line.replace(/^E\s+/, '').trim());

@@ -6,7 +6,9 @@ import { RepocodError } from '@repocod/core';
 import { ENVIRONMENT_ERROR_CODE } from './environment-error.js';
 import type { ProjectExtras } from './project-extras.js';
 import { namesOrNone } from './project-extras.js';
+import { configuredPlugins } from './pytest-config-plugins.js';
 import { testEnvironment } from './pytest-job.js';
+import { PYTEST_CONFIG_FILES } from './test-roots-proposal.js';
 
 const execFileAsync = promisify(execFile);
 
@@ -17,7 +19,9 @@ const execFileAsync = promisify(execFile);
  * anything, for each module the test suite imports at the top of its files (column 0: an import inside `try:` or a
  * function may be optional) and asks the environment's Python whether it can find it. A module a conftest.py needs
  * stops the build, since no test can load without it; one a test file needs is reported as a warning, since a suite
- * may hold a file for an optional backend its recipe leaves out on purpose.
+ * may hold a file for an optional backend its recipe leaves out on purpose. The plugins the pytest configuration
+ * loads (`-p pytest_cov`, or a plugin's option such as `--cov` in addopts: pytest-config-plugins.ts) stop it too:
+ * pytest does not start without them.
  */
 
 /** A module the tests import that the environment cannot find. */
@@ -29,10 +33,14 @@ export interface MissingTestImport {
   readonly line: number;
   /** How many test files import it. */
   readonly files: number;
+  /** For a plugin of the pytest configuration: what its line says (`-p pytest_cov`, `--cov`). */
+  readonly via?: string;
+  /** For a plugin: the package that brings it, where known (`pytest-cov`). */
+  readonly distribution?: string;
 }
 
 export interface TestImportCheck {
-  /** Missing modules imported by a conftest.py: every test under it fails to load. */
+  /** Missing modules imported by a conftest.py, or plugins the configuration loads: no test under it loads. */
   readonly conftest: readonly MissingTestImport[];
   /** Missing modules imported only by test files. */
   readonly testFiles: readonly MissingTestImport[];
@@ -45,6 +53,8 @@ interface ImportSite {
   readonly file: string;
   readonly line: number;
   readonly conftest: boolean;
+  readonly via?: string;
+  readonly distribution?: string;
 }
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '__pycache__', 'build', 'dist', 'site-packages']);
@@ -65,8 +75,10 @@ export async function checkTestImports(
   projectDir: string,
   testRoots: readonly string[],
   env: Readonly<Record<string, string>>,
+  pytestArgs: readonly string[] = [],
 ): Promise<TestImportCheck> {
   const sites = testRoots.flatMap((root) => importSites(projectDir, join(projectDir, root)));
+  sites.push(...pluginSites(projectDir, pytestArgs));
   const rootConftest = join(projectDir, 'conftest.py');
   if (!testRoots.includes('.') && existsSync(rootConftest)) sites.push(...importsOf(projectDir, rootConftest, true));
   const modules = [...new Set(sites.map((site) => site.module))].sort();
@@ -83,9 +95,30 @@ export async function checkTestImports(
       const first = where.find((site) => site.conftest === fromConftest);
       if (first === undefined || (!fromConftest && where.some((site) => site.conftest))) return [];
       const files = new Set(where.map((site) => site.file)).size;
-      return [{ module, file: first.file, line: first.line, files }];
+      const plugin = {
+        ...(first.via === undefined ? {} : { via: first.via }),
+        ...(first.distribution === undefined ? {} : { distribution: first.distribution }),
+      };
+      return [{ module, file: first.file, line: first.line, files, ...plugin }];
     });
   return { conftest: report(true), testFiles: report(false), modules: modules.length };
+}
+
+/** The plugins the project's pytest configuration loads, as sites that stop every test. */
+function pluginSites(projectDir: string, pytestArgs: readonly string[]): ImportSite[] {
+  const texts = new Map<string, string>();
+  for (const file of PYTEST_CONFIG_FILES) {
+    const path = join(projectDir, file);
+    if (existsSync(path)) texts.set(file, readFileSync(path, 'utf8'));
+  }
+  return configuredPlugins(texts, pytestArgs).map((use) => ({
+    module: use.module,
+    file: use.file,
+    line: use.line,
+    conftest: true,
+    via: use.via,
+    ...(use.distribution === null ? {} : { distribution: use.distribution }),
+  }));
 }
 
 /** The import sites of the test files and conftest.py files under `folder`. */
@@ -141,14 +174,28 @@ export class TestDependencyMissingError extends RepocodError {
   readonly logFile: string;
 
   constructor(repository: string, missing: readonly MissingTestImport[], declared: ProjectExtras, logFile: string) {
-    const sites = missing.map((item) => `${item.file}:${item.line} imports ${item.module}`).join('; ');
+    const sites = missing
+      .map((item) =>
+        item.via === undefined
+          ? `${item.file}:${item.line} imports ${item.module}`
+          : `${item.file}:${item.line} loads the pytest plugin ${item.module} (${item.via} in addopts)`,
+      )
+      .join('; ');
+    const plugins = missing.filter((item) => item.via !== undefined);
+    const why = plugins.length === missing.length ? 'pytest does not start without it' : 'no test under it loads';
+    const packages = plugins.flatMap((item) => (item.distribution === undefined ? [] : [item.distribution]));
+    const turnOff =
+      plugins.length === 0
+        ? ''
+        : `${packages.length > 0 ? `: ${packages.join(', ')}` : ''} (or replace the configuration's addopts in ` +
+          'pytest_args: -o "addopts=..." without it)';
     super(
       ENVIRONMENT_ERROR_CODE,
       [
         `environment of "${repository}" was built, but its tests cannot load: ${sites}, which the environment`,
-        `does not have (every test under a conftest.py loads it). Add what provides it to the manifest's install:`,
-        `an extra or dependency group that lists it (its extras: ${namesOrNone(declared.extras)}; its groups:`,
-        `${namesOrNone(declared.groups)}), or the package itself. Log: ${logFile}`,
+        `does not have (${why}). Add what provides it to the manifest's install: an extra or dependency group that`,
+        `lists it (its extras: ${namesOrNone(declared.extras)}; its groups: ${namesOrNone(declared.groups)}), a`,
+        `requirements file, or the package itself${turnOff}. Log: ${logFile}`,
       ].join(' '),
     );
     this.name = 'TestDependencyMissingError';
