@@ -5,6 +5,7 @@ import { RepocodError } from '@repocod/core';
 import { CatalogEngine } from './catalog-engine.js';
 import { type ExtractionStore, extractionStore } from './extraction-store.js';
 import { type RunStore, runStore } from './run-store.js';
+import { type RepositoryCountsStore, repositoryCountsStore } from './repository-counts-store.js';
 import { type BodyHistoryStore, bodyHistoryStore } from './body-history-store.js';
 import { type MiningResultsStore, miningResultsStore } from './mining-results-store.js';
 import { type TaskStore, taskStore } from './task-store.js';
@@ -34,6 +35,7 @@ export const IN_MEMORY = ':memory:';
 export interface Catalog
   extends ExtractionStore,
     RunStore,
+    RepositoryCountsStore,
     MiningResultsStore,
     BodyHistoryStore,
     TaskStore,
@@ -180,6 +182,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     path: engine.path,
     ...extractionStore(engine),
     ...runStore(engine),
+    ...repositoryCountsStore(engine),
     ...miningResultsStore(engine),
     ...bodyHistoryStore(engine),
     ...taskStore(engine),

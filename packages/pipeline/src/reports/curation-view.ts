@@ -137,9 +137,6 @@ export async function validationOverview(catalog: Catalog): Promise<ValidationOv
 }
 
 /** The whole output of a run (a row of `runs`), or null when the catalog has no such run. */
-export async function runLog(catalog: Catalog, runId: string): Promise<string | null> {
-  const escaped = runId.replaceAll("'", "''");
-  const result = await catalog.query(`SELECT log FROM runs WHERE run_id = '${escaped}'`);
-  const cell = result.rows[0]?.[0];
-  return typeof cell === 'string' ? cell : null;
+export function runLog(catalog: Pick<Catalog, 'runLog'>, runId: string): Promise<string | null> {
+  return catalog.runLog(runId);
 }
