@@ -131,12 +131,19 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
       released.push({ task, validation });
     } else leftOut.push(entry);
   }
+  if (released.length === 0 && leftOut.length === 0) {
+    // Nothing was picked: the cause is upstream (no candidate, none mined with tests), not validation.
+    throw new RepocodError(
+      'usage',
+      `selection ${selection.selectionId} holds no task: nothing to release (extract, mine and tasks say why: ` +
+        'no candidate, or none with relevant tests; `repocod sql "select count(*) from tasks"` counts the tasks)',
+    );
+  }
   if (released.length === 0) {
     throw new RepocodError(
       'usage',
       `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to ` +
-        `release ` +
-        `(\`repocod validate\` lists why; --keep ID releases a task all the same)`,
+        'release (`repocod validate` lists why; --keep ID releases a task all the same)',
     );
   }
   const releasedTasks = released.map(({ task }) => task);

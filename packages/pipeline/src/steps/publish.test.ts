@@ -290,6 +290,21 @@ describe('a release of tasks a migration renamed', () => {
       await catalog.query('DELETE FROM instance_id_renames');
     }
   });
+
+  it('says a selection that holds no task has nothing to release, and why, not that validation failed', async () => {
+    const empty = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['no_such_function']) });
+    const refused = await publishStep(catalog, {
+      version: '9.0',
+      out: join(state, 'empty-release'),
+      selectionId: empty.selectionId,
+      stateRoot: state,
+    }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'usage' });
+    expect((refused as Error).message).toContain(
+      `selection ${empty.selectionId} holds no task: nothing to release (extract, mine and tasks say why`,
+    );
+    expect((refused as Error).message).not.toContain('passed validation');
+  });
 });
 
 describe('a release selected under task-quality rules', () => {
