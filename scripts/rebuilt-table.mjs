@@ -35,8 +35,8 @@ const columns = [
     'baseline k: tests / passing / flaky / not',
     (m) =>
       m.baseline &&
-      `${m.baseline.runs ?? 3}: \
-${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
+      `${m.baseline.runs ?? 3}: ` +
+        `${[m.baseline.tests, m.baseline.passing, m.baseline.flaky, m.baseline.not_passing].join(' / ')}`,
   ],
   // Records made before the field existed have no list: '–', not 0.
   ['not passing for want of a network', (m) => m.baseline?.network_bound && `${m.baseline.network_bound.length}`],

@@ -64,8 +64,9 @@ try {
   console.log(`\n${'setup'.padEnd(30)} ${'wall'.padStart(9)} ${'jobs/s'.padStart(8)} ${'speed-up'.padStart(9)}`);
   for (const run of runs) {
     console.log(
-      `${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} \
-${(run.jobs / run.seconds).toFixed(2).padStart(8)} ${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`,
+      `${run.label.padEnd(30)} ${`${run.seconds.toFixed(1)} s`.padStart(9)} ` +
+        `${(run.jobs / run.seconds).toFixed(2).padStart(8)} ` +
+        `${`${(baseline.seconds / run.seconds).toFixed(2)}x`.padStart(9)}`,
     );
   }
   const alike = runs.every((run) => run.verdicts === baseline.verdicts);

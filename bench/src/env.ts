@@ -105,13 +105,14 @@ const pipSet = new Set(find('pip', 'cold').environment.packages);
 const differing = [...uvSet].filter((p) => !pipSet.has(p)).length + [...pipSet].filter((p) => !uvSet.has(p)).length;
 
 console.log(
-  `recipe        ${entry.name}: ${entry.install.length} step(s); ${uv.version}; python \
-${find('uv', 'cold').environment.pythonVersion}`,
+  `recipe        ${entry.name}: ${entry.install.length} step(s); ${uv.version}; python ` +
+    `${find('uv', 'cold').environment.pythonVersion}`,
 );
 for (const b of builds) {
   console.log(
-    `${`${b.installer} ${b.cache}`.padEnd(13)} ${b.seconds.toFixed(1).padStart(6)} s, ${b.environment.packages.length} \
-packages, resolved ${b.environment.resolvedAsOf ?? 'undated'}`,
+    `${`${b.installer} ${b.cache}`.padEnd(13)} ${b.seconds.toFixed(1).padStart(6)} s, ` +
+      `${b.environment.packages.length} ` +
+      `packages, resolved ${b.environment.resolvedAsOf ?? 'undated'}`,
   );
 }
 console.log(`ratio cold    pip/uv ${(find('pip', 'cold').seconds / find('uv', 'cold').seconds).toFixed(2)}x`);

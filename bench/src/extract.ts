@@ -12,8 +12,8 @@ import { compareComplexity, findRadon, runRadon } from '@repocod/testkit';
 
 const USAGE =
   'usage: pnpm bench:extract <path-to-a-python-tree> [--workers N]\n' +
-  '  the standard library: pnpm bench:extract "$(python3 -c \'import sysconfig; \
-print(sysconfig.get_paths()["stdlib"])\')"';
+  '  the standard library: pnpm bench:extract "$(python3 -c \'import sysconfig; ' +
+  'print(sysconfig.get_paths()["stdlib"])\')"';
 
 function parseBenchArgs(argv: readonly string[]): { target: string; workers: number } {
   let target: string | undefined;
@@ -71,16 +71,13 @@ console.log(`tree          ${root}`);
 console.log(`files         ${files.length} (${(bytes / 1e6).toFixed(1)} MB); ${problemFiles} not parsed cleanly by us`);
 console.log(`baseline      radon cc -j (${radon}): ${seconds(radonMs)}, ${radonFunctions.length} functions`);
 console.log(
-  `ours          tree-sitter + escomplex, ${workers === 0 ? 'in one thread' : `${workers} worker threads`}: \
-${seconds(oursMs)}, ${ours.length} functions`,
+  `ours          tree-sitter + escomplex, ${workers === 0 ? 'in one thread' : `${workers} worker threads`}: ` +
+    `${seconds(oursMs)}, ${ours.length} functions`,
 );
 const ratio = radonMs / oursMs;
 console.log(
   `ratio         ${
-    ratio >= 1
-      ? `${ratio.toFixed(2)}x faster than radon`
-      : `${(1 / ratio).toFixed(2)}x slower than \
-radon`
+    ratio >= 1 ? `${ratio.toFixed(2)}x faster than radon` : `${(1 / ratio).toFixed(2)}x slower than radon`
   } (radon runs in one process)`,
 );
 console.log(

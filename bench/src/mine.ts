@@ -61,14 +61,15 @@ const totals = (summary: MiningSummary): { processes: number; executions: number
 function report(label: string, summary: MiningSummary): void {
   const { processes, executions } = totals(summary);
   console.log(
-    `${label.padEnd(6)} ${summary.wallSeconds.toFixed(1).padStart(8)} s wall   ${String(processes).padStart(6)} pytest \
-processes   ${String(executions).padStart(8)} test executions`,
+    `${label.padEnd(6)} ${summary.wallSeconds.toFixed(1).padStart(8)} s wall   ${String(processes).padStart(6)} ` +
+      `pytest ` +
+      `processes   ${String(executions).padStart(8)} test executions`,
   );
   for (const phase of summary.phases) {
     console.log(
-      `         ${phase.phase.padEnd(9)} ${phase.wallSeconds.toFixed(1).padStart(7)} s   \
-${String(phase.processes).padStart(6)} processes (busy ${phase.busySeconds.toFixed(1)} s)   \
-${String(phase.testExecutions).padStart(8)} test executions`,
+      `         ${phase.phase.padEnd(9)} ${phase.wallSeconds.toFixed(1).padStart(7)} s   ` +
+        `${String(phase.processes).padStart(6)} processes (busy ${phase.busySeconds.toFixed(1)} s)   ` +
+        `${String(phase.testExecutions).padStart(8)} test executions`,
     );
   }
   const byMethod = new Map<string, number>();
@@ -77,17 +78,14 @@ ${String(phase.testExecutions).padStart(8)} test executions`,
   const costliest = [...summary.functions].sort((a, b) => b.seconds - a.seconds).slice(0, 3);
   console.log(
     `         costliest: ${costliest
-      .map(
-        (fn) => `${fn.qualname} ${fn.seconds.toFixed(2)} s (${fn.method}, \
-${fn.candidates} tests)`,
-      )
+      .map((fn) => `${fn.qualname} ${fn.seconds.toFixed(2)} s (${fn.method}, ${fn.candidates} tests)`)
       .join('; ')}`,
   );
 }
 
 console.log(
-  `repository ${prepared.entry.name} at ${prepared.checkout.baseCommit.slice(0, 12)}: ${targets.length} candidate \
-functions, ${prepared.worktrees.length} workers, python ${prepared.environment.pythonVersion}`,
+  `repository ${prepared.entry.name} at ${prepared.checkout.baseCommit.slice(0, 12)}: ${targets.length} candidate ` +
+    `functions, ${prepared.worktrees.length} workers, python ${prepared.environment.pythonVersion}`,
 );
 // The fast mode runs before and after the exact mode (minutes long), so that a slow stretch of a
 // shared machine weighs on both sides alike; its figure is the mean of the two.
@@ -103,9 +101,9 @@ const fastTotals = totals(fast);
 const exactTotals = totals(exact);
 const fastWall = (fastBefore.wallSeconds + fastAfter.wallSeconds) / 2;
 console.log(
-  `ratios   exact/fast: wall ${(exact.wallSeconds / fastWall).toFixed(1)}x (fast ${fastWall.toFixed(1)} s, mean of \
-both runs), processes ${(exactTotals.processes / fastTotals.processes).toFixed(1)}x, test executions \
-${(exactTotals.executions / fastTotals.executions).toFixed(1)}x`,
+  `ratios   exact/fast: wall ${(exact.wallSeconds / fastWall).toFixed(1)}x (fast ${fastWall.toFixed(1)} s, mean of ` +
+    `both runs), processes ${(exactTotals.processes / fastTotals.processes).toFixed(1)}x, test executions ` +
+    `${(exactTotals.executions / fastTotals.executions).toFixed(1)}x`,
 );
 const exactById = new Map(exact.functions.map((fn) => [fn.id, fn]));
 const sameAsExact = (summary: MiningSummary): FunctionMining[] =>
@@ -116,13 +114,14 @@ const sameAsExact = (summary: MiningSummary): FunctionMining[] =>
 const differences = sameAsExact(fast);
 const withTests = fast.functions.filter((fn) => fn.status === 'tests');
 console.log(
-  `tasks    ${withTests.length} of ${targets.length} functions have relevant tests; flaky tests: \
-${fast.baseline.tests.filter((test) => test.status === 'flaky').length}`,
+  `tasks    ${withTests.length} of ${targets.length} functions have relevant tests; flaky tests: ` +
+    `${fast.baseline.tests.filter((test) => test.status === 'flaky').length}`,
 );
 console.log(
-  `sets     ${differences.length === 0 ? 'identical' : `${differences.length} DIFFERENT`} FAIL_TO_PASS (fast vs exact) \
-over ${targets.length} functions; second fast run \
-${sameAsExact(fastAfter).length === differences.length ? 'agrees' : 'DISAGREES'}`,
+  `sets     ${differences.length === 0 ? 'identical' : `${differences.length} DIFFERENT`} FAIL_TO_PASS (fast vs ` +
+    `exact) ` +
+    `over ${targets.length} functions; second fast run ` +
+    `${sameAsExact(fastAfter).length === differences.length ? 'agrees' : 'DISAGREES'}`,
 );
 for (const fn of differences.slice(0, 20)) {
   const other = exactById.get(fn.id);

@@ -57,16 +57,17 @@ const two = best(twoFirst, await timed(prepared, jobs));
 const same = [...one.outcomes].every(([id, outcome]) => two.outcomes.get(id) === outcome) && one.tests === two.tests;
 
 console.log(
-  `repository    demo (${ids.length} tests) in ${jobCount} jobs; environment ${prepared.environment.installer}, python \
-${prepared.environment.pythonVersion}`,
+  `repository    demo (${ids.length} tests) in ${jobCount} jobs; environment ${prepared.environment.installer}, ` +
+    `python ` +
+    `${prepared.environment.pythonVersion}`,
 );
 console.log(
-  `baseline      1 worker:  ${one.seconds.toFixed(2)} s, ${(one.tests / one.seconds).toFixed(1)} tests/s, \
-${(jobCount / one.seconds).toFixed(2)} jobs/s`,
+  `baseline      1 worker:  ${one.seconds.toFixed(2)} s, ${(one.tests / one.seconds).toFixed(1)} tests/s, ` +
+    `${(jobCount / one.seconds).toFixed(2)} jobs/s`,
 );
 console.log(
-  `parallel      2 workers: ${two.seconds.toFixed(2)} s, ${(two.tests / two.seconds).toFixed(1)} tests/s, \
-${(jobCount / two.seconds).toFixed(2)} jobs/s`,
+  `parallel      2 workers: ${two.seconds.toFixed(2)} s, ${(two.tests / two.seconds).toFixed(1)} tests/s, ` +
+    `${(jobCount / two.seconds).toFixed(2)} jobs/s`,
 );
 console.log(`speed-up      ${(one.seconds / two.seconds).toFixed(2)}x with 2 workers`);
 console.log(`results       ${same ? 'identical' : 'DIFFERENT'} outcomes for all ${one.tests} tests`);

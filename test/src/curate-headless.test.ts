@@ -102,8 +102,8 @@ describe('repocod curate --yes on the demo', () => {
     try {
       const parquet = join(out, 'data/test-00000-of-00001.parquet').replaceAll("'", "''");
       const rows = await catalog.query(
-        `SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') \
-ORDER BY instance_id`,
+        `SELECT instance_id, repo, len(evaluation.FAIL_TO_PASS) AS tests, version FROM read_parquet('${parquet}') ` +
+          `ORDER BY instance_id`,
       );
       expect(rows.rows).toHaveLength(51);
       const passed = await catalog.query(
@@ -268,8 +268,10 @@ describe('repocod reference on the demo release the flow published', { timeout: 
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain(`#1 demo [0] ${changed.function_name} ✗ text-differs:`);
     expect(shown.stdout).toContain('+ theirs         return None');
-    expect(shown.stdout).toContain(`#2 demo [1] renamed_function ✗ no-such-function: no function of \
-${renamed.target_module_path} is named renamed_function; ${renamed.target_module_path}::`);
+    expect(shown.stdout).toContain(
+      `#2 demo [1] renamed_function ✗ no-such-function: no function of ` +
+        `${renamed.target_module_path} is named renamed_function; ${renamed.target_module_path}::`,
+    );
     expect(shown.stdout).toContain('has its full_function (renamed?)');
     expect(shown.stdout).toContain('#3 demo [2] ');
     expect(shown.stdout).toContain(
@@ -391,8 +393,8 @@ ${renamed.target_module_path} is named renamed_function; ${renamed.target_module
     const rows = async (version: string): Promise<string[]> => {
       const parquet = join(out, `${version}/test-00000-of-00001.parquet`).replaceAll("'", "''");
       const result = await catalog.query(
-        `SELECT to_json(t)::VARCHAR FROM (SELECT * EXCLUDE (version) FROM read_parquet('${parquet}')) t \
-ORDER BY instance_id`,
+        `SELECT to_json(t)::VARCHAR FROM (SELECT * EXCLUDE (version) FROM read_parquet('${parquet}')) t ` +
+          `ORDER BY instance_id`,
       );
       return result.rows.map((row) => String(row[0]));
     };

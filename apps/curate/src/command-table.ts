@@ -191,6 +191,8 @@ export function commandHelp(command: CommandSpec): string {
 export function overviewUsage(commands: readonly CommandSpec[]): string {
   const lines = commands.map((command) => `  ${command.overview.replaceAll('\n', '\n  ')}`).join('\n');
   const usages = commands.map((command) => command.usage).join('\n\n');
-  return `repocod: build REPOCOD-style benchmarks from Python \
-repositories\n\ncommands:\n${lines}\n\n${usages}\n\n${JOBS_HELP}\n`;
+  return (
+    `repocod: build REPOCOD-style benchmarks from Python ` +
+    `repositories\n\ncommands:\n${lines}\n\n${usages}\n\n${JOBS_HELP}\n`
+  );
 }

@@ -29,8 +29,9 @@ import { changedSinceOption, datedAgainstOption } from './changed-since-option.j
 import { marginOption, selectionSpecOption } from './spec-option.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const CURATE_USAGE = `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] \
-[--workers N] [--repeat K] [--executor URL] [--namespace NAME]
+export const CURATE_USAGE =
+  `usage: repocod curate [--repo NAME]... [--version V] [--out DIR] [--yes] [--json] ` +
+  `[--workers N] [--repeat K] [--executor URL] [--namespace NAME]
                       [--narrow] [--keep INSTANCE_ID]... [--push ORG/NAME [--hub-url URL]]
                       [--spec FILE] [--levels MODE] [--all | --margin 20%|N] [--candidates MODE] [--changed-since DATE]
                       [--dated-against NAME=OLDER_SDIST]...
@@ -42,11 +43,11 @@ then the Lite selection, the validation of every selected task and a release fol
 out/release). On a terminal it opens the curator's TUI: choose the repositories, follow the stages,
 browse the tasks and the validation, confirm the release. With --yes, or when stdout is not a
 terminal, it runs without prompts on the repositories given with --repo (default: the bundled demo),
-printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's \
-progress events as JSON lines
+printing a line per step, a progress line every 30 s while a stage runs, and a summary; --json prints the flow's ` +
+  `progress events as JSON lines
 instead. Every stage keeps what it finished in the catalog: run it again to carry on. The version
-defaults to ${DEFAULT_RELEASE_VERSION} (the TUI proposes the next one); a version already in the folder \
-is left as it is.
+defaults to ${DEFAULT_RELEASE_VERSION} (the TUI proposes the next one); a version already in the folder ` +
+  `is left as it is.
 Mining is Lite-first (see repocod mine --lite): only the candidates the selection (--spec FILE,
 default REPOCOD-Lite) can pick, over all the repositories, with a margin over each quota (--margin);
 --all mines every candidate; --candidates MODE chooses which, --changed-since DATE keeps only the bodies changed
@@ -123,8 +124,10 @@ async function referenceRepositoriesOrDemo(
     listRepositories(session.settings),
   );
   if (unknown.length > 0)
-    io.err(`reference ${reference} names repositories the manifest does not have: ${unknown.join(', ')}; their rows \
-are left unresolved\n`);
+    io.err(
+      `reference ${reference} names repositories the manifest does not have: ${unknown.join(', ')}; their rows ` +
+        `are left unresolved\n`,
+    );
   if (known.length === 0)
     throw new RepocodError('usage', `reference ${reference} names no repository of the manifest; give --repo NAME`);
   return known;

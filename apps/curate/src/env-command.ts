@@ -36,16 +36,13 @@ export async function envCommand(args: ParsedArgs, io: CommandIO): Promise<numbe
       `  checkout     ${checkout.path}`,
       ...(recipe === null ? [] : [`  recipe       ${recipe}`]),
       `  environment  ${environment.path}`,
-      `               python ${environment.pythonVersion}, ${environment.installer}, \
-${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      `               python ${environment.pythonVersion}, ${environment.installer}, ` +
+        `${environment.created ? 'built' : 'reused'} in ${((performance.now() - started) / 1000).toFixed(1)} s`,
       `  resolved     ${
-        environment.resolvedAsOf === null
-          ? 'undated (newest versions)'
-          : `as of \
-${environment.resolvedAsOf}`
+        environment.resolvedAsOf === null ? 'undated (newest versions)' : `as of ${environment.resolvedAsOf}`
       }`,
-      `  packages     ${environment.packages.length}, hash ${environment.packagesHash.slice(0, 16)}; freeze \
-${environment.freezeFile}`,
+      `  packages     ${environment.packages.length}, hash ${environment.packagesHash.slice(0, 16)}; freeze ` +
+        `${environment.freezeFile}`,
       `  log          ${environment.logFile}`,
       '',
     ].join('\n'),

@@ -91,8 +91,7 @@ describe('repocod evaluate', () => {
     expect(repositoryLine, io.stderr()).toBeGreaterThan(-1);
     expect(emptyLine, io.stderr()).toBeGreaterThan(repositoryLine);
     expect(io.stdout()).toContain(
-      'outcomes: 0 resolved, 1 unresolved, 1 empty, 0 patch failed, 0 timeout, 0 error, \
-1 without prediction',
+      'outcomes: 0 resolved, 1 unresolved, 1 empty, 0 patch failed, 0 timeout, 0 error, 1 without prediction',
     );
     expect(existsSync(html)).toBe(true);
     expect(readFileSync(join(out, 'model-a@1.0', 'model-a', SLUGIFY, 'test_output.txt'), 'utf8')).toMatch(/failed/);

@@ -24,8 +24,9 @@ import { startProgressLines } from './progress-line.js';
 import { PROJECT_ROOT } from './project-root.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const EVALUATE_USAGE = `usage: repocod evaluate (--predictions FILE | --gold) \
-(--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
+export const EVALUATE_USAGE =
+  `usage: repocod evaluate (--predictions FILE | --gold) ` +
+  `(--release DIR [--version V] | --hub ORG/NAME [--revision R] [--hub-url URL])
                         [--run-id ID] [--instances ID]... [--since DATE] [--timeout SECONDS] [--exit-first] [--fresh]
                         [--insert lenient|repocod] [--out DIR] [--html FILE] [--workers N] [--manifest FILE]
                         [--source NAME=PATH] [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
@@ -72,8 +73,8 @@ export async function evaluateCommand(args: ParsedArgs, io: CommandIO): Promise<
     if (args.flags.get('runs') === true) {
       for (const run of await catalog.evaluationRuns())
         io.out(
-          `${run.runId}  ${run.release} ${run.version}  ${run.models} model(s), ${run.evaluations} evaluated, \
-${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
+          `${run.runId}  ${run.release} ${run.version}  ${run.models} model(s), ${run.evaluations} evaluated, ` +
+            `${run.resolved} resolved  ${run.startedAt.toISOString()}\n`,
         );
       return 0;
     }
@@ -171,8 +172,8 @@ async function releaseFolder(args: ParsedArgs, io: CommandIO, outDir: string): P
   if (downloaded === null)
     throw new RepocodError('hub-failed', `${repo}: the Hub has no dataset card there, so no release`);
   io.err(
-    `release ${repo}: ${downloaded.files.length} file(s) downloaded into ${target} \
-(versions ${downloaded.versions.join(', ')})\n`,
+    `release ${repo}: ${downloaded.files.length} file(s) downloaded into ${target} ` +
+      `(versions ${downloaded.versions.join(', ')})\n`,
   );
   return target;
 }
@@ -181,8 +182,8 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: Evaluat
   return (event) => {
     if (event.kind === 'evaluate-start') {
       io.err(
-        `evaluation ${event.runId}: ${event.release} version ${event.version}, ${event.tasks} task(s), \
-${event.predictions} prediction(s)\n`,
+        `evaluation ${event.runId}: ${event.release} version ${event.version}, ${event.tasks} task(s), ` +
+          `${event.predictions} prediction(s)\n`,
       );
       if (event.since !== null) io.err(`  ${sinceLine(event.since)}\n`);
       for (const problem of event.problems)
@@ -199,8 +200,9 @@ ${event.predictions} prediction(s)\n`,
       return;
     }
     ticker.step(event.done, event.total, '');
-    const line = `  ${event.done}/${event.total} ${event.model} ${event.instanceId}: ${event.outcome} \
-(${event.detail}) · ${event.resolved} resolved`;
+    const line =
+      `  ${event.done}/${event.total} ${event.model} ${event.instanceId}: ${event.outcome} ` +
+      `(${event.detail}) · ${event.resolved} resolved`;
     if (io.interactive) io.err(`\r${line.slice(0, 160)}\u001b[K${event.done === event.total ? '\n' : ''}`);
     else io.err(`${line}\n`);
   };
@@ -209,8 +211,10 @@ ${event.predictions} prediction(s)\n`,
 /** What a run --since scored and left out, and why. */
 function sinceLine(since: SinceScope): string {
   const leftOut = since.changedBefore.length + since.withoutBodyDate.length;
-  return `since ${since.since}: ${since.scored} task(s) scored, whose body changed on or after it; ${leftOut} left \
-out (${since.changedBefore.length} changed before it, ${since.withoutBodyDate.length} without a body date)`;
+  return (
+    `since ${since.since}: ${since.scored} task(s) scored, whose body changed on or after it; ${leftOut} left ` +
+    `out (${since.changedBefore.length} changed before it, ${since.withoutBodyDate.length} without a body date)`
+  );
 }
 
 function formatSummary(summary: EvaluateSummary): string {

@@ -5,8 +5,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 
 /** The options of every command that runs the runner's jobs. */
-export const EXECUTOR_USAGE = `  --workers N                   jobs at once on this machine, a worktree each (default: \
-one per core)
+export const EXECUTOR_USAGE =
+  `  --workers N                   jobs at once on this machine, a worktree each (default: ` +
+  `one per core)
   --repeat K                    k, the baseline runs when mining (default 3) and gold runs when validating
                                 (default: the manifest's validate_runs, else 3; run: how often the tests
                                 run, default 1)
@@ -45,8 +46,8 @@ export async function withExecutor<T>(
     // With none, the executor says so when jobs are waiting (and again when workers come).
     if (workers.length > 0)
       io.err(
-        `executor ${address.display}: ${workers.length} worker(s), ${queue.knownSlots} job slot(s): \
-${workers.map((worker) => worker.id).join(', ')}\n`,
+        `executor ${address.display}: ${workers.length} worker(s), ${queue.knownSlots} job slot(s): ` +
+          `${workers.map((worker) => worker.id).join(', ')}\n`,
       );
     const choice: ExecutorChoice = {
       executor: (prepared) => new RedisExecutor(queue, prepared, { onNotice: (line) => choice.onNotice(line) }),

@@ -11,8 +11,9 @@ import type { CommandIO } from './io.js';
 import type { ParsedArgs } from './parse-args.js';
 import { stringOption } from './parse-args.js';
 
-export const EXTRACT_USAGE = `usage: repocod extract <repo-path> [--db FILE] [--name NAME] [--config FILE] [--workers \
-N] [--jsonl]
+export const EXTRACT_USAGE =
+  `usage: repocod extract <repo-path> [--db FILE] [--name NAME] [--config FILE] [--workers ` +
+  `N] [--jsonl]
 
 Lists every function and method of a Python repository with its spans, REPOCOD slices, radon
 complexity and cl100k lengths into the catalog, and prints a summary. Unchanged files are skipped
@@ -71,8 +72,8 @@ function progressPrinter(io: CommandIO): (event: ProgressEvent) => void {
 export function formatSummary(summary: ExtractSummary, dbPath: string): string {
   const lines = [
     `extracted ${summary.repository} (${summary.root}) into ${dbPath}`,
-    `  files       ${summary.files} (${summary.extractedFiles} parsed, ${summary.unchangedFiles} unchanged, \
-${summary.removedFiles} removed)`,
+    `  files       ${summary.files} (${summary.extractedFiles} parsed, ${summary.unchangedFiles} unchanged, ` +
+      `${summary.removedFiles} removed)`,
     `  functions   ${summary.functions} (${summary.candidates} candidates)`,
     `  complexity  mean ${summary.meanComplexity.toFixed(2)}, max ${summary.maxComplexity}`,
     `  problems    ${summary.problemFiles.length === 0 ? 'none' : `${summary.problemFiles.length} file(s)`}`,

@@ -20,15 +20,19 @@ export function headlessLine(event: FlowEvent, progressIntervalMs = DEFAULT_PROG
       return `[${event.stage}]${where(event.repository)}: ${stageTitle(event.stage)} …`;
     case 'stage-progress':
       if (event.periodic !== true) return null;
-      return `  [${event.stage}]${where(event.repository)}: \
-${progressLine({ elapsedSeconds: 0, etaSeconds: null, idleSeconds: 0, ...event }, progressIntervalMs)}`;
+      return (
+        `  [${event.stage}]${where(event.repository)}: ` +
+        `${progressLine({ elapsedSeconds: 0, etaSeconds: null, idleSeconds: 0, ...event }, progressIntervalMs)}`
+      );
     case 'stage-problem':
       return `  ! ${event.message}`;
     case 'stage-done':
       return `[${event.stage}]${where(event.repository)}: ${event.summary} (${formatSeconds(event.seconds)})`;
     case 'stage-failed':
-      return `[${event.stage}]${where(event.repository)}: FAILED after ${formatSeconds(event.seconds)}: \
-${event.message}`;
+      return (
+        `[${event.stage}]${where(event.repository)}: FAILED after ${formatSeconds(event.seconds)}: ` +
+        `${event.message}`
+      );
     case 'flow-done':
     case 'flow-stopped':
       return null;
@@ -39,26 +43,23 @@ ${event.message}`;
 export function headlessSummary(board: FlowBoard, now: number): string {
   const lines = [
     '',
-    `summary (${board.outcome === 'ok' ? 'done' : board.outcome}) in \
-${formatSeconds(board.startedAt === null ? 0 : ((board.endedAt ?? now) - board.startedAt) / 1000)}`,
+    `summary (${board.outcome === 'ok' ? 'done' : board.outcome}) in ` +
+      `${formatSeconds(board.startedAt === null ? 0 : ((board.endedAt ?? now) - board.startedAt) / 1000)}`,
   ];
   const width = Math.max(...board.rows.map((row) => label(row.stage, row.repository).length));
   for (const row of board.rows) {
     const text = row.summary ?? (row.status === 'skipped' ? 'not run (an earlier stage failed)' : row.status);
     lines.push(
-      `  ${statusMark(row.status)} ${label(row.stage, row.repository).padEnd(width)}  \
-${firstLine(text)}${
-  row.status === 'done' || row.status === 'failed'
-    ? ` \
-(${formatSeconds(elapsedSeconds(row, now))})`
-    : ''
-}`,
+      `  ${statusMark(row.status)} ${label(row.stage, row.repository).padEnd(width)}  ` +
+        `${firstLine(text)}${
+          row.status === 'done' || row.status === 'failed' ? ` (${formatSeconds(elapsedSeconds(row, now))})` : ''
+        }`,
     );
   }
   if (board.release !== null) {
     lines.push(
-      `  release   ${board.release.folder}: version ${board.release.version}, ${board.release.rows} \
-task(s)${board.release.written ? '' : ' (already there, left as it is)'}`,
+      `  release   ${board.release.folder}: version ${board.release.version}, ${board.release.rows} ` +
+        `task(s)${board.release.written ? '' : ' (already there, left as it is)'}`,
     );
   }
   // The jobs this run ran, per phase: a warm run (all answered by the catalog) prints none.

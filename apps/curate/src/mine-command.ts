@@ -29,8 +29,9 @@ import { marginOption, selectionSpecOption } from './spec-option.js';
 import { referenceLine, referenceOption } from './reference-option.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const MINE_USAGE = `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] \
-[--repeat K]
+export const MINE_USAGE =
+  `usage: repocod mine <repository> [--exact] [--only QUALNAME]... [--confirm] [--workers N] ` +
+  `[--repeat K]
                     [--tracebacks native|pytest] [--config FILE] [--manifest FILE] [--source NAME=PATH] [--db FILE]
                     [--at NAME=REF] [--executor URL] [--namespace NAME] [--candidates MODE] [--reference NAME]
                     [--changed-since DATE] [--dated-against NAME=OLDER_SDIST]
@@ -136,8 +137,8 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: MineCom
     switch (event.kind) {
       case 'prepared':
         io.err(
-          `${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, \
-${event.prepared.worktrees.length} worktree(s)\n`,
+          `${event.prepared.entry.name} at ${event.prepared.checkout.baseCommit.slice(0, 12)}: environment ready, ` +
+            `${event.prepared.worktrees.length} worktree(s)\n`,
         );
         ticker.step(0, 0, 'extracting the functions');
         break;
@@ -152,10 +153,7 @@ ${event.prepared.worktrees.length} worktree(s)\n`,
         const resumed = event.resumed > 0 ? ` (${event.resumed} more finished by an earlier run)` : '';
         io.err(
           `  ${PHASE_NAMES[event.phase]}: ${event.jobs} pytest run(s)${
-            event.functions > 0
-              ? ` for ${event.functions} \
-function(s)`
-              : ''
+            event.functions > 0 ? ` for ${event.functions} function(s)` : ''
           }${resumed}\n`,
         );
         ticker.step(0, event.jobs, miningPhaseItem(event));
@@ -163,15 +161,15 @@ function(s)`
       }
       case 'shard-incomplete':
         io.err(
-          `  ! a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its \
-${event.reported} reported test(s) count, the others are left out\n`,
+          `  ! a baseline shard (${event.shard}) ended with ${event.status} (limit ${event.limitSeconds} s): its ` +
+            `${event.reported} reported test(s) count, the others are left out\n`,
         );
         break;
       case 'phase-done':
         if (io.interactive) io.err('\n');
         io.err(
-          `    done in ${event.stats.wallSeconds.toFixed(1)} s: ${event.stats.processes} process(es), \
-${event.stats.testExecutions} test executions\n`,
+          `    done in ${event.stats.wallSeconds.toFixed(1)} s: ${event.stats.processes} process(es), ` +
+            `${event.stats.testExecutions} test executions\n`,
         );
         break;
       case 'function-done':
@@ -199,48 +197,41 @@ export function formatMineSummary(summary: MineSummary): string {
   for (const fn of functions) methods.set(fn.method, (methods.get(fn.method) ?? 0) + 1);
   const phases = summary.phases.map(
     (phase) =>
-      `${phase.phase} ${phase.wallSeconds.toFixed(1)} s (${phase.processes} processes, ${phase.testExecutions} test \
-executions)`,
+      `${phase.phase} ${phase.wallSeconds.toFixed(1)} s (${phase.processes} processes, ${phase.testExecutions} test ` +
+      `executions)`,
   );
   const lines = [
-    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}: ${summary.mode} mode, ${summary.workers} worker(s), \
-key ${summary.miningKey.slice(0, 12)}`,
+    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}: ${summary.mode} mode, ${summary.workers} ` +
+      `worker(s), ` +
+      `key ${summary.miningKey.slice(0, 12)}`,
     `  candidates       ${summary.candidates}${
-      functions.length === summary.candidates
-        ? ''
-        : ` (${functions.length} \
-chosen with --only)`
+      functions.length === summary.candidates ? '' : ` (${functions.length} chosen with --only)`
     }; ${functions.length - summary.resumed} mined now, ${summary.resumed} from an earlier run`,
     ...(summary.reference === null ? [] : [referenceLine(summary.reference)]),
     `  with tests       ${withTests.length}   no tests ${noTests.length}   errors ${errors.length}`,
     `  tests/function   mean ${mean.toFixed(1)}, max ${Math.max(0, ...counts)}`,
-    `  baseline         ${summary.baseline.tests.length} tests, ${summary.baseline.passing.size} passing in every run, \
-${flaky.length} flaky`,
+    `  baseline         ${summary.baseline.tests.length} tests, ${summary.baseline.passing.size} passing in every ` +
+      `run, ` +
+      `${flaky.length} flaky`,
     `  methods          ${[...methods].map(([method, count]) => `${method} ${count}`).join(', ') || 'none'}`,
     `  phases           ${
-      phases.length === 0
-        ? 'none: everything came from the catalog'
-        : phases.join(
-            '\n             \
-      ',
-          )
+      phases.length === 0 ? 'none: everything came from the catalog' : phases.join('\n                   ')
     }`,
     `  total            ${summary.wallSeconds.toFixed(1)} s`,
   ];
   if (summary.confirmed > 0)
     lines.push(
-      `  confirmed        ${summary.confirmed} in-process answers in fresh processes: \
-${
-  summary.mismatches.length === 0
-    ? 'all identical'
-    : `${summary.mismatches.length} DIFFERENT (the fresh-process sets \
-were kept)`
-}`,
+      `  confirmed        ${summary.confirmed} in-process answers in fresh processes: ` +
+        `${
+          summary.mismatches.length === 0
+            ? 'all identical'
+            : `${summary.mismatches.length} DIFFERENT (the fresh-process sets were kept)`
+        }`,
     );
   for (const mismatch of summary.mismatches.slice(0, 10))
     lines.push(
-      `    ${mismatch.qualname}: in-process [${mismatch.inProcess.join(', ')}] vs fresh \
-[${mismatch.freshProcess.join(', ')}]`,
+      `    ${mismatch.qualname}: in-process [${mismatch.inProcess.join(', ')}] vs fresh ` +
+        `[${mismatch.freshProcess.join(', ')}]`,
     );
   lines.push(
     ...listed(
@@ -336,8 +327,9 @@ export function formatLiteSummary(summary: LiteMiningSummary, spec: SelectionSpe
   const lines = [
     `Lite-first mining: score ${spec.score}; filter ${spec.filter}; margin ${marginText}`,
     `  rounds           ${summary.rounds}`,
-    `  mined            ${summary.mined} of ${summary.candidates} candidates (${summary.minedNow} now, ${earlier} from \
-an earlier run)`,
+    `  mined            ${summary.mined} of ${summary.candidates} candidates (${summary.minedNow} now, ${earlier} ` +
+      `from ` +
+      `an earlier run)`,
   ];
   for (const level of summary.plan.levels) {
     const state =
@@ -348,14 +340,14 @@ an earlier run)`,
           : 'not finished';
     const cut = level.cutoff === null ? '' : `; cut-off score ${level.cutoff}`;
     lines.push(
-      `  ${level.level.padEnd(16)} found ${level.found}/${level.target} (quota ${level.quota}); ${level.mined} of \
-${level.candidates} mined${cut}; ${state}`,
+      `  ${level.level.padEnd(16)} found ${level.found}/${level.target} (quota ${level.quota}); ${level.mined} of ` +
+        `${level.candidates} mined${cut}; ${state}`,
     );
   }
   for (const repository of summary.repositories) {
     lines.push(
-      `  ${repository.repository.padEnd(16)} ${repository.mined} of ${repository.ranked} ranked candidates mined \
-(${repository.minedNow} now), ${repository.withTests} with relevant tests`,
+      `  ${repository.repository.padEnd(16)} ${repository.mined} of ${repository.ranked} ranked candidates mined ` +
+        `(${repository.minedNow} now), ${repository.withTests} with relevant tests`,
     );
   }
   for (const repository of summary.dropped) lines.push(`  ${repository}: dropped, its mining failed`);

@@ -50,10 +50,7 @@ export function assertKnownOptions(args: ParsedArgs, known: readonly string[]): 
         'usage',
         `unknown option --${name} for "${args.command ?? ''}" (known: ${known
           .map((option) => `--${option}`)
-          .join(
-            ', \
-',
-          )})`,
+          .join(', ')})`,
       );
     }
   }

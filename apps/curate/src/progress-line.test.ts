@@ -12,13 +12,10 @@ describe('progressLine', () => {
       etaSeconds: 225,
       idleSeconds: 5,
     };
-    expect(progressLine(report, 30_000)).toBe(
-      '3/12 (25%) baseline: pytest jobs · 1 min 15 s elapsed · \
-ETA 3 min 45 s',
-    );
+    expect(progressLine(report, 30_000)).toBe('3/12 (25%) baseline: pytest jobs · 1 min 15 s elapsed · ETA 3 min 45 s');
     expect(progressLine({ ...report, idleSeconds: 41 }, 30_000)).toBe(
-      '3/12 (25%) baseline: pytest jobs · 1 min 15 s elapsed · ETA 3 min 45 s · still running, nothing finished for \
-41.0 s',
+      '3/12 (25%) baseline: pytest jobs · 1 min 15 s elapsed · ETA 3 min 45 s · still running, nothing finished for ' +
+        '41.0 s',
     );
     expect(progressLine({ ...report, done: 0, total: 0, item: '', etaSeconds: null }, 30_000)).toBe(
       'working · 1 min 15 s elapsed',

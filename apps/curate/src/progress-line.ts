@@ -33,8 +33,9 @@ export function progressInterval(io: CommandIO, env: NodeJS.ProcessEnv = process
   if (!/^\d+$/.test(value) || Number(value) < 1) {
     throw new RepocodError(
       'usage',
-      `REPOCOD_PROGRESS_INTERVAL_MS must be a whole number of milliseconds, at least 1 (got "${value}"); unset it for \
-the default of 30 s`,
+      `REPOCOD_PROGRESS_INTERVAL_MS must be a whole number of milliseconds, at least 1 (got "${value}"); unset it ` +
+        `for ` +
+        `the default of 30 s`,
     );
   }
   return Number(value);

@@ -78,8 +78,8 @@ export async function promptsCommand(args: ParsedArgs, io: CommandIO): Promise<n
     (prompt) => prompt.tokens.model_context !== null && prompt.tokens.input > prompt.tokens.model_context,
   ).length;
   io.out(
-    `${summary.prompts.length} prompt(s) of version ${summary.version}, setting ${summary.setting} → \
-${summary.file}\n` +
+    `${summary.prompts.length} prompt(s) of version ${summary.version}, setting ${summary.setting} → ` +
+      `${summary.file}\n` +
       (tokens.length === 0
         ? ''
         : `  input tokens (${tokenizer})  min ${Math.min(...tokens)}, max ${Math.max(...tokens)}, mean ${Math.round(
@@ -90,8 +90,8 @@ ${summary.file}\n` +
       (leftOut === 0 ? '' : `  ${leftOut} function(s) left out of a corpus for holding the task's whole body\n`) +
       (summary.embedding === null
         ? ''
-        : `  embeddings by \`${summary.embedding.command}\`: ${summary.embedding.texts} text(s) in \
-${summary.embedding.runs} run(s)\n`),
+        : `  embeddings by \`${summary.embedding.command}\`: ${summary.embedding.texts} text(s) in ` +
+          `${summary.embedding.runs} run(s)\n`),
   );
   return 0;
 }

@@ -16,8 +16,9 @@ import { PROJECT_ROOT, stateRoot } from './project-root.js';
 import { pushOption } from './push-option.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const PUBLISH_USAGE = `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... \
-[--db FILE]
+export const PUBLISH_USAGE =
+  `usage: repocod publish --version V [--out DIR] [--selection ID] [--keep INSTANCE_ID]... ` +
+  `[--db FILE]
                        [--reference NAME] [--manifest FILE] [--source NAME=PATH] [--changed-since DATE]
                        [--diff-against VERSION]
                        [--push ORG/NAME [--hub-url URL]] [--dry-run]
@@ -102,19 +103,19 @@ export function formatPublish(summary: PublishSummary): string {
   if (summary.dryRun) lines.push('dry run: nothing is written or uploaded');
   if (summary.downloaded !== null)
     lines.push(
-      `from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} \
-(${summary.downloaded.files.length} files)`,
+      `from the Hub  versions ${summary.downloaded.versions.join(', ')} downloaded into ${summary.folder} ` +
+        `(${summary.downloaded.files.length} files)`,
     );
   if (content !== null && summary.version !== null) {
     lines.push(
-      `release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the \
-${content.selected} task(s) of selection ${content.selectionId}`,
+      `release ${summary.folder}: version ${summary.version} ${would}written, ${content.rows.length} of the ` +
+        `${content.selected} task(s) of selection ${content.selectionId}`,
     );
     const left = content.leftOut.length === 0 ? '' : `; left out (failed validation): ${content.leftOut.length}`;
     const kept = content.kept.length === 0 ? '' : `; kept despite a failed check: ${content.kept.length}`;
     lines.push(
-      `  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} \
-flaky test(s) removed`,
+      `  validation ${content.counts.byStatus.passed} passed every check${left}${kept}; ${content.counts.flakyTests} ` +
+        `flaky test(s) removed`,
     );
     for (const task of content.leftOut.slice(0, 10))
       lines.push(`    - ${task.instanceId} (${task.check}: ${task.detail})`);
@@ -122,9 +123,10 @@ flaky test(s) removed`,
     for (const task of content.kept) lines.push(`    kept ${task.instanceId} (${task.check}: ${task.detail})`);
     if (content.reference !== null)
       lines.push(
-        `  reference  ${content.reference.name}: ${content.reference.rows - content.reference.leftOut} of its \
-${content.reference.rows} row(s) released, ${content.reference.leftOut} left out, ${content.reference.changed} \
-differ from their row (the card and ${summary.version}/reference.jsonl say why)`,
+        `  reference  ${content.reference.name}: ${content.reference.rows - content.reference.leftOut} of its ` +
+          `${content.reference.rows} row(s) released, ${content.reference.leftOut} left out, ` +
+          `${content.reference.changed} ` +
+          `differ from their row (the card and ${summary.version}/reference.jsonl say why)`,
         `             ${content.reference.headline}`,
       );
     if (content.freshness !== null)
@@ -138,27 +140,21 @@ differ from their row (the card and ${summary.version}/reference.jsonl say why)`
   }
   lines.push(
     `  versions   ${release.configs
-      .map(
-        (config) => `${config.version} (${config.numExamples} rows, \
-${size(config.downloadSize)})`,
-      )
+      .map((config) => `${config.version} (${config.numExamples} rows, ${size(config.downloadSize)})`)
       .join(', ')}; default → ${release.configs.at(-1)?.version ?? '–'}`,
   );
   if (summary.writes.length > 0)
     lines.push(
       `  ${(summary.dryRun ? 'to write' : 'written').padEnd(11)}${summary.writes
-        .map(
-          (write) => `${write.path} \
-(${size(write.bytes)})`,
-        )
+        .map((write) => `${write.path} (${size(write.bytes)})`)
         .join(', ')}`,
     );
   if (summary.version !== null) {
     if (release.diff === null) lines.push('  diff       first version');
     else
       lines.push(
-        `  diff       against ${release.diff.previous}: ${release.diff.added.length} added, \
-${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
+        `  diff       against ${release.diff.previous}: ${release.diff.added.length} added, ` +
+          `${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
       );
     for (const [label, ids] of release.diff === null
       ? []
@@ -175,22 +171,22 @@ ${release.diff.removed.length} removed, ${release.diff.changed.length} changed`,
     const { changes } = summary;
     const changed = changes.kept.filter((task) => task.change === 'changed-body').length;
     lines.push(
-      `  changes    since ${changes.a.version} (the card's section): ${changes.kept.length} kept (${changed} with a \
-changed body), ${changes.added.length} added, ${changes.removed.length} removed; repocod report --diff \
-${changes.a.version} ${changes.b.version} lists why`,
+      `  changes    since ${changes.a.version} (the card's section): ${changes.kept.length} kept (${changed} with a ` +
+        `changed body), ${changes.added.length} added, ${changes.removed.length} removed; repocod report --diff ` +
+        `${changes.a.version} ${changes.b.version} lists why`,
     );
   }
   if (summary.upload !== null) {
     lines.push(
-      `  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit \
-"${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`,
+      `  upload     ${summary.upload.files.length} files, ${size(summary.upload.totalBytes)}, one commit ` +
+        `"${summary.commitTitle ?? ''}"${summary.dryRun ? ' (not sent)' : ''}`,
     );
     for (const file of summary.upload.files) lines.push(`    ${file.path} (${size(file.bytes)})`);
   }
   if (summary.pushed !== null)
     lines.push(
-      `  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit \
-${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`,
+      `  pushed     ${summary.pushed.created ? 'created the dataset repository; ' : ''}commit ` +
+        `${summary.pushed.commitOid.slice(0, 12)}: ${summary.pushed.commitUrl}`,
     );
   return `${lines.join('\n')}\n`;
 }

@@ -105,8 +105,8 @@ export function formatSummary(summary: RebuildSummary, seconds: number, written:
   const total = jobs.reduce((sum, [, count]) => sum + count, 0);
   const manifest = summary.manifest;
   const lines = [
-    `rebuild: ${manifest.tasks.length} task(s), version ${manifest.version}, selection ${manifest.selection} in \
-${seconds.toFixed(1)} s`,
+    `rebuild: ${manifest.tasks.length} task(s), version ${manifest.version}, selection ${manifest.selection} in ` +
+      `${seconds.toFixed(1)} s`,
     `  phases       ${phases}`,
     `  jobs run     ${total}${
       jobs.length === 0

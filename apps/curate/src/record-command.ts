@@ -21,8 +21,9 @@ import { checkpointFolder, DEFAULT_CHECKPOINT_FOLDER } from './checkpoint-comman
 import { listOption, stringOption } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const RECORD_USAGE = `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] \
-[--manifest FILE]
+export const RECORD_USAGE =
+  `usage: repocod record [--repo NAME]... [--lite] [--out DIR] [--db FILE] [--selection ID] ` +
+  `[--manifest FILE]
                       [--checkpoints DIR] [--changed-since DATE]
        repocod record --relabel --repo NAME... [--levels MODE] [--out DIR] [--db FILE]
 

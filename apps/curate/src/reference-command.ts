@@ -58,8 +58,8 @@ export async function referenceCommand(args: ParsedArgs, io: CommandIO): Promise
         io.out(
           `${reference.name}  ${reference.form ?? 'no rows'}, ${reference.rows} row(s)${
             reference.problems > 0 ? ` (${reference.problems} bad)` : ''
-          }  from ${reference.source}${reference.config === null ? '' : ` config ${reference.config}`}  added \
-${reference.addedAt.toISOString()}\n`,
+          }  from ${reference.source}${reference.config === null ? '' : ` config ${reference.config}`}  added ` +
+            `${reference.addedAt.toISOString()}\n`,
         );
       return 0;
     }
@@ -102,10 +102,10 @@ ${reference.addedAt.toISOString()}\n`,
       for (const problem of added.problems) io.out(`  ${formatReferenceProblem(problem)}\n`);
       if (added.replaced !== null)
         io.out(
-          `  replaced the reference of that name (from ${added.replaced.source}, added \
-${added.replaced.addedAt.toISOString()}${
-  added.replaced.contentHash === added.reference.contentHash ? ', the same rows' : ', other rows'
-})\n`,
+          `  replaced the reference of that name (from ${added.replaced.source}, added ` +
+            `${added.replaced.addedAt.toISOString()}${
+              added.replaced.contentHash === added.reference.contentHash ? ', the same rows' : ', other rows'
+            })\n`,
         );
       const resolution = await resolveReference(catalog, reference, { repositories, recordsFolder });
       io.out(`${summaryLines(resolution).join('\n')}\n  every row: repocod reference show ${reference}\n`);
@@ -147,8 +147,9 @@ export function summaryLines(resolution: ReferenceResolution): string[] {
       reasons.length > 0 ? `; unresolved: ${reasons.map(([reason, n]) => `${reason} ${n}`).join(', ')}` : ''
     }${resolution.problems.length > 0 ? `; ${resolution.problems.length} bad record(s)` : ''}`,
     `  by repository (resolved/rows): ${perRepository.join(', ')}`,
-    `  text agreement of the resolved: ${texts.map(([text, n]) => `${text} ${n}`).join(', ') || 'none'}; outside our \
-candidates (docstring rule): ${outside.length}; chosen among several of their name without a text: ${chosen.length}`,
+    `  text agreement of the resolved: ${texts.map(([text, n]) => `${text} ${n}`).join(', ') || 'none'}; outside our ` +
+      `candidates (docstring rule): ${outside.length}; chosen among several of their name without a text: ` +
+      `${chosen.length}`,
   ];
 }
 

@@ -14,8 +14,8 @@ export function referenceOption(
   if (candidates !== undefined)
     throw new RepocodError(
       'usage',
-      `--candidates ${candidates} and --reference ${reference}: a reference names its functions itself; give one of \
-them`,
+      `--candidates ${candidates} and --reference ${reference}: a reference names its functions itself; give one of ` +
+        `them`,
     );
   return { reference };
 }
@@ -52,12 +52,14 @@ export function referenceLine(found: ReferenceFunctions): string {
       ? `#${row.index} ${row.functionName ?? row.instanceId ?? '?'} (${resolution.reason})`
       : '',
   );
-  return `  reference        ${found.reference}: ${found.rows} row(s) of the repository, ${found.keys.size} \
-function(s) \
-(${found.outsideCandidates} outside our candidates), ${found.unresolved.length} unresolved${
-    unresolved.length > 0
-      ? `: ${unresolved.slice(0, 5).join(', ')}${unresolved.length > 5 ? ', …' : ''} (repocod reference show \
-${found.reference} --unresolved)`
-      : ''
-  }`;
+  return (
+    `  reference        ${found.reference}: ${found.rows} row(s) of the repository, ${found.keys.size} ` +
+    `function(s) ` +
+    `(${found.outsideCandidates} outside our candidates), ${found.unresolved.length} unresolved${
+      unresolved.length > 0
+        ? `: ${unresolved.slice(0, 5).join(', ')}${unresolved.length > 5 ? ', …' : ''} (repocod reference show ` +
+          `${found.reference} --unresolved)`
+        : ''
+    }`
+  );
 }

@@ -22,8 +22,9 @@ import { PROJECT_ROOT } from './project-root.js';
 import { REPORT_DIFF_HELP, REPORT_DIFF_SYNOPSIS, reportDiffCommand } from './report-diff-command.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const REPORT_USAGE = `usage: repocod report [--selection ID | --release DIR [--version V]] \
-[--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
+export const REPORT_USAGE =
+  `usage: repocod report [--selection ID | --release DIR [--version V]] ` +
+  `[--against full|full-v1|lite] [--markdown FILE] [--html FILE] [--db FILE]
        repocod report --candidate-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--db FILE]
        repocod report --level-modes [--repo NAME]... [--records DIR] [--markdown FILE] [--json-file FILE] [--db FILE]
        repocod report --reference NAME [--flaky NAME] [--manifest FILE] [--markdown FILE] [--html FILE]

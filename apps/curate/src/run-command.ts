@@ -9,8 +9,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const RUN_USAGE = `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] \
-[--repeat N]
+export const RUN_USAGE =
+  `usage: repocod run <repository> [--patch FILE]... (--tests FILE | --all) [--workers N] ` +
+  `[--repeat N]
                    [--timeout SECONDS] [--manifest FILE] [--source NAME=PATH] [--db FILE] [--fresh]
                    [--executor URL] [--namespace NAME] [--at NAME=REF]
 
@@ -94,8 +95,8 @@ export function formatRunSummary(summary: RunTestsSummary): string {
     .map(([outcome, count]) => `${count} ${outcome}`)
     .join(', ');
   const lines = [
-    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}, python ${summary.python}, ${summary.jobs} \
-job(s)${summary.fromCatalog > 0 ? `, ${summary.fromCatalog} answered from the catalog` : ''}`,
+    `${summary.repository} at ${summary.baseCommit.slice(0, 12)}, python ${summary.python}, ${summary.jobs} ` +
+      `job(s)${summary.fromCatalog > 0 ? `, ${summary.fromCatalog} answered from the catalog` : ''}`,
     `  tests      ${summary.results.length}: ${counts === '' ? 'none' : counts}`,
     `  duration   ${summary.durationSeconds.toFixed(1)} s`,
     `  network    ${summary.network || 'no run'}`,

@@ -70,14 +70,16 @@ export async function selectCommand(args: ParsedArgs, io: CommandIO): Promise<nu
 export function formatReferencePool(pool: ReferenceTasks): string {
   const without = pool.withoutTask.map(({ row }) => `#${row.index} ${row.functionName ?? row.instanceId ?? '?'}`);
   const tasks = pool.instanceIds.length;
-  return `reference ${pool.reference}: ${pool.rows} row(s), ${pool.resolved} resolve, ${tasks} with a task in the \
-catalog${
-    without.length > 0
-      ? `; without one (not mined with --reference, or no relevant tests): ${without.slice(0, 8).join(', ')}${
-          without.length > 8 ? ', …' : ''
-        }`
-      : ''
-  }\n`;
+  return (
+    `reference ${pool.reference}: ${pool.rows} row(s), ${pool.resolved} resolve, ${tasks} with a task in the ` +
+    `catalog${
+      without.length > 0
+        ? `; without one (not mined with --reference, or no relevant tests): ${without.slice(0, 8).join(', ')}${
+            without.length > 8 ? ', …' : ''
+          }`
+        : ''
+    }\n`
+  );
 }
 
 export function formatSelection(summary: SelectSummary, explain: boolean): string {
@@ -85,8 +87,8 @@ export function formatSelection(summary: SelectSummary, explain: boolean): strin
   const pool =
     spec.reference === undefined ? '' : `; reference ${spec.reference}${spec.keepAll === true ? ', all kept' : ''}`;
   const lines = [
-    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${spec.score}; filter ${spec.filter}; \
-levels ${spec.levels}${pool}`,
+    `selection ${summary.selectionId}: ${summary.picks.length} tasks; score ${spec.score}; filter ${spec.filter}; ` +
+      `levels ${spec.levels}${pool}`,
   ];
   for (const level of summary.levels) {
     const cut =
@@ -97,8 +99,8 @@ levels ${spec.levels}${pool}`,
   }
   for (const level of summary.short)
     lines.push(
-      `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were \
-taken`,
+      `  note: ${level.level} has ${level.available} tasks, fewer than its quota of ${level.quota}: all of them were ` +
+        `taken`,
     );
   if (summary.passedOver.length > 0)
     lines.push(
@@ -115,8 +117,8 @@ taken`,
     lines.push('  picks (level, rank, score, solution tokens, instance id):');
     for (const pick of summary.picks)
       lines.push(
-        `    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} \
-${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`,
+        `    ${pick.level.padEnd(15)} ${String(pick.rank).padStart(4)} ${String(pick.score).padStart(8)} ` +
+          `${String(pick.solutionTokens).padStart(6)}  ${pick.instanceId}`,
       );
   }
   return `${lines.join('\n')}\n`;

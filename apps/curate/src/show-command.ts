@@ -7,6 +7,7 @@ import {
   explainLevel,
   openCatalog,
   qualityFindings,
+  readCurrentValidations,
   shortBodyCommit,
   storedBodyDate,
   taskHash,
@@ -68,16 +69,16 @@ async function tasksNamed(catalog: Catalog, instanceId: string): Promise<StoredT
     `no task ${instanceId} in the catalog${
       near.length > 0
         ? `; did you mean ${near.join(', ')}?`
-        : '; `repocod \
-sql "select instance_id from tasks"` lists them'
+        : '; `repocod sql "select instance_id from tasks"` lists them'
     }`,
   );
 }
 
 async function taskLines(catalog: Catalog, task: StoredTask): Promise<string[]> {
   const validation =
-    (await catalog.validations({ instanceIds: [task.instanceId] })).find((row) => row.taskHash === taskHash(task)) ??
-    null;
+    (await readCurrentValidations(catalog, [{ instanceId: task.instanceId, hash: taskHash(task) }])).get(
+      task.instanceId,
+    ) ?? null;
   const { checks } = task;
   // Shown once the body was dated (--changed-since): when it was last written or changed, and by which commit.
   const body = await storedBodyDate(catalog, task.repository, task.baseCommit, task.functionId);
@@ -86,8 +87,8 @@ async function taskLines(catalog: Catalog, task: StoredTask): Promise<string[]> 
     `  repository   ${task.repo} at ${task.baseCommit.slice(0, 12)} (${task.baseCommitTimestamp})`,
     `  function     ${task.file}::${task.qualname}`,
     ...bodyLines(body),
-    `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} \
-lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
+    `  lengths      prompt ${task.promptLines} lines / ${task.promptTokens} tokens, solution ${task.solutionLines} ` +
+      `lines / ${task.solutionTokens} tokens, complexity ${task.complexity}`,
     ...levelLines(task),
     ...(await qualityLines(catalog, task, validation)),
     `  checks       ${task.checksPassed ? 'all passed' : `FAILED: ${checks.messages.join('; ')}`}`,
@@ -167,13 +168,12 @@ const LOG_LINES = 40;
 function validationLines(validation: StoredValidation | null): string[] {
   if (validation === null) return ['  validation   not yet validated as the task is now (repocod validate)'];
   const lines = [
-    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, gold check by \
-${
-  validation.goldFrom === 'baseline'
-    ? `mining's ${validation.repeat} baseline run(s)`
-    : `${validation.repeat} run(s) \
-with the gold patches`
-})`,
+    `  validation   ${validation.status} (${validation.validatedAt.toISOString()}, gold check by ` +
+      `${
+        validation.goldFrom === 'baseline'
+          ? `mining's ${validation.repeat} baseline run(s)`
+          : `${validation.repeat} run(s) with the gold patches`
+      })`,
     ...checksOf(validation).flatMap((check) => [
       `    ${check.check.padEnd(19)}${check.status.padEnd(12)}${check.detail}`,
       ...check.tests.slice(0, 10).map((test) => `      ${test}`),
@@ -189,16 +189,16 @@ with the gold patches`
     lines.push(`    pass without the body, kept in FAIL_TO_PASS${seen}: ${validation.passingWithoutBody.join(', ')}`);
   }
   lines.push(
-    `    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages \
-${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`,
+    `    provenance   ${validation.toolVersion}; python ${validation.pythonVersion}; packages ` +
+      `${validation.packagesHash.slice(0, 16)}; environment ${validation.environmentKey.slice(0, 12)}`,
   );
   lines.push(`    run ids      ${validation.runIds.join(' ')}`);
   for (const check of checksOf(validation).filter((item) => item.log !== null)) {
     const tail = tailLines(check.log ?? '', LOG_LINES, 'trimmed');
     lines.push(
       '',
-      `--- log of ${check.check} (last ${tail.length} lines; repocod sql "select log from runs \
-where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
+      `--- log of ${check.check} (last ${tail.length} lines; repocod sql "select log from runs ` +
+        `where run_id = '${check.runIds[0] ?? ''}'" for all of it) ---`,
       ...tail,
     );
   }

@@ -37,8 +37,9 @@ describe('repocod tasks, select and show', () => {
     );
     // The command records the stage's wall time, as a flow run does (`repocod record` reports it).
     const timed = bufferIO();
-    const stageQuery = `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and \
-finished_at >= '${before}'`;
+    const stageQuery =
+      `select count(*) as n from stage_times where repository = 'demo' and stage = 'tasks' and ` +
+      `finished_at >= '${before}'`;
     expect(await main(['sql', stageQuery, '--db', db], timed)).toBe(0);
     expect(timed.stdout()).toMatch(/^n\n-+\n *1\n/);
 

@@ -14,8 +14,9 @@ import { stringOption, optionalWholeNumber } from './parse-args.js';
 import { referenceOption } from './reference-option.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const TASKS_USAGE = `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest \
-FILE]
+export const TASKS_USAGE =
+  `usage: repocod tasks <repository> [--exact] [--templates FILE] [--workers N] [--manifest ` +
+  `FILE]
                      [--source NAME=PATH] [--db FILE] [--executor URL] [--namespace NAME] [--candidates MODE]
                      [--levels MODE] [--reference NAME] [--at NAME=REF] [--changed-since DATE]
                      [--dated-against NAME=OLDER_SDIST]
@@ -108,13 +109,10 @@ export function formatTasksSummary(summary: TasksSummary): string {
   const lines = [
     `${summary.repository}: ${summary.tasks.length} tasks in ${summary.durationSeconds.toFixed(1)} s`,
     `  levels     ${summary.levelMode}: ${['self-contained', 'file-level', 'repo-level']
-      .map(
-        (level) => `${level} \
-${summary.byLevel[level] ?? 0}`,
-      )
+      .map((level) => `${level} ${summary.byLevel[level] ?? 0}`)
       .join(', ')}`,
-    `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state \
-collects), ${summary.failedChecks.length} failed`,
+    `  checks     ${summary.tasks.length - summary.failedChecks.length} passed (round trip, git apply, the pre state ` +
+      `collects), ${summary.failedChecks.length} failed`,
   ];
   for (const failed of summary.failedChecks.slice(0, 10))
     lines.push(`    ${failed.instanceId}: ${failed.checks.messages.join('; ').split('\n')[0] ?? ''}`);

@@ -17,8 +17,9 @@ import { recordStageSeconds } from './stage-seconds.js';
 import { listOption, stringOption, wholeNumber, optionalWholeNumber } from './parse-args.js';
 import { repositoryOptions } from './repository-options.js';
 
-export const VALIDATE_USAGE = `usage: repocod validate [--selection ID | --reference NAME] [--repo NAME]... \
-[--repeat K]
+export const VALIDATE_USAGE =
+  `usage: repocod validate [--selection ID | --reference NAME] [--repo NAME]... ` +
+  `[--repeat K]
                         [--retry-failed] [--narrow]
                         [--gold-runs] [--fresh] [--timeout SECONDS] [--workers N] [--manifest FILE]
                         [--source NAME=PATH] [--at NAME=REF] [--db FILE] [--executor URL] [--namespace NAME]
@@ -92,8 +93,8 @@ function progressPrinter(io: CommandIO, ticker: ProgressTicker): (event: Validat
   return (event) => {
     if (event.kind === 'validate-repository') {
       io.err(
-        `${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, \
-${event.jobsFromCatalog} from the catalog)\n`,
+        `${event.repository}: ${event.tasks} task(s), ${event.toValidate} to validate (${event.jobs} job(s) to run, ` +
+          `${event.jobsFromCatalog} from the catalog)\n`,
       );
       ticker.step(0, event.toValidate, `${event.repository}: tasks validated`);
       return;
@@ -116,8 +117,8 @@ export function formatValidateSummary(summary: ValidateSummary): string {
   const counts = countValidations(summary.validations);
   const now = summary.repositories.reduce((sum, repository) => sum + repository.validatedNow, 0);
   const lines = [
-    `selection ${summary.selectionId}: ${counts.tasks} task(s) validated (${now} now, ${counts.tasks - now} from an \
-earlier run) in ${summary.durationSeconds.toFixed(1)} s`,
+    `selection ${summary.selectionId}: ${counts.tasks} task(s) validated (${now} now, ${counts.tasks - now} from an ` +
+      `earlier run) in ${summary.durationSeconds.toFixed(1)} s`,
     '  checks             passed  failed   infra',
     ...Object.entries(CHECK_LABELS).map(([check, label]) => {
       const row = counts.byCheck[check as keyof typeof CHECK_LABELS];
@@ -126,34 +127,35 @@ earlier run) in ${summary.durationSeconds.toFixed(1)} s`,
       );
       return `    ${label.padEnd(16)}${cells.join('')}`;
     }),
-    `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, \
-${counts.byStatus['infra-error']} infrastructure error(s)`,
-    `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); \
-${goldRuns(summary)} with the gold patches`,
+    `  verdicts         ${counts.byStatus.passed} passed, ${counts.byStatus.failed} failed, ` +
+      `${counts.byStatus['infra-error']} infrastructure error(s)`,
+    `  flaky tests      ${counts.flakyTests} removed from FAIL_TO_PASS (in ${counts.tasksWithFlakyTests} task(s)); ` +
+      `${goldRuns(summary)} with the gold patches`,
     ...(counts.droppedTests > 0
       ? [`  narrowed         ${counts.droppedTests} test(s) that pass without the body removed from FAIL_TO_PASS`]
       : []),
     ...(counts.tasksPassingWithoutBody > 0 && counts.droppedTests === 0
       ? [
-          `  kept             ${counts.tasksPassingWithoutBody} task(s) with test(s) seen passing without the body \
-(REPOCOD's rule; --narrow drops them)`,
+          `  kept             ${counts.tasksPassingWithoutBody} task(s) with test(s) seen passing without the body ` +
+            `(REPOCOD's rule; --narrow drops them)`,
         ]
       : []),
-    `  gold check       ${counts.goldFromBaseline} task(s) answered by mining's baseline, \
-${counts.tasks - counts.goldFromBaseline} by ${goldRuns(summary)} of the gold patches`,
+    `  gold check       ${counts.goldFromBaseline} task(s) answered by mining's baseline, ` +
+      `${counts.tasks - counts.goldFromBaseline} by ${goldRuns(summary)} of the gold patches`,
     `  provenance       ${summary.toolVersion}`,
     ...summary.repositories.map(
       (repository) =>
-        `                   ${repository.repository}: python ${repository.pythonVersion}, packages \
-${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} from the \
-catalog, ${repository.workers} worker(s)`,
+        `                   ${repository.repository}: python ${repository.pythonVersion}, packages ` +
+        `${repository.packagesHash.slice(0, 12)}, ${repository.jobsRun} job(s) run, ${repository.jobsFromCatalog} ` +
+        `from the ` +
+        `catalog, ${repository.workers} worker(s)`,
     ),
   ];
   const problems = summary.validations.filter((row) => row.status !== 'passed');
   if (problems.length > 0)
     lines.push(
-      `  ${problems.some((row) => row.status === 'failed') ? 'failed' : 'not judged'} (left out of a release unless \
-kept with publish --keep ID)`,
+      `  ${problems.some((row) => row.status === 'failed') ? 'failed' : 'not judged'} (left out of a release unless ` +
+        `kept with publish --keep ID)`,
     );
   for (const row of problems.slice(0, 20)) {
     for (const check of checksOf(row).filter((item) => item.status !== 'passed')) {
@@ -169,8 +171,8 @@ kept with publish --keep ID)`,
     lines.push(`  flaky in ${row.instanceId}: ${row.flakyTests.join(', ')}`);
   if (problems.length > 0)
     lines.push(
-      '  next             repocod show ID (checks and logs); repocod validate --retry-failed; repocod publish \
---version V',
+      '  next             repocod show ID (checks and logs); repocod validate --retry-failed; repocod publish ' +
+        '--version V',
     );
   return `${lines.join('\n')}\n`;
 }

@@ -57,8 +57,9 @@ async function until(condition: () => boolean, what: string, seconds = 120): Pro
 }
 
 describe('repocod worker', () => {
-  it('killed in the middle of a job: the job runs again on the other worker and nothing is lost; SIGTERM finishes and \
-stops', {
+  it('killed in the middle of a job: the job runs again on the other worker and nothing is lost; SIGTERM finishes ' +
+    'and ' +
+    'stops', {
     timeout: 300_000,
   }, async () => {
     const namespace = `test-${randomUUID().slice(0, 8)}`;

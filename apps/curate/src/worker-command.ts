@@ -8,8 +8,9 @@ import type { ParsedArgs } from './parse-args.js';
 import { listOption, stringOption, wholeNumber } from './parse-args.js';
 import { PROJECT_ROOT, stateRoot } from './project-root.js';
 
-export const WORKER_USAGE = `usage: repocod worker --redis redis://HOST:PORT [--concurrency N] [--prepare NAME]... \
-[--state DIR]
+export const WORKER_USAGE =
+  `usage: repocod worker --redis redis://HOST:PORT [--concurrency N] [--prepare NAME]... ` +
+  `[--state DIR]
                       [--namespace NAME] [--lock-seconds S] [--manifest FILE] [--source NAME=PATH]
 
 Runs the jobs a coordinator (a command given --executor redis://HOST:PORT) puts on that Redis: each

@@ -5,6 +5,7 @@ import { RepocodError } from '@repocod/core';
 import { CatalogEngine } from './catalog-engine.js';
 import { type ExtractionStore, extractionStore } from './extraction-store.js';
 import { type RunStore, runStore } from './run-store.js';
+import { type RepositoryCountsStore, repositoryCountsStore } from './repository-counts-store.js';
 import { type BodyHistoryStore, bodyHistoryStore } from './body-history-store.js';
 import { type MiningResultsStore, miningResultsStore } from './mining-results-store.js';
 import { type TaskStore, taskStore } from './task-store.js';
@@ -34,6 +35,7 @@ export const IN_MEMORY = ':memory:';
 export interface Catalog
   extends ExtractionStore,
     RunStore,
+    RepositoryCountsStore,
     MiningResultsStore,
     BodyHistoryStore,
     TaskStore,
@@ -103,8 +105,9 @@ async function prepareLocation(path: string): Promise<string> {
   } catch (error) {
     throw new RepocodError(
       'catalog-unwritable',
-      `cannot create the folder ${folder} for the catalog ${path}: ${fsReason(error)}; choose a writable location for \
-the catalog`,
+      `cannot create the folder ${folder} for the catalog ${path}: ${fsReason(error)}; choose a writable location ` +
+        `for ` +
+        `the catalog`,
       { cause: error },
     );
   }
@@ -179,6 +182,7 @@ function composeCatalog(engine: CatalogEngine): Catalog {
     path: engine.path,
     ...extractionStore(engine),
     ...runStore(engine),
+    ...repositoryCountsStore(engine),
     ...miningResultsStore(engine),
     ...bodyHistoryStore(engine),
     ...taskStore(engine),

@@ -63,8 +63,8 @@ export function evaluationStore(engine: CatalogEngine): EvaluationStore {
       return engine.exclusive(`recording evaluation run ${run.runId}`, async (connection) => {
         await connection.run(
           `INSERT INTO evaluation_runs (run_id, release, version, tasks, started_at) VALUES ($1, $2, $3, $4, $5)
-           ON CONFLICT (run_id) DO UPDATE SET release = excluded.release, version = excluded.version, \
-tasks = excluded.tasks`,
+           ON CONFLICT (run_id) DO UPDATE SET release = excluded.release, version = excluded.version, ` +
+            `tasks = excluded.tasks`,
           [run.runId, run.release, run.version, run.tasks, timestampValueOf(run.startedAt)],
         );
       });

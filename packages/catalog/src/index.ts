@@ -11,6 +11,7 @@ export type {
 export type { MiningResultsStore } from './mining-results-store.js';
 export type { BodyHistoryDating, BodyHistoryKey, BodyHistoryRow, BodyHistoryStore } from './body-history-store.js';
 export type { RunFilter, RunStore } from './run-store.js';
+export type { RepositoryCounts, RepositoryCountsStore } from './repository-counts-store.js';
 export type { StageTimeStore } from './stage-time-store.js';
 export type { JobCostStore } from './job-cost-store.js';
 export {

@@ -87,13 +87,14 @@ describe('migrate', () => {
   it('keeps the validations stored before migration 6, with nothing recorded of the run without the body', async () => {
     expect(await migrate(connection, 'test', MIGRATIONS.slice(0, 5))).toEqual([1, 2, 3, 4, 5]);
     const row = (id: string): string =>
-      `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ['r:1'], \
-3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
+      `'${id}', 'task-${id}', 'key', 'demo', 'failed', '[]', ['t.py::a'], [], [], 'tool', '3.11.7', 'p', 'e', ` +
+      `['r:1'], ` +
+      `3, 1.5, TIMESTAMP '2026-01-02 03:04:05'`;
     await connection.run(`INSERT INTO validations VALUES (${row('a')}), (${row('b')})`);
     expect(await migrate(connection, 'test')).toEqual([6, 7, 8, 9, 10, 11, 12, 13]);
     const reader = await connection.runAndReadAll(
-      'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, \
-gold_baseline_key FROM validations ORDER BY instance_id',
+      'SELECT instance_id, status, fail_to_pass, passing_without_body, without_body_complete, gold_from, ' +
+        'gold_baseline_key FROM validations ORDER BY instance_id',
     );
     expect(reader.getRowObjectsJson()).toEqual([
       {
@@ -155,8 +156,8 @@ gold_baseline_key FROM validations ORDER BY instance_id',
       code: 'catalog-error',
       message: expect.stringMatching(
         new RegExp(
-          `cat\\.duckdb: migration ${NEXT} \\("half done"\\) failed, the catalog was left at version ${LATEST}: \
-.*no_such_table`,
+          `cat\\.duckdb: migration ${NEXT} \\("half done"\\) failed, the catalog was left at version ${LATEST}: ` +
+            `.*no_such_table`,
         ),
       ),
     });
@@ -278,8 +279,9 @@ describe('opening a catalog made by an older repocod-kit', () => {
     try {
       await expect(migrate(connection, path, MIGRATIONS.slice(0, 1))).rejects.toMatchObject({
         code: 'catalog-error',
-        message: `${path} has schema version ${LATEST} but this repocod-kit knows only up to 1; it was written by a \
-newer version: upgrade repocod-kit or choose another catalog path`,
+        message:
+          `${path} has schema version ${LATEST} but this repocod-kit knows only up to 1; it was written by a ` +
+          `newer version: upgrade repocod-kit or choose another catalog path`,
       });
     } finally {
       connection.closeSync();

@@ -20,7 +20,8 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
     name: 'repositories, files and functions',
-    sql: `
+    sql:
+      `
       CREATE TABLE repositories (
         name TEXT PRIMARY KEY,
         root TEXT NOT NULL,
@@ -34,8 +35,8 @@ export const MIGRATIONS: readonly Migration[] = [
         file TEXT NOT NULL,
         content_hash TEXT NOT NULL,
         extractor_fingerprint TEXT NOT NULL,
-        status TEXT NOT NULL CHECK (status IN ('ok', 'syntax-error', 'not-utf8', 'binary', 'unreadable', \
-'analysis-error')),
+        status TEXT NOT NULL CHECK (status IN ('ok', 'syntax-error', 'not-utf8', 'binary', 'unreadable', ` +
+      `'analysis-error')),
         issue_lines INTEGER[],
         message TEXT,
         function_count INTEGER NOT NULL,

@@ -107,8 +107,9 @@ export function miningResultsStore(engine: CatalogEngine): MiningResultsStore {
       return engine.exclusive(`reading the relevant tests of ${repository}`, async (connection) => {
         const rows = await readRows(
           connection,
-          `SELECT * FROM relevant_tests WHERE repository = $1 AND ($2 = '' OR mining_key = $2) AND ($3 = '' OR mode = \
-$3)
+          `SELECT * FROM relevant_tests WHERE repository = $1 AND ($2 = '' OR mining_key = $2) AND ($3 = '' OR mode ` +
+            `= ` +
+            `$3)
            ORDER BY function_id, mining_key, mode`,
           [repository, filter.miningKey ?? '', filter.mode ?? ''],
         );

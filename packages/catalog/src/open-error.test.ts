@@ -17,8 +17,8 @@ describe('openError', () => {
     const error = openError(
       'c.duckdb',
       io(
-        'Could not set lock on file "/x/c.duckdb": Conflicting lock is held in /usr/bin/node (PID 4242). See also \
-https://duckdb.org/docs',
+        'Could not set lock on file "/x/c.duckdb": Conflicting lock is held in /usr/bin/node (PID 4242). See also ' +
+          'https://duckdb.org/docs',
       ),
     );
     expect(error.code).toBe('catalog-unwritable');

@@ -26,8 +26,8 @@ describe('toCell', () => {
   it('turns integers into numbers while exact and into strings beyond', async () => {
     expect(
       await cells(
-        'SELECT 42::BIGINT, count(*), 9007199254740991::BIGINT, 9007199254740993::BIGINT, \
-170141183460469231731687303715884105727::HUGEINT',
+        'SELECT 42::BIGINT, count(*), 9007199254740991::BIGINT, 9007199254740993::BIGINT, ' +
+          '170141183460469231731687303715884105727::HUGEINT',
       ),
     ).toEqual([42, 1, 9007199254740991, '9007199254740993', '170141183460469231731687303715884105727']);
     expect(await cells('SELECT -9007199254740993::BIGINT')).toEqual(['-9007199254740993']);

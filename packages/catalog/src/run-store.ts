@@ -43,10 +43,19 @@ export interface RunStore {
    * id): the environment its stored results came from; null when it has no run at that commit.
    */
   latestEnvironmentKey(repository: string, baseCommit: string): Promise<string | null>;
+  /** A run's whole output, or null when the catalog has no such run. */
+  runLog(runId: string): Promise<string | null>;
 }
 
 export function runStore(engine: CatalogEngine): RunStore {
   return {
+    runLog(runId: string): Promise<string | null> {
+      return engine.exclusive(`reading the log of run ${runId}`, async (connection) => {
+        const [row] = await readRows(connection, 'SELECT log FROM runs WHERE run_id = $1', [runId]);
+        return typeof row?.log === 'string' ? row.log : null;
+      });
+    },
+
     recordRun(run: RunRecord, results: readonly TestResultRecord[]): Promise<void> {
       const label = `run ${run.runId} of job ${run.jobHash}`;
       const problem = runProblem(run, results);

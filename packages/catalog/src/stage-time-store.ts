@@ -17,8 +17,8 @@ export function stageTimeStore(engine: CatalogEngine): StageTimeStore {
       return engine.exclusive(`recording the time of ${time.stage} for ${time.repository}`, async (connection) => {
         await connection.run(
           `INSERT INTO stage_times (repository, stage, seconds, finished_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT (repository, stage) DO UPDATE SET seconds = excluded.seconds, finished_at = \
-excluded.finished_at`,
+           ON CONFLICT (repository, stage) DO UPDATE SET seconds = excluded.seconds, finished_at = ` +
+            `excluded.finished_at`,
           [time.repository, time.stage, time.seconds, timestampValueOf(time.finishedAt)],
         );
       });

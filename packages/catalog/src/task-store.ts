@@ -217,20 +217,21 @@ export function taskStore(engine: CatalogEngine): TaskStore {
                     list_contains($4, instance_id) AS failed
                FROM tasks WHERE checks_passed AND (${query.filter})
            ), ranked AS (
-             SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, \
-instance_id) AS INTEGER) AS rank,
-                    row_number() OVER (PARTITION BY level, failed ORDER BY score DESC, solution_tokens DESC, \
-instance_id) AS rank_among_alike,
+             SELECT *, CAST(row_number() OVER (PARTITION BY level ORDER BY score DESC, solution_tokens DESC, ` +
+            `instance_id) AS INTEGER) AS rank,
+                    row_number() OVER (PARTITION BY level, failed ORDER BY score DESC, solution_tokens DESC, ` +
+            `instance_id) AS rank_among_alike,
                     CAST(count(*) OVER (PARTITION BY level) AS INTEGER) AS available,
                     count(*) FILTER (WHERE NOT failed) OVER (PARTITION BY level) AS not_failed
                FROM scored
            )
            SELECT ranked.* EXCLUDE (failed, rank_among_alike, not_failed), quotas.quota,
-                  CASE WHEN ranked.not_failed >= quotas.quota THEN NOT ranked.failed AND ranked.rank_among_alike <= \
-quotas.quota
+                  CASE WHEN ranked.not_failed >= quotas.quota THEN NOT ranked.failed AND ranked.rank_among_alike <= ` +
+            `quotas.quota
                        ELSE ranked.rank <= quotas.quota END AS picked
-             FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS quotas(level, \
-quota) USING (level)
+             FROM ranked JOIN (VALUES ('self-contained', $1), ('file-level', $2), ('repo-level', $3)) AS ` +
+            `quotas(level, ` +
+            `quota) USING (level)
             ORDER BY level, rank`,
           [
             query.quotas['self-contained'],
@@ -263,13 +264,14 @@ quota) USING (level)
           `WITH given AS (
              SELECT unnest($2::TEXT[]) AS function_id, unnest($3::TEXT[]) AS instance_id, unnest($4::TEXT[]) AS level
            ), tasks AS (
-             SELECT given.instance_id, f.repository, f.function_id, f.file, f.qualname, f.prompt, f.solution, \
-f.prompt_lines,
+             SELECT given.instance_id, f.repository, f.function_id, f.file, f.qualname, f.prompt, f.solution, ` +
+            `f.prompt_lines,
                     f.solution_lines, f.prompt_tokens, f.solution_tokens, f.cc, given.level
                FROM functions f JOIN given USING (function_id) WHERE f.repository = $1
            )
-           SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS kept, \
-solution_tokens FROM tasks`,
+           SELECT function_id, CAST((${query.score}) AS DOUBLE) AS score, coalesce((${query.filter}), false) AS ` +
+            `kept, ` +
+            `solution_tokens FROM tasks`,
           [
             repository,
             listValue(tasks.map((task) => task.functionId)),

@@ -198,19 +198,22 @@ describe('ranking and selections', () => {
 });
 
 describe('task summaries', () => {
-  it('give every task without its texts, with the sha256 of each patch in the order pre code, pre test, gold code, \
-gold test', async () => {
-    const catalog = await openCatalog(IN_MEMORY);
-    try {
-      const written = task('a', 'repo-level', [3, 4], { preTest: 'pre test é', goldTest: '' });
-      await catalog.replaceTasks('r', [written, task('b', 'file-level', [1, 1])]);
-      const [summary] = await catalog.taskSummaries();
-      expect(summary).toMatchObject({ instanceId: 'a', level: 'repo-level', failToPass: written.failToPass });
-      expect(summary?.patchHashes).toEqual(
-        [written.preCode, written.preTest, written.goldCode, written.goldTest].map((patch) => contentHash(patch)),
-      );
-    } finally {
-      await catalog.close();
-    }
-  });
+  it(
+    'give every task without its texts, with the sha256 of each patch in the order pre code, pre test, gold code, ' +
+      'gold test',
+    async () => {
+      const catalog = await openCatalog(IN_MEMORY);
+      try {
+        const written = task('a', 'repo-level', [3, 4], { preTest: 'pre test é', goldTest: '' });
+        await catalog.replaceTasks('r', [written, task('b', 'file-level', [1, 1])]);
+        const [summary] = await catalog.taskSummaries();
+        expect(summary).toMatchObject({ instanceId: 'a', level: 'repo-level', failToPass: written.failToPass });
+        expect(summary?.patchHashes).toEqual(
+          [written.preCode, written.preTest, written.goldCode, written.goldTest].map((patch) => contentHash(patch)),
+        );
+      } finally {
+        await catalog.close();
+      }
+    },
+  );
 });

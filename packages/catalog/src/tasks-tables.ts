@@ -215,8 +215,9 @@ export interface TaskSummary
   readonly patchHashes: readonly string[];
 }
 
-export const TASK_SUMMARY_QUERY = `SELECT instance_id, repository, file, qualname, base_commit, level, level_mode, cc, \
-prompt_lines,
+export const TASK_SUMMARY_QUERY =
+  `SELECT instance_id, repository, file, qualname, base_commit, level, level_mode, cc, ` +
+  `prompt_lines,
   solution_lines, prompt_tokens, solution_tokens, fail_to_pass, checks_passed,
   sha256(pre_code) AS pre_code_hash, sha256(pre_test) AS pre_test_hash, sha256(gold_code) AS gold_code_hash,
   sha256(gold_test) AS gold_test_hash

@@ -13,8 +13,9 @@ function mismatch(column: string, expected: string, value: DuckDBValue): Repocod
   const got = value === null ? 'NULL' : typeof value === 'object' ? value.constructor.name : typeof value;
   return new RepocodError(
     'catalog-error',
-    `catalog column "${column}" holds ${got} where ${expected} was expected; the catalog's schema does not match this \
-repocod-kit`,
+    `catalog column "${column}" holds ${got} where ${expected} was expected; the catalog's schema does not match ` +
+      `this ` +
+      `repocod-kit`,
   );
 }
 

@@ -61,8 +61,8 @@ export function validationStore(engine: CatalogEngine): ValidationStore {
       return engine.exclusive('reading the verdicts', async (connection) => {
         const rows = await readRows(
           connection,
-          'SELECT instance_id, task_hash, status FROM validations ORDER BY instance_id, validated_at DESC, \
-validation_key',
+          'SELECT instance_id, task_hash, status FROM validations ORDER BY instance_id, validated_at DESC, ' +
+            'validation_key',
         );
         return rows.map((row) => ({
           instanceId: text(row, 'instance_id'),

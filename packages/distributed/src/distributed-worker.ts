@@ -85,8 +85,8 @@ export class DistributedWorker {
       for (const entry of options.prepare ?? []) {
         const prepared = await repositories.repository(entryFor(entry));
         log(
-          `${entry.name}: ready at ${prepared.checkout.baseCommit.slice(0, 12)}, environment \
-${prepared.environment.key.slice(0, 12)}`,
+          `${entry.name}: ready at ${prepared.checkout.baseCommit.slice(0, 12)}, environment ` +
+            `${prepared.environment.key.slice(0, 12)}`,
         );
       }
       const lockDuration = (options.lockSeconds ?? 30) * 1000;
@@ -106,8 +106,8 @@ ${prepared.environment.key.slice(0, 12)}`,
       void worker.run();
       await worker.waitUntilReady();
       log(
-        `worker ${identity.id} takes jobs from ${options.address.display} (concurrency ${concurrency}, state \
-${state.path})`,
+        `worker ${identity.id} takes jobs from ${options.address.display} (concurrency ${concurrency}, state ` +
+          `${state.path})`,
       );
       return new DistributedWorker(identity, state, worker, redis, heartbeat);
     } catch (error) {
@@ -154,8 +154,9 @@ async function runQueueJob(
     result = await repositories.withWorktree(prepared, (worktree) => runJob(message.job, prepared, worktree));
     if (result.jobHash !== message.jobHash)
       throw new Error(
-        `${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run the \
-same repocod version on the coordinator and the workers`,
+        `${name}: job ${jobId.slice(0, 12)} hashes to ${result.jobHash.slice(0, 12)} on worker ${identity.id}: run ` +
+          `the ` +
+          `same repocod version on the coordinator and the workers`,
       );
   } catch (error) {
     // BullMQ retries it (perhaps elsewhere) and gives the coordinator the reason once the attempts are spent.
@@ -190,9 +191,11 @@ async function matchingRepository(message: JobMessage, repositories: RepositoryP
   if (message.entry.baseCommit === null) prepared = await repositories.repository(message.entry, true);
   if (matches(prepared, message)) return prepared;
   throw new Error(
-    `${message.entry.name}: this worker's checkout is at ${prepared.checkout.baseCommit.slice(0, 12)} with environment \
-${prepared.environment.key.slice(0, 12)}, the coordinator's at ${message.baseCommit.slice(0, 12)} with environment \
-${message.environmentKey.slice(0, 12)}: the source folders or manifests differ between the machines`,
+    `${message.entry.name}: this worker's checkout is at ${prepared.checkout.baseCommit.slice(0, 12)} with ` +
+      `environment ` +
+      `${prepared.environment.key.slice(0, 12)}, the coordinator's at ${message.baseCommit.slice(0, 12)} with ` +
+      `environment ` +
+      `${message.environmentKey.slice(0, 12)}: the source folders or manifests differ between the machines`,
   );
 }
 

@@ -51,9 +51,13 @@ export async function connectRedis(address: RedisAddress, role: string): Promise
 /** Why a first connection failed, with what to do: a refused password is not a server that is down. */
 export function unreachableMessage(role: string, address: RedisAddress, reason: string): string {
   if (/^(WRONGPASS|NOAUTH|NOPERM)\b/.test(reason)) {
-    return `${role}: Redis at ${address.display} refused the connection's credentials (${reason}); give the user and \
-password in the URL: redis://user:password@HOST:PORT (or redis://:password@HOST:PORT)`;
+    return (
+      `${role}: Redis at ${address.display} refused the connection's credentials (${reason}); give the user and ` +
+      `password in the URL: redis://user:password@HOST:PORT (or redis://:password@HOST:PORT)`
+    );
   }
-  return `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the \
-address and that the port is open to this machine`;
+  return (
+    `${role}: cannot reach Redis at ${address.display} (${reason}); start redis-server there, or check the ` +
+    `address and that the port is open to this machine`
+  );
 }

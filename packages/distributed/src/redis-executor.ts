@@ -134,10 +134,12 @@ export class RedisExecutor implements Executor {
     if (result.jobHash !== message.jobHash || result.result.jobHash !== message.jobHash) {
       throw new RepocodError(
         'executor-failed',
-        `${this.repository.entry.name}: worker ${result.worker.id} answered job ${short(message.jobHash)} with the \
-result of job ${short(result.result.jobHash)}: its checkout or environment is not the coordinator's (commit \
-${short(message.baseCommit)}, environment ${short(message.environmentKey)}); run the same repocod version and manifest \
-on every machine`,
+        `${this.repository.entry.name}: worker ${result.worker.id} answered job ${short(message.jobHash)} with the ` +
+          `result of job ${short(result.result.jobHash)}: its checkout or environment is not the coordinator's ` +
+          `(commit ` +
+          `${short(message.baseCommit)}, environment ${short(message.environmentKey)}); run the same repocod ` +
+          `version and manifest ` +
+          `on every machine`,
       );
     }
     return result.result;
@@ -168,8 +170,8 @@ class WorkerWatch {
       this.warned = true;
       const namespace = this.queue.prefix === DEFAULT_PREFIX ? '' : ` --namespace ${this.queue.prefix}`;
       this.onNotice(
-        `no worker is connected to ${this.queue.address.display}${namespace}: the jobs wait on the queue; start \
-\`repocod worker --redis ${this.queue.address.display}${namespace}\` on each machine`,
+        `no worker is connected to ${this.queue.address.display}${namespace}: the jobs wait on the queue; start ` +
+          `\`repocod worker --redis ${this.queue.address.display}${namespace}\` on each machine`,
       );
     } else if (workers.length > 0 && this.warned) {
       this.warned = false;

@@ -26,8 +26,9 @@ export async function startRedisServer(): Promise<RedisForRun> {
   if (spawnSync('redis-server', ['--version']).status !== 0) {
     throw new RepocodError(
       'tool-missing',
-      'redis-server is not installed: install it (Debian: apt-get install redis-server) or set REPOCOD_TEST_REDIS_URL \
-to a running server',
+      'redis-server is not installed: install it (Debian: apt-get install redis-server) or set ' +
+        'REPOCOD_TEST_REDIS_URL ' +
+        'to a running server',
     );
   }
   const port = await freePort();

@@ -17,8 +17,8 @@ export interface RedisAddress {
  * `--redis` take it. `what` names the option in the error, so the user knows which one to mend.
  */
 export function parseRedisUrl(text: string, what: string): RedisAddress {
-  const hint = `${what} wants redis://HOST:PORT (for example redis://127.0.0.1:6379, or redis://HOST:PORT/2 for \
-database 2)`;
+  const hint =
+    `${what} wants redis://HOST:PORT (for example redis://127.0.0.1:6379, or ` + `redis://HOST:PORT/2 for database 2)`;
   let url: URL;
   try {
     url = new URL(text);

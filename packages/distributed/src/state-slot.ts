@@ -22,8 +22,9 @@ export function claimStateSlot(stateRoot: string, given?: string): StateSlot {
     if (holder !== null)
       throw new RepocodError(
         'usage',
-        `${given} is in use by worker process ${holder}; give this worker another --state folder, or leave --state out \
-to take a free one`,
+        `${given} is in use by worker process ${holder}; give this worker another --state folder, or leave --state ` +
+          `out ` +
+          `to take a free one`,
       );
     return slot(given, 0);
   }

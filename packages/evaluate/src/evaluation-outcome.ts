@@ -89,14 +89,15 @@ export function gradeEvaluation(
   if (options.exitFirst === true && stoppedAt !== undefined)
     return {
       outcome: 'unresolved',
-      detail: `stopped at the first failing test${collection}, ${stoppedAt.nodeId}: ${stoppedAt.outcome} (${notRun} of \
-${total} not run)`,
+      detail:
+        `stopped at the first failing test${collection}, ${stoppedAt.nodeId}: ${stoppedAt.outcome} (${notRun} of ` +
+        `${total} not run)`,
       failingTests,
     };
   return {
     outcome: 'unresolved',
-    detail: `${failingTests.length} of ${total} tests do not pass${collection}, \
-first ${first.nodeId}: ${first.outcome}`,
+    detail:
+      `${failingTests.length} of ${total} tests do not pass${collection}, first ` + `${first.nodeId}: ${first.outcome}`,
     failingTests,
   };
 }

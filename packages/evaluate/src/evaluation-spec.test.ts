@@ -146,8 +146,9 @@ describe('evaluationSpec', () => {
     const failure = {
       outcome: 'error',
       detail:
-        'the completion has no place to go: pkg/box.py: no function whose prompt ends at line 1 and whose body the pre \
-patch removes',
+        'the completion has no place to go: pkg/box.py: no function whose prompt ends at line 1 and whose body the ' +
+        'pre ' +
+        'patch removes',
       failingTests: [],
     };
     expect(bound(spec)).toEqual({
@@ -167,8 +168,9 @@ patch removes',
       modelPatch: null,
       failure: {
         outcome: 'error',
-        detail: `the task's base commit ffffffffffff is not the prepared checkout's ${BOX_COMMIT.slice(0, 12)}: \
-evaluate with the manifest and sources the release was built with`,
+        detail:
+          `the task's base commit ffffffffffff is not the prepared checkout's ${BOX_COMMIT.slice(0, 12)}: ` +
+          `evaluate with the manifest and sources the release was built with`,
         failingTests: [],
       },
       job: null,

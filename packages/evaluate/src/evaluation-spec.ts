@@ -77,8 +77,9 @@ export function evaluationSpec(prediction: Prediction, task: SpecTask, setting: 
   if (task.baseCommit !== checkout.baseCommit)
     return spec(null, {
       outcome: 'error',
-      detail: `the task's base commit ${task.baseCommit.slice(0, 12)} is not the prepared checkout's \
-${checkout.baseCommit.slice(0, 12)}: evaluate with the manifest and sources the release was built with`,
+      detail:
+        `the task's base commit ${task.baseCommit.slice(0, 12)} is not the prepared checkout's ` +
+        `${checkout.baseCommit.slice(0, 12)}: evaluate with the manifest and sources the release was built with`,
       failingTests: [],
     });
   const { change } = prediction;

@@ -151,8 +151,7 @@ class PredictionReader {
       this.problem(
         prediction.source,
         'instance_id',
-        `a second prediction by ${prediction.model} for the same task \
-(the first, at ${first}, is kept)`,
+        `a second prediction by ${prediction.model} for the same task (the first, at ${first}, is kept)`,
       );
       return;
     }

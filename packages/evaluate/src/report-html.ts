@@ -59,9 +59,10 @@ ${sections.map(([title, rates]) => section(title, rates)).join('\n')}
 ${tasks
   .map(
     (task) =>
-      `<tr><td>${escapeHtml(task.instanceId)}</td><td>${escapeHtml(task.repository)}</td>\
-<td>${escapeHtml(task.level ?? 'unknown')}</td><td class="${escapeHtml(task.outcome)}">${escapeHtml(task.outcome)}</td>\
-<td>${escapeHtml(task.detail)}</td></tr>`,
+      `<tr><td>${escapeHtml(task.instanceId)}</td><td>${escapeHtml(task.repository)}</td>` +
+      `<td>${escapeHtml(task.level ?? 'unknown')}</td><td ` +
+      `class="${escapeHtml(task.outcome)}">${escapeHtml(task.outcome)}</td>` +
+      `<td>${escapeHtml(task.detail)}</td></tr>`,
   )
   .join('\n')}
 </table>
@@ -78,8 +79,8 @@ function section(title: string, rates: readonly PassRate[]): string {
   const rows = rates
     .map(
       (rate) =>
-        `<tr><td>${escapeHtml(rate.group)}</td><td class="n">${rate.tasks}</td><td class="n">${rate.resolved}</td>\
-<td class="n">${percent(rate.passAt1)}</td></tr>`,
+        `<tr><td>${escapeHtml(rate.group)}</td><td class="n">${rate.tasks}</td><td class="n">${rate.resolved}</td>` +
+        `<td class="n">${percent(rate.passAt1)}</td></tr>`,
     )
     .join('\n');
   return `<h2>${escapeHtml(title)}</h2>
@@ -100,18 +101,23 @@ function barChart(id: string, rates: readonly PassRate[]): string {
     .map((rate, index) => {
       const y = index * BAR_HEIGHT + 4;
       const width = Math.round(rate.passAt1 * BAR_WIDTH);
-      return `<text x="${LABEL_WIDTH - 8}" y="${y + 15}" text-anchor="end">${escapeHtml(rate.group)}</text>\
-<rect x="${LABEL_WIDTH}" y="${y + 2}" width="${BAR_WIDTH}" height="${BAR_HEIGHT - 6}" fill="#eaeef2"/>\
-<rect class="bar" data-group="${escapeHtml(rate.group)}" data-pass="${rate.passAt1}" x="${LABEL_WIDTH}" y="${y + 2}" \
-width="${width}" height="${BAR_HEIGHT - 6}" fill="#2da44e"/>\
-<text x="${LABEL_WIDTH + BAR_WIDTH + 8}" y="${y + 15}">\
-${percent(rate.passAt1)} (${rate.resolved}/${rate.tasks})</text>`;
+      return (
+        `<text x="${LABEL_WIDTH - 8}" y="${y + 15}" text-anchor="end">${escapeHtml(rate.group)}</text>` +
+        `<rect x="${LABEL_WIDTH}" y="${y + 2}" width="${BAR_WIDTH}" height="${BAR_HEIGHT - 6}" fill="#eaeef2"/>` +
+        `<rect class="bar" data-group="${escapeHtml(rate.group)}" data-pass="${rate.passAt1}" x="${LABEL_WIDTH}" ` +
+        `y="${y + 2}" ` +
+        `width="${width}" height="${BAR_HEIGHT - 6}" fill="#2da44e"/>` +
+        `<text x="${LABEL_WIDTH + BAR_WIDTH + 8}" y="${y + 15}">` +
+        `${percent(rate.passAt1)} (${rate.resolved}/${rate.tasks})</text>`
+      );
     })
     .join('\n');
-  return `<svg id="chart-${id}" role="img" width="${LABEL_WIDTH + BAR_WIDTH + 120}" height="${height}" \
-xmlns="http://www.w3.org/2000/svg">
+  return (
+    `<svg id="chart-${id}" role="img" width="${LABEL_WIDTH + BAR_WIDTH + 120}" height="${height}" ` +
+    `xmlns="http://www.w3.org/2000/svg">
 ${bars}
-</svg>`;
+</svg>`
+  );
 }
 
 function percent(value: number): string {

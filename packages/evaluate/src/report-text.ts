@@ -6,17 +6,18 @@ export function reportText(report: EvaluationReport): string {
   const lines = [
     `run ${report.run_id} · model ${report.model}`,
     `pass@1 ${percent(report.pass_at_1)}: ${report.resolved_instances} of ${report.total_instances} tasks resolved`,
-    `outcomes: ${report.resolved_instances} resolved, ${report.unresolved_instances} unresolved, \
-${report.empty_patch_instances} empty, ${report.patch_failed_ids.length} patch failed, ${report.timeout_ids.length} \
-timeout, ${report.error_instances - report.patch_failed_ids.length - report.timeout_ids.length} error, \
-${report.incomplete_ids.length} without prediction`,
+    `outcomes: ${report.resolved_instances} resolved, ${report.unresolved_instances} unresolved, ` +
+      `${report.empty_patch_instances} empty, ${report.patch_failed_ids.length} patch failed, ` +
+      `${report.timeout_ids.length} ` +
+      `timeout, ${report.error_instances - report.patch_failed_ids.length - report.timeout_ids.length} error, ` +
+      `${report.incomplete_ids.length} without prediction`,
   ];
   const { since } = report;
   if (since !== undefined)
     lines.push(
-      `since ${since.date}: ${since.scored_instances} task(s) scored, whose body changed on or after it; \
-${since.left_out_instances} left out (${since.changed_before_ids.length} changed before it, \
-${since.without_body_date_ids.length} without a body date)`,
+      `since ${since.date}: ${since.scored_instances} task(s) scored, whose body changed on or after it; ` +
+        `${since.left_out_instances} left out (${since.changed_before_ids.length} changed before it, ` +
+        `${since.without_body_date_ids.length} without a body date)`,
     );
   for (const [title, rates] of [
     ['repository', report.by_repository],

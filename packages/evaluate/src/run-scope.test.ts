@@ -58,8 +58,8 @@ describe('the report of a run --since', () => {
     });
     expect(report.total_instances).toBe(1);
     expect(reportText(report).split('\n')[3]).toBe(
-      'since 2025-06-01T00:00:00Z: 1 task(s) scored, whose body changed on or after it; 3 left out (2 changed \
-before it, 1 without a body date)',
+      'since 2025-06-01T00:00:00Z: 1 task(s) scored, whose body changed on or after it; 3 left out (2 changed ' +
+        'before it, 1 without a body date)',
     );
   });
 

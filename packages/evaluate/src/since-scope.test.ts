@@ -40,8 +40,8 @@ describe('tasksSince', () => {
     const error = thrown(() => tasksSince(TASKS, dateOf, '2026-01-25T03:50:31Z', 'out/release (version 2.0)'));
     expect(error).toMatchObject({ code: 'usage', problem: 'no-task-since' });
     expect(error.message).toBe(
-      '--since 2026-01-25T03:50:31Z: no task of out/release (version 2.0) has a body changed on or after it (the \
-newest body changed 2026-01-25T03:50:30Z); give an earlier date',
+      '--since 2026-01-25T03:50:31Z: no task of out/release (version 2.0) has a body changed on or after it (the ' +
+        'newest body changed 2026-01-25T03:50:30Z); give an earlier date',
     );
   });
 });

@@ -42,16 +42,17 @@ export function tasksSince<T extends { readonly instanceId: string }>(
     throw new ChangedSinceError(
       since,
       'no-dated-task',
-      `--since ${since}: no task of ${where} has a body date (its tasks.jsonl has no body_changed_at: a version \
-published from a catalog whose bodies were never dated, such as one built without --changed-since); evaluate it \
-without --since, or evaluate a fresh version`,
+      `--since ${since}: no task of ${where} has a body date (its tasks.jsonl has no body_changed_at: a version ` +
+        `published from a catalog whose bodies were never dated, such as one built without --changed-since); ` +
+        `evaluate it ` +
+        `without --since, or evaluate a fresh version`,
     );
   if (scored.length === 0)
     throw new ChangedSinceError(
       since,
       'no-task-since',
-      `--since ${since}: no task of ${where} has a body changed on or after it (the newest body changed ${newest}); \
-give an earlier date`,
+      `--since ${since}: no task of ${where} has a body changed on or after it (the newest body changed ${newest}); ` +
+        `give an earlier date`,
     );
   return { tasks: scored, scope: { since, scored: scored.length, changedBefore, withoutBodyDate } };
 }

@@ -52,9 +52,9 @@ ${rows
   .flatMap((row) =>
     (['all', ...CONTEXT_LEVELS] as const).map(
       (level) =>
-        `<tr${level === 'all' ? ' class="repository"' : ''}>\
-<td>${level === 'all' ? escapeHtml(row.repository) : ''}</td>\
-<td>${level}</td>${(['tasks', 'nl', 'gt', 'cyclo'] as const)
+        `<tr${level === 'all' ? ' class="repository"' : ''}>` +
+        `<td>${level === 'all' ? escapeHtml(row.repository) : ''}</td>` +
+        `<td>${level}</td>${(['tasks', 'nl', 'gt', 'cyclo'] as const)
           .map((field) => `<td class="n">${escapeHtml(cellText(row.cells[level], field))}</td>`)
           .join('')}</tr>`,
     ),
@@ -75,24 +75,29 @@ function countChart(rows: readonly RepositoryComparison[]): string {
   const width = 520;
   const rowHeight = 30;
   const bar = (count: number): number => Math.round((count / largest) * width);
-  return `<svg class="chart" width="${label + width + 60}" height="${rows.length * rowHeight + 20}" role="img" \
-aria-label="task counts per repository, ours and REPOCOD's">
+  return (
+    `<svg class="chart" width="${label + width + 60}" height="${rows.length * rowHeight + 20}" role="img" ` +
+    `aria-label="task counts per repository, ours and REPOCOD's">
 ${rows
   .map((row, index) => {
     const y = index * rowHeight;
     const ours = row.cells.all.ours.tasks;
     const theirs = row.cells.all.theirs?.tasks ?? 0;
-    return `<text x="0" y="${y + 17}">${escapeHtml(row.repository)}</text>\
-<rect class="ours" x="${label}" y="${y + 4}" width="${bar(ours)}" height="10"><title>ours: ${ours}</title></rect>\
-<text x="${label + bar(ours) + 4}" y="${y + 13}">${ours}</text>\
-<rect class="theirs" x="${label}" y="${y + 15}" width="${bar(theirs)}" height="10">\
-<title>REPOCOD: ${theirs}</title></rect>\
-<text x="${label + bar(theirs) + 4}" y="${y + 24}">${theirs}</text>`;
+    return (
+      `<text x="0" y="${y + 17}">${escapeHtml(row.repository)}</text>` +
+      `<rect class="ours" x="${label}" y="${y + 4}" width="${bar(ours)}" height="10"><title>ours: ` +
+      `${ours}</title></rect>` +
+      `<text x="${label + bar(ours) + 4}" y="${y + 13}">${ours}</text>` +
+      `<rect class="theirs" x="${label}" y="${y + 15}" width="${bar(theirs)}" height="10">` +
+      `<title>REPOCOD: ${theirs}</title></rect>` +
+      `<text x="${label + bar(theirs) + 4}" y="${y + 24}">${theirs}</text>`
+    );
   })
   .join('\n')}
-<text x="${label}" y="${rows.length * rowHeight + 15}"><tspan class="ours">■</tspan> ours   \
-<tspan class="theirs">■</tspan> REPOCOD</text>
-</svg>`;
+<text x="${label}" y="${rows.length * rowHeight + 15}"><tspan class="ours">■</tspan> ours   ` +
+    `<tspan class="theirs">■</tspan> REPOCOD</text>
+</svg>`
+  );
 }
 
 function binTable(comparison: BinComparison): string {
@@ -100,8 +105,8 @@ function binTable(comparison: BinComparison): string {
 ${comparison.bins
   .map(
     (bin) =>
-      `<tr><td>${escapeHtml(bin.label)}</td><td class="n">${bin.ours} (${bin.oursShare.toFixed(1)}%)</td>\
-<td class="n">${bin.theirs} (${bin.theirsShare.toFixed(1)}%)</td></tr>`,
+      `<tr><td>${escapeHtml(bin.label)}</td><td class="n">${bin.ours} (${bin.oursShare.toFixed(1)}%)</td>` +
+      `<td class="n">${bin.theirs} (${bin.theirsShare.toFixed(1)}%)</td></tr>`,
   )
   .join('\n')}
 </table>`;

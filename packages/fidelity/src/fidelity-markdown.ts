@@ -22,8 +22,9 @@ export function fidelityMarkdown(
     ...rows.flatMap((row) =>
       (['all', ...CONTEXT_LEVELS] as const).map(
         (level) =>
-          `| ${level === 'all' ? row.repository : ''} | ${level} | ${cellText(row.cells[level], 'tasks')} | \
-${cellText(row.cells[level], 'nl')} | ${cellText(row.cells[level], 'gt')} | ${cellText(row.cells[level], 'cyclo')} |`,
+          `| ${level === 'all' ? row.repository : ''} | ${level} | ${cellText(row.cells[level], 'tasks')} | ` +
+          `${cellText(row.cells[level], 'nl')} | ${cellText(row.cells[level], 'gt')} | ` +
+          `${cellText(row.cells[level], 'cyclo')} |`,
       ),
     ),
     '',
@@ -38,8 +39,8 @@ ${cellText(row.cells[level], 'nl')} | ${cellText(row.cells[level], 'gt')} | ${ce
       '|---|---|---|',
       ...comparison.bins.map(
         (bin) =>
-          `| ${bin.label} | ${bin.ours} (${bin.oursShare.toFixed(1)}%) | \
-${bin.theirs} (${bin.theirsShare.toFixed(1)}%) |`,
+          `| ${bin.label} | ${bin.ours} (${bin.oursShare.toFixed(1)}%) | ` +
+          `${bin.theirs} (${bin.theirsShare.toFixed(1)}%) |`,
       ),
     ]),
     '',

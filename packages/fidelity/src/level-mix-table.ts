@@ -133,8 +133,8 @@ export function levelMixMarkdown(
     for (const [index, mode] of LEVEL_MODES.entries()) {
       const label = v1 === null && index === 0 ? name : '';
       lines.push(
-        `| ${label} | ${mode} | ${cells(row.modes[mode])} | ${distanceCell(row.modes[mode], v1)} | \
-${distanceCell(row.modes[mode], v4)} |`,
+        `| ${label} | ${mode} | ${cells(row.modes[mode])} | ${distanceCell(row.modes[mode], v1)} | ` +
+          `${distanceCell(row.modes[mode], v4)} |`,
       );
     }
   }

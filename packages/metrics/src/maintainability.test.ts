@@ -10,8 +10,9 @@ describe('maintainabilityIndex', () => {
   it('is escomplex module MI for a module of one function', async () => {
     const parser = await loadPythonParser();
     const text =
-      'def f(xs):\n    """Doc."""\n    total = 0\n    for x in xs:\n        if x > 2 and x < 9:\n            total += \
-x * 2\n    return total\n';
+      'def f(xs):\n    """Doc."""\n    total = 0\n    for x in xs:\n        if x > 2 and x < 9:\n            total ' +
+      '+= ' +
+      'x * 2\n    return total\n';
     const tree = parser.parse(text);
     if (tree === null) throw new Error('no tree');
     const ours = measureComplexity(tree, text).get(1);

@@ -26,8 +26,8 @@ export function promptTokenizer(name: string): NamedTokenizer {
   if (known === undefined)
     throw new RepocodError(
       'usage',
-      `--tokenizer ${name}: not a tokenizer (known: ${PROMPT_TOKENIZER_NAMES.join(', ')}: OpenAI's cl100k_base and \
-o200k_base)`,
+      `--tokenizer ${name}: not a tokenizer (known: ${PROMPT_TOKENIZER_NAMES.join(', ')}: OpenAI's cl100k_base and ` +
+        `o200k_base)`,
     );
   const { encode, decode } = ENCODINGS[known];
   return {

@@ -30,10 +30,11 @@ describe('cyclomatic complexity vs radon cc 5.1.0 on the standard library', () =
       .filter((fn) => !reported.has(fn.file))
       .map((fn) => `${fn.file}:${fn.defLine} ${fn.name}`);
     console.log(
-      `stdlib ${root}: ${files.length} files, radon ${comparison.radonFunctions} functions, ours \
-${comparison.ourFunctions}, ` +
-        `compared ${comparison.compared}, only radon ${comparison.onlyRadon.length} (all in ${reported.size} reported \
-files), mismatches ${comparison.mismatches.length}`,
+      `stdlib ${root}: ${files.length} files, radon ${comparison.radonFunctions} functions, ours ` +
+        `${comparison.ourFunctions}, ` +
+        `compared ${comparison.compared}, only radon ${comparison.onlyRadon.length} (all in ${reported.size} ` +
+        `reported ` +
+        `files), mismatches ${comparison.mismatches.length}`,
     );
     expect(comparison.mismatches.slice(0, 20)).toEqual([]);
     expect(unexplained.slice(0, 20)).toEqual([]);

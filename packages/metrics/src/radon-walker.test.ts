@@ -19,8 +19,8 @@ const CASES: readonly (readonly [string, string, number])[] = [
   ['async for', 'async def f(xs):\n    async for x in xs:\n        pass\n', 2],
   [
     'try: handlers and else count, finally does not',
-    'def f():\n    try:\n        a()\n    except A:\n        pass\n    except B:\n        pass\n    else:\n        \
-pass\n    finally:\n        pass\n',
+    'def f():\n    try:\n        a()\n    except A:\n        pass\n    except B:\n        pass\n    else:\n        ' +
+      'pass\n    finally:\n        pass\n',
     4,
   ],
   [
@@ -44,14 +44,15 @@ pass\n    finally:\n        pass\n',
   ],
   [
     'class body inside a function adds nothing',
-    'def f():\n    class K(A if c else B):\n        v = 1 if c else 2\n        def m(self):\n            return a or \
-b\n    return K\n',
+    'def f():\n    class K(A if c else B):\n        v = 1 if c else 2\n        def m(self):\n            return a or ' +
+      'b\n    return K\n',
     1,
   ],
   [
     'match adds nothing in radon 5.1.0, a guard neither',
-    'def f(x):\n    match x:\n        case 1 if x:\n            pass\n        case _:\n            return 1 if x else \
-2\n',
+    'def f(x):\n    match x:\n        case 1 if x:\n            pass\n        case _:\n            return 1 if x ' +
+      'else ' +
+      '2\n',
     2,
   ],
   ['f-string interpolations are visited', 'def f(x):\n    return f"{1 if x else 2}{x and 3}"\n', 3],
@@ -77,8 +78,9 @@ describe('radon-exact walker on the rules one by one', () => {
   it('methods and closures get their own figures, named by their def line', async () => {
     const parser = await loadPythonParser();
     const source =
-      'class A:\n    def m(self):\n        def inner():\n            return a or b\n        return inner if self else \
-None\n';
+      'class A:\n    def m(self):\n        def inner():\n            return a or b\n        return inner if self ' +
+      'else ' +
+      'None\n';
     const measured = measureFileComplexity(parser, new TextEncoder().encode(source), 'm.py');
     expect(
       measured.functions.map((fn) => [fn.record.qualname, fn.complexity.defLine, fn.complexity.cyclomatic]),
@@ -91,8 +93,8 @@ None\n';
   it('switchcase counts match cases by radon 6 rule when asked', async () => {
     const parser = await loadPythonParser();
     const source =
-      'def f(x):\n    match x:\n        case 1:\n            pass\n        case [a, b]:\n            pass\n        \
-case _:\n            pass\n';
+      'def f(x):\n    match x:\n        case 1:\n            pass\n        case [a, b]:\n            pass\n        ' +
+      'case _:\n            pass\n';
     const bytes = new TextEncoder().encode(source);
     const radon5 = measureFileComplexity(parser, bytes, 'm.py').functions[0]?.complexity.cyclomatic;
     const radon6 = measureFileComplexity(parser, bytes, 'm.py', {

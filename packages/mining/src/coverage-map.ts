@@ -16,8 +16,9 @@ export function parseCoverageArtifact(text: string, source: string): Map<string,
       // The plugin writes the file at the very end: a cut line means the run died while writing.
       throw new RepocodError(
         'tests-cannot-run',
-        `${source}, line ${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)}); rerun the \
-mining`,
+        `${source}, line ${index + 1}: not JSON (${error instanceof Error ? error.message : String(error)}); rerun ` +
+          `the ` +
+          `mining`,
       );
     }
     const entry = value as { id?: unknown; tests?: unknown; subprocessTests?: unknown; importTime?: unknown };

@@ -21,8 +21,8 @@ export function functionAnswer(
     reason:
       tests.length > 0
         ? null
-        : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is \
-removed`,
+        : `none of the ${candidates} passing test${candidates === 1 ? '' : 's'} that run it fails when its body is ` +
+          `removed`,
     method,
     candidates,
     seconds,

@@ -159,8 +159,7 @@ function readBatch(batch: readonly MutationEntry[], result: JobResult, baseline:
         `its in-process batch ended before it (${
           batchRun === undefined
             ? 'not run'
-            : `${batchRun.status}: \
-${tailLines(batchRun.log, 3, 'trimmed').join(' | ')}`
+            : `${batchRun.status}: ${tailLines(batchRun.log, 3, 'trimmed').join(' | ')}`
         })`,
       );
     if (record.status === 'unswappable') return fallback(`in-process swap impossible: ${record.reason}`);

@@ -85,8 +85,8 @@ export class ReferenceRuns {
       if (run.artifact === null)
         throw new RepocodError(
           'tests-cannot-run',
-          `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n\
-${tailLines(run.log, ERROR_LOG_LINES, 'trimmed').join('\n')}`,
+          `${this.prepared.entry.name}: the traced reference run wrote no coverage map.\n` +
+            `${tailLines(run.log, ERROR_LOG_LINES, 'trimmed').join('\n')}`,
         );
       for (const [id, entry] of parseCoverageArtifact(run.artifact, `${this.prepared.entry.name}: the coverage map`))
         covered.set(id, mergeCoverage(covered.get(id), entry));
@@ -105,8 +105,8 @@ ${tailLines(run.log, ERROR_LOG_LINES, 'trimmed').join('\n')}`,
     if (baseline.passing.size === 0 && pending.length > 0) {
       throw new RepocodError(
         'tests-cannot-run',
-        `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no \
-test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`,
+        `${this.prepared.entry.name}: no test passes at the base commit (${baseline.tests.length} reported), so no ` +
+          `test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to see why.`,
       );
     }
     return { baseline, coverage };
@@ -186,9 +186,9 @@ test can be relevant. Run \`repocod run ${this.prepared.entry.name} --all\` to s
       const status = result.patchError !== null ? 'patch-error' : (run?.status ?? 'not run');
       throw new RepocodError(
         'tests-cannot-run',
-        `${this.prepared.entry.name}: ${what} at the base commit ended with ${status} (exit code \
-${run?.exitCode ?? 'none'}); mining needs the suite to run. The end of its \
-log:\n${tailLines(run?.log ?? result.patchError ?? '', ERROR_LOG_LINES, 'trimmed').join('\n')}`,
+        `${this.prepared.entry.name}: ${what} at the base commit ended with ${status} (exit code ` +
+          `${run?.exitCode ?? 'none'}); mining needs the suite to run. The end of its ` +
+          `log:\n${tailLines(run?.log ?? result.patchError ?? '', ERROR_LOG_LINES, 'trimmed').join('\n')}`,
       );
     }
     return run;

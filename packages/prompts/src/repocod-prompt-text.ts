@@ -4,11 +4,12 @@
  * target, and the target (its signature and docstring). Its opening fence of the target is left open: the model
  * writes the body and stops at the closing fence.
  */
-export const REPOCOD_SYSTEM_PROMPT = `You are an exceptionally intelligent coding assistant that \
-consistently delivers accurate and reliable responses to user instructions.
+export const REPOCOD_SYSTEM_PROMPT =
+  `You are an exceptionally intelligent coding assistant that ` +
+  `consistently delivers accurate and reliable responses to user instructions.
 You will be provided a function signiature and the documentation, and your task is to complete the function body.
-You must only complete the target function and do not generate any comments or explanation or other functions or \
-an examples. 
+You must only complete the target function and do not generate any comments or explanation or other functions or ` +
+  `an examples. 
 You must not leave the target function as \`not implemented\` or \`pass\`.`;
 
 export function currentFileText(path: string, before: string, after: string, target: string): string {

@@ -112,8 +112,9 @@ describe('downloadHubDataset', () => {
       downloadHubDataset({ repo: 'lt-asset/REPOCOD_Lite_Unified', hubUrl: hub.url, folder: folder(), config: '2.0' }),
     );
     expect(unknown.message).toBe(
-      `${hub.url}/datasets/lt-asset/REPOCOD_Lite_Unified: no config 2.0; its configs are 1.0, 1.1, default (choose one \
-with --config)`,
+      `${hub.url}/datasets/lt-asset/REPOCOD_Lite_Unified: no config 2.0; its configs are 1.0, 1.1, default (choose ` +
+        `one ` +
+        `with --config)`,
     );
     const absent = await failure(() =>
       downloadHubDataset({ repo: 'lt-asset/absent', hubUrl: hub.url, folder: folder(), config: null }),

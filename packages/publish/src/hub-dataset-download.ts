@@ -95,8 +95,8 @@ export async function downloadHubDataset(
   if (config === undefined)
     throw new RepocodError(
       'usage',
-      `${where}: ${source.config === null ? 'no default config' : `no config ${source.config}`}; its configs are \
-${configs.map((candidate) => candidate.name).join(', ')} (choose one with --config)`,
+      `${where}: ${source.config === null ? 'no default config' : `no config ${source.config}`}; its configs are ` +
+        `${configs.map((candidate) => candidate.name).join(', ')} (choose one with --config)`,
     );
   const repo: RepoId = { type: 'dataset', name: target.id };
   const connection = { hubUrl: source.hubUrl, accessToken: source.accessToken, fetch: source.fetch };

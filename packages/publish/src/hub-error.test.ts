@@ -11,8 +11,8 @@ describe('describeHubError', () => {
       'You don’t have the rights to create a dataset under this namespace',
     );
     expect(describeHubError(error, 'hf_abc')).toBe(
-      'status 403: You don’t have the rights to create a dataset under this namespace (the token may not have write \
-access here: use a write token, or a fine-grained one allowed to write to this namespace)',
+      'status 403: You don’t have the rights to create a dataset under this namespace (the token may not have write ' +
+        'access here: use a write token, or a fine-grained one allowed to write to this namespace)',
     );
   });
 
@@ -25,8 +25,9 @@ access here: use a write token, or a fine-grained one allowed to write to this n
 describe('scrubSecrets', () => {
   it('masks the token, anything shaped like one, and the query of URLs (presigned credentials)', () => {
     const token = 'hf_TheRealToken0123456789';
-    const text = `Bearer ${token} failed; also hf_SomeOtherToken99 at \
-https://s3.example/bucket/obj?X-Amz-Signature=abc&X-Amz-Credential=def. URL: https://huggingface.co/api/x`;
+    const text =
+      `Bearer ${token} failed; also hf_SomeOtherToken99 at ` +
+      `https://s3.example/bucket/obj?X-Amz-Signature=abc&X-Amz-Credential=def. URL: https://huggingface.co/api/x`;
     expect(scrubSecrets(text, token)).toBe(
       'Bearer hf_*** failed; also hf_*** at https://s3.example/bucket/obj?… URL: https://huggingface.co/api/x',
     );

@@ -28,7 +28,9 @@ export function scrubSecrets(text: string, token: string | undefined): string {
 function statusHint(status: number): string {
   if (status === 401) return ' (the Hub did not accept the token: check that HF_TOKEN holds a valid token)';
   if (status === 403)
-    return ' (the token may not have write access here: use a write token, or a fine-grained one allowed to write to \
-this namespace)';
+    return (
+      ' (the token may not have write access here: use a write token, or a fine-grained one allowed to write to ' +
+      'this namespace)'
+    );
   return '';
 }

@@ -125,8 +125,9 @@ describe('downloadHubRelease', () => {
     writeFileSync(join(folder, 'notes.txt'), 'kept');
     const error = await failure(() => downloadHubRelease({ repo: 'org/broken', hubUrl: hub.url, folder }));
     expect(error.message).toBe(
-      `${hub.url}/datasets/org/broken/README.md lists versions 1.0, 1.1 but the repository has no 1.0/${PARQUET_NAME}; \
-repair the dataset on the Hub (or publish from the complete local release folder)`,
+      `${hub.url}/datasets/org/broken/README.md lists versions 1.0, 1.1 but the repository has no ` +
+        `1.0/${PARQUET_NAME}; ` +
+        `repair the dataset on the Hub (or publish from the complete local release folder)`,
     );
     expect(Object.keys(folderContents(folder))).toEqual(['notes.txt']);
   });

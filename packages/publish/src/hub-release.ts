@@ -49,8 +49,8 @@ export async function hubReleaseCard(source: HubReleaseSource): Promise<string |
   } catch (error) {
     throw new RepocodError(
       'hub-failed',
-      `reading the dataset card of ${hubDatasetUrl(source, target.id)} failed: \
-${describeHubError(error, source.accessToken)}`,
+      `reading the dataset card of ${hubDatasetUrl(source, target.id)} failed: ` +
+        `${describeHubError(error, source.accessToken)}`,
     );
   }
 }
@@ -76,9 +76,10 @@ export async function downloadHubRelease(
   if (existsSync(cardPath)) {
     throw new RepocodError(
       'usage',
-      `${source.folder} already holds a release (${cardPath}); the Hub's release of ${target.id} (versions \
-${versions.join(', ')}) is downloaded into a folder without README.md only: choose another --out, or move that folder \
-away`,
+      `${source.folder} already holds a release (${cardPath}); the Hub's release of ${target.id} (versions ` +
+        `${versions.join(', ')}) is downloaded into a folder without README.md only: choose another --out, or move ` +
+        `that folder ` +
+        `away`,
     );
   }
   const repo: RepoId = { type: 'dataset', name: target.id };
@@ -87,8 +88,9 @@ away`,
   const fail = (what: string, error: unknown): RepocodError =>
     new RepocodError(
       'hub-failed',
-      `${what} failed: ${describeHubError(error, source.accessToken)}. No half-written file and no README.md were left \
-in ${source.folder}; rerunning downloads the release again`,
+      `${what} failed: ${describeHubError(error, source.accessToken)}. No half-written file and no README.md were ` +
+        `left ` +
+        `in ${source.folder}; rerunning downloads the release again`,
     );
 
   let tree: Map<string, ListFileEntry>;
@@ -115,8 +117,9 @@ in ${source.folder}; rerunning downloads the release again`,
   if (absent.length > 0) {
     throw new RepocodError(
       'hub-failed',
-      `${where}/README.md lists versions ${versions.join(', ')} but the repository has no ${absent.join(', ')}; repair \
-the dataset on the Hub (or publish from the complete local release folder)`,
+      `${where}/README.md lists versions ${versions.join(', ')} but the repository has no ${absent.join(', ')}; ` +
+        `repair ` +
+        `the dataset on the Hub (or publish from the complete local release folder)`,
     );
   }
 

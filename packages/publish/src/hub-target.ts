@@ -77,15 +77,15 @@ export function checkHubToken(token: string, source: string): string {
   if (!token.startsWith('hf_')) {
     throw new RepocodError(
       'hub-failed',
-      `${source} is set but does not look like a Hugging Face token (tokens start with hf_); set HF_TOKEN to a write \
-token (hf_…) from https://huggingface.co/settings/tokens`,
+      `${source} is set but does not look like a Hugging Face token (tokens start with hf_); set HF_TOKEN to a write ` +
+        `token (hf_…) from https://huggingface.co/settings/tokens`,
     );
   }
   if (/\s/.test(token)) {
     throw new RepocodError(
       'hub-failed',
-      `${source} contains white space (a stray newline or space from copying it?); set HF_TOKEN to the write token \
-(hf_…) alone`,
+      `${source} contains white space (a stray newline or space from copying it?); set HF_TOKEN to the write token ` +
+        `(hf_…) alone`,
     );
   }
   return token;

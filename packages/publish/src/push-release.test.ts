@@ -35,67 +35,69 @@ describe('planPush', () => {
 });
 
 describe('pushRelease', () => {
-  it('creates the repository once and pushes each release as one commit, Parquet through LFS, byte for \
-byte', async () => {
-    const first = writeReleaseFixture(['1.0']);
-    const pushed = await pushRelease({
-      folder: first.folder,
-      files: first.files,
-      repo: 'repocod/demo',
-      hubUrl: hub.url,
-      accessToken: hub.token,
-      commitTitle: 'Release 1.0',
-      commitDescription: '2 tasks',
-    });
-    expect(pushed.created).toBe(true);
-    expect(pushed.uploaded.map((file) => file.path)).toEqual([
-      'README.md',
-      `data/${PARQUET_NAME}`,
-      `1.0/${PARQUET_NAME}`,
-      '1.0/validation.jsonl',
-    ]);
-    const [commit] = hub.commits('repocod/demo');
-    expect(commit).toMatchObject({ title: 'Release 1.0', description: '2 tasks', oid: pushed.commitOid });
-    expect(pushed.commitUrl).toBe(`${hub.url}/datasets/repocod/demo/commit/${pushed.commitOid}`);
-    expect(commit?.files.map((file) => [file.path, file.lfs])).toEqual([
-      ['README.md', false],
-      [`data/${PARQUET_NAME}`, true],
-      [`1.0/${PARQUET_NAME}`, true],
-      ['1.0/validation.jsonl', false],
-    ]);
-    for (const file of commit?.files ?? [])
-      expect(Buffer.from(file.bytes).equals(readFileSync(join(first.folder, file.path)))).toBe(true);
-    // data/ and 1.0/ hold the same bytes: one LFS object, uploaded once.
-    expect([count('lfs-batch'), count('lfs-upload')]).toEqual([1, 1]);
+  it(
+    'creates the repository once and pushes each release as one commit, Parquet through LFS, ' + 'byte for byte',
+    async () => {
+      const first = writeReleaseFixture(['1.0']);
+      const pushed = await pushRelease({
+        folder: first.folder,
+        files: first.files,
+        repo: 'repocod/demo',
+        hubUrl: hub.url,
+        accessToken: hub.token,
+        commitTitle: 'Release 1.0',
+        commitDescription: '2 tasks',
+      });
+      expect(pushed.created).toBe(true);
+      expect(pushed.uploaded.map((file) => file.path)).toEqual([
+        'README.md',
+        `data/${PARQUET_NAME}`,
+        `1.0/${PARQUET_NAME}`,
+        '1.0/validation.jsonl',
+      ]);
+      const [commit] = hub.commits('repocod/demo');
+      expect(commit).toMatchObject({ title: 'Release 1.0', description: '2 tasks', oid: pushed.commitOid });
+      expect(pushed.commitUrl).toBe(`${hub.url}/datasets/repocod/demo/commit/${pushed.commitOid}`);
+      expect(commit?.files.map((file) => [file.path, file.lfs])).toEqual([
+        ['README.md', false],
+        [`data/${PARQUET_NAME}`, true],
+        [`1.0/${PARQUET_NAME}`, true],
+        ['1.0/validation.jsonl', false],
+      ]);
+      for (const file of commit?.files ?? [])
+        expect(Buffer.from(file.bytes).equals(readFileSync(join(first.folder, file.path)))).toBe(true);
+      // data/ and 1.0/ hold the same bytes: one LFS object, uploaded once.
+      expect([count('lfs-batch'), count('lfs-upload')]).toEqual([1, 1]);
 
-    // The next version, in the same folder layout with 1.0 kept: the repository exists, so no creation.
-    const second = writeReleaseFixture(['1.0', '1.1']);
-    const again = await pushRelease({
-      folder: second.folder,
-      files: second.files,
-      repo: 'repocod/demo',
-      hubUrl: hub.url,
-      accessToken: hub.token,
-      commitTitle: 'Release 1.1',
-    });
-    expect(again.created).toBe(false);
-    expect(count('create-repo')).toBe(1);
-    // 1.0 is stored on the Hub already; only 1.1 (= data/) travels.
-    expect([count('lfs-batch'), count('lfs-upload')]).toEqual([2, 2]);
-    expect(hub.commits('repocod/demo').map((item) => item.title)).toEqual(['Release 1.0', 'Release 1.1']);
-    expect(hub.commits('repocod/demo')[1]?.description).toBe('');
-    const stored = hub.files('repocod/demo');
-    expect([...(stored?.keys() ?? [])].sort()).toEqual([
-      `1.0/${PARQUET_NAME}`,
-      '1.0/validation.jsonl',
-      `1.1/${PARQUET_NAME}`,
-      '1.1/validation.jsonl',
-      'README.md',
-      `data/${PARQUET_NAME}`,
-    ]);
-    for (const path of second.files)
-      expect(Buffer.from(stored?.get(path)?.bytes ?? []).equals(readFileSync(join(second.folder, path)))).toBe(true);
-  });
+      // The next version, in the same folder layout with 1.0 kept: the repository exists, so no creation.
+      const second = writeReleaseFixture(['1.0', '1.1']);
+      const again = await pushRelease({
+        folder: second.folder,
+        files: second.files,
+        repo: 'repocod/demo',
+        hubUrl: hub.url,
+        accessToken: hub.token,
+        commitTitle: 'Release 1.1',
+      });
+      expect(again.created).toBe(false);
+      expect(count('create-repo')).toBe(1);
+      // 1.0 is stored on the Hub already; only 1.1 (= data/) travels.
+      expect([count('lfs-batch'), count('lfs-upload')]).toEqual([2, 2]);
+      expect(hub.commits('repocod/demo').map((item) => item.title)).toEqual(['Release 1.0', 'Release 1.1']);
+      expect(hub.commits('repocod/demo')[1]?.description).toBe('');
+      const stored = hub.files('repocod/demo');
+      expect([...(stored?.keys() ?? [])].sort()).toEqual([
+        `1.0/${PARQUET_NAME}`,
+        '1.0/validation.jsonl',
+        `1.1/${PARQUET_NAME}`,
+        '1.1/validation.jsonl',
+        'README.md',
+        `data/${PARQUET_NAME}`,
+      ]);
+      for (const path of second.files)
+        expect(Buffer.from(stored?.get(path)?.bytes ?? []).equals(readFileSync(join(second.folder, path)))).toBe(true);
+    },
+  );
 
   it('pushes into a repository that exists already', async () => {
     hub.addRepo('org/existing', { files: { '.gitattributes': '*.parquet filter=lfs diff=lfs merge=lfs -text\n' } });
@@ -129,8 +131,8 @@ byte', async () => {
     );
     expect(error.code).toBe('hub-failed');
     expect(error.message).toContain(
-      `uploading 4 files (${planPush(folder, files).totalBytes} bytes) to ${hub.url}/datasets/org/name in one commit \
-failed: status 500: Internal Error - We are working hard`,
+      `uploading 4 files (${planPush(folder, files).totalBytes} bytes) to ${hub.url}/datasets/org/name in one commit ` +
+        `failed: status 500: Internal Error - We are working hard`,
     );
     expect(error.message).toContain(`The release folder ${folder} was not changed`);
     expect(error.message).toContain(`rerun: repocod publish --push org/name --out ${folder}`);

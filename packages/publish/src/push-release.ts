@@ -36,8 +36,8 @@ export function planPush(folder: string, files: readonly string[]): PushPlan {
     ) {
       throw new RepocodError(
         'usage',
-        `${JSON.stringify(file)}: release files are given relative to the release folder (${folder}), without "." or \
-".." parts`,
+        `${JSON.stringify(file)}: release files are given relative to the release folder (${folder}), without "." or ` +
+          `".." parts`,
       );
     }
     if (seen.has(path)) throw new RepocodError('usage', `${path} is listed twice among the files to push`);
@@ -123,8 +123,9 @@ export async function pushRelease(options: PushReleaseOptions): Promise<PushResu
             error.url,
             409,
             error.requestId,
-            `${error.message} (it exists, but the token cannot read it: a private repository of another account, or a \
-token without access to ${target.org}?)`,
+            `${error.message} (it exists, but the token cannot read it: a private repository of another account, or ` +
+              `a ` +
+              `token without access to ${target.org}?)`,
           );
         }
         throw error;
@@ -160,7 +161,7 @@ token without access to ${target.org}?)`,
 function pushFailure(what: string, error: unknown, target: HubRepo, options: PushReleaseOptions): RepocodError {
   return new RepocodError(
     'hub-failed',
-    `${what} failed: ${describeHubError(error, options.accessToken)}. The release folder ${options.folder} was not \
-changed; once the cause is fixed, rerun: repocod publish --push ${target.id} --out ${options.folder}`,
+    `${what} failed: ${describeHubError(error, options.accessToken)}. The release folder ${options.folder} was not ` +
+      `changed; once the cause is fixed, rerun: repocod publish --push ${target.id} --out ${options.folder}`,
   );
 }

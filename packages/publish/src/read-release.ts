@@ -75,8 +75,8 @@ export function readRelease(folder: string, version?: string): ReadRelease {
       : [];
     throw new RepocodError(
       'path-not-found',
-      `${directory}: no test-*.parquet (${version === undefined ? 'the default config' : `version ${version}`}); \
-versions in ${folder}: ${versions.sort().join(', ') || 'none'}`,
+      `${directory}: no test-*.parquet (${version === undefined ? 'the default config' : `version ${version}`}); ` +
+        `versions in ${folder}: ${versions.sort().join(', ') || 'none'}`,
     );
   }
   if (version !== undefined && listed !== null && !listed.includes(version))

@@ -70,18 +70,15 @@ export function planRelease(
       'usage',
       `${folder}: version ${version} is already released there (${earlier
         .map((config) => config.version)
-        .join(
-          ', \
-',
-        )}); versions are never rewritten: choose a new --version`,
+        .join(', ')}); versions are never rewritten: choose a new --version`,
     );
   }
   for (const config of earlier) {
     if (!existsSync(join(folder, config.version, PARQUET_NAME))) {
       throw new RepocodError(
         'path-not-found',
-        `${cardPath} lists version ${config.version} but ${join(folder, config.version, PARQUET_NAME)} is missing; \
-restore the earlier release folder (or download it from the Hub) before adding a version`,
+        `${cardPath} lists version ${config.version} but ${join(folder, config.version, PARQUET_NAME)} is missing; ` +
+          `restore the earlier release folder (or download it from the Hub) before adding a version`,
       );
     }
   }

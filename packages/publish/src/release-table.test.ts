@@ -44,12 +44,12 @@ describe('releaseParquet', () => {
     const connection = await instance.connect();
     try {
       const reader = await connection.runAndReadAll(
-        `SELECT instance_id, version, gold_patches.code AS gold_code, gold_patches.test AS gold_test, test_patch, \
-pre_patches.code AS pre_code,
-                pre_patches.test AS pre_test, pre_scripts, repo, base_commit, base_commit_timestamp, hints_text, \
-created_at,
-                problem_statement.code AS problem_code, problem_statement.test AS problem_test, \
-environment_setup_commit,
+        `SELECT instance_id, version, gold_patches.code AS gold_code, gold_patches.test AS gold_test, test_patch, ` +
+          `pre_patches.code AS pre_code,
+                pre_patches.test AS pre_test, pre_scripts, repo, base_commit, base_commit_timestamp, hints_text, ` +
+          `created_at,
+                problem_statement.code AS problem_code, problem_statement.test AS problem_test, ` +
+          `environment_setup_commit,
                 to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS f2p, evaluation.PASS_TO_PASS AS p2p
            FROM read_parquet('${file}')`,
       );

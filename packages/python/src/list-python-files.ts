@@ -36,8 +36,8 @@ export function listPythonFiles(root: string): string[] {
     } catch (error) {
       throw new RepocodError(
         'file-unreadable',
-        `${absolute}: cannot list the folder (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its \
-permissions`,
+        `${absolute}: cannot list the folder (${(error as NodeJS.ErrnoException).code ?? String(error)}); check its ` +
+          `permissions`,
       );
     }
     for (const entry of entries) {

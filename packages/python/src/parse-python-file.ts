@@ -63,10 +63,7 @@ export function parsePythonText(
           kind: 'syntax-error',
           lines: errorLines,
           message: `${file}: syntax error at line ${errorLines.slice(0, 5).join(', ')}${
-            errorLines.length > 5
-              ? ', \
-…'
-              : ''
+            errorLines.length > 5 ? ', …' : ''
           }; kept only the functions that parse cleanly`,
         };
   return { file, text, lines, tree, isTestCode, functions, issue };

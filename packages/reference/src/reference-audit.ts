@@ -272,8 +272,8 @@ function auditEntry(input: AuditInput): AuditEntry {
         ? null
         : input.gold === undefined || input.gold === null
           ? 'not evaluated'
-          : `${input.gold.outcome}${input.gold.outcome === 'resolved' ? '' : `: ${input.gold.detail}`} \
-(${Math.round(input.gold.seconds)} s)`,
+          : `${input.gold.outcome}${input.gold.outcome === 'resolved' ? '' : `: ${input.gold.detail}`} ` +
+            `(${Math.round(input.gold.seconds)} s)`,
     task,
   };
 }
@@ -382,23 +382,23 @@ export function auditMarkdown(audit: ReferenceAudit): string {
     '',
     ...(summary.listedFlaky > 0
       ? [
-          `REPOCOD's flaky list names ${summary.listedFlaky} of them: ${summary.listedFlakyValid} valid here, \
-${summary.listedFlakyNotValid} not valid here.`,
+          `REPOCOD's flaky list names ${summary.listedFlaky} of them: ${summary.listedFlakyValid} valid here, ` +
+            `${summary.listedFlakyNotValid} not valid here.`,
           '',
         ]
       : []),
     ...(summary.samePatches + summary.differentPatches > 0
       ? [
-          `Gold patch and test removals: ${summary.samePatches} the same bytes as the reference's, \
-${summary.differentPatches} differ.`,
+          `Gold patch and test removals: ${summary.samePatches} the same bytes as the reference's, ` +
+            `${summary.differentPatches} differ.`,
           '',
         ]
       : []),
-    `#NL / #GT / cyclo are the prompt's and the solution's cl100k tokens and radon's cyclomatic complexity; \
-${summary.differentMeasures} task(s) measure otherwise on the reference's own text.`,
+    `#NL / #GT / cyclo are the prompt's and the solution's cl100k tokens and radon's cyclomatic complexity; ` +
+      `${summary.differentMeasures} task(s) measure otherwise on the reference's own text.`,
     '',
-    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | gold patch / test removals \
-| #NL / #GT / cyclo | levels | verdict | gold | flaky list |',
+    '| # | repository | name | resolved to | task | FAIL_TO_PASS ours / theirs | text | gold patch / test removals ' +
+      '| #NL / #GT / cyclo | levels | verdict | gold | flaky list |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...audit.entries.map((entry) => {
       const fn = entry.function === null ? entry.resolution : `${entry.function.file}::${entry.function.qualname}`;
@@ -414,9 +414,11 @@ ${summary.differentMeasures} task(s) measure otherwise on the reference's own te
             }`;
       const flaky = entry.listedFlaky === null ? '–' : entry.listedFlaky ? 'listed' : '';
       const task = entry.instanceId === null ? (entry.noTask ?? '–') : 'yes';
-      return `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${task} | ${tests} | ${entry.text} \
-| ${patchesCell(entry)} | ${measuresCell(entry)} | ${levelsCell(entry)} | ${entry.verdict ?? '–'} \
-| ${entry.gold ?? '–'} | ${flaky} |`;
+      return (
+        `| ${entry.index} | ${entry.repository} | \`${entry.name}\` | ${fn} | ${task} | ${tests} | ${entry.text} ` +
+        `| ${patchesCell(entry)} | ${measuresCell(entry)} | ${levelsCell(entry)} | ${entry.verdict ?? '–'} ` +
+        `| ${entry.gold ?? '–'} | ${flaky} |`
+      );
     }),
     '',
   ];

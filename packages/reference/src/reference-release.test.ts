@@ -107,8 +107,8 @@ describe('rowFates and referenceReleaseSection', () => {
       fates,
     );
     expect(section).toContain(
-      'the reference `repocod-lite` (`hub:lt-asset/REPOCOD_Lite_Unified@abc123`, config `1.0`, revision `abc123`, \
-seed form, content sha256 `ffffffffffffffff`)',
+      'the reference `repocod-lite` (`hub:lt-asset/REPOCOD_Lite_Unified@abc123`, config `1.0`, revision `abc123`, ' +
+        'seed form, content sha256 `ffffffffffffffff`)',
     );
     expect(section).toContain(`> ${audit.headline}.`);
     expect(section).toContain('Released: 2 of the 6 rows; left out: 4; released with a difference from their row: 1.');

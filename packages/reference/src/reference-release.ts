@@ -114,8 +114,8 @@ export function referenceReleaseSection(
     '',
     `> ${audit.headline}.`,
     '',
-    `Released: ${releasedRows} of the ${fates.length} rows; left out: ${leftOut.length}; released with a \
-difference from their row: ${changed.length}. \`reference.jsonl\` beside the Parquet has every row's fate.`,
+    `Released: ${releasedRows} of the ${fates.length} rows; left out: ${leftOut.length}; released with a ` +
+      `difference from their row: ${changed.length}. \`reference.jsonl\` beside the Parquet has every row's fate.`,
     '',
     ...(leftOut.length === 0
       ? []

@@ -140,8 +140,8 @@ function byPrePatch(preCode: string, functions: readonly ResolvableFunction[], n
       return {
         ...unresolved(
           'text-differs',
-          `pre_patches.code removes lines ${removal.start}-${removal.end} of ${removal.file}, the solution of \
-${exact.qualname}, but not its text`,
+          `pre_patches.code removes lines ${removal.start}-${removal.end} of ${removal.file}, the solution of ` +
+            `${exact.qualname}, but not its text`,
           notes,
           [key(exact)],
         ),
@@ -155,8 +155,8 @@ ${exact.qualname}, but not its text`,
   const message =
     around === undefined
       ? `pre_patches.code removes lines ${removal.start}-${removal.end} of ${removal.file}, inside no function`
-      : `pre_patches.code removes lines ${removal.start}-${removal.end} of ${removal.file}; the solution of \
-${around.qualname} is lines ${around.solutionStart}-${around.definitionEnd}`;
+      : `pre_patches.code removes lines ${removal.start}-${removal.end} of ${removal.file}; the solution of ` +
+        `${around.qualname} is lines ${around.solutionStart}-${around.definitionEnd}`;
   return unresolved('no-such-function', message, notes, around === undefined ? [] : [key(around)]);
 }
 
@@ -224,8 +224,9 @@ function byText(
   return {
     ...unresolved(
       'text-differs',
-      `${named.length === 1 ? first.qualname : `none of the ${named.length} functions named ${name}`} in ${first.file} \
-has the row's ${given.field}`,
+      `${named.length === 1 ? first.qualname : `none of the ${named.length} functions named ${name}`} in ` +
+        `${first.file} ` +
+        `has the row's ${given.field}`,
       notes,
       named.map(key),
     ),

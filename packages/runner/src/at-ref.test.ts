@@ -90,14 +90,14 @@ describe('resolveAt', () => {
     const future = await failure('2030-06-02', { now });
     expect(future.code).toBe('date-in-future');
     expect(future.message).toBe(
-      '--at flask=2030-06-02: 2030-06-02 has not begun yet (UTC), so the last commit before it is not known; give a \
-day up to today, or HEAD for the newest commit',
+      '--at flask=2030-06-02: 2030-06-02 has not begun yet (UTC), so the last commit before it is not known; give a ' +
+        'day up to today, or HEAD for the newest commit',
     );
     const early = await failure('2024-01-10');
     expect(early.code).toBe('date-before-history');
     expect(early.message).toBe(
-      '--at flask=2024-01-10: main has no commit before 2024-01-10 (its first commit is dated 2024-01-10T12:00:00Z); \
-give a later day',
+      '--at flask=2024-01-10: main has no commit before 2024-01-10 (its first commit is dated 2024-01-10T12:00:00Z); ' +
+        'give a later day',
     );
   });
 
@@ -106,8 +106,8 @@ give a later day',
     expect(error.code).toBe('ref-not-found');
     expect(error.near).toEqual(['v1.0', 'v2.0']);
     expect(error.message).toBe(
-      `--at flask=v1.1: no commit, tag or branch "v1.1" in ${history.path} (near: v1.0, v2.0); check the spelling, \
-fetch the clone, or give a sha, HEAD or a day as YYYY-MM-DD`,
+      `--at flask=v1.1: no commit, tag or branch "v1.1" in ${history.path} (near: v1.0, v2.0); check the spelling, ` +
+        `fetch the clone, or give a sha, HEAD or a day as YYYY-MM-DD`,
     );
     expect((await failure('0123456789abcdef0123456789abcdef01234567')).near).toEqual([]);
     expect((await failure('a..b')).code).toBe('ref-malformed');

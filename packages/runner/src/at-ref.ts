@@ -54,8 +54,9 @@ export async function resolveAt(gitDir: string, spec: string, options: ResolveAt
         code: 'date-in-future',
         label,
         spec,
-        detail: `${parsed.day} has not begun yet (UTC), so the last commit before it is not known; give a day up to \
-today, or HEAD for the newest commit`,
+        detail:
+          `${parsed.day} has not begun yet (UTC), so the last commit before it is not known; give a day up to ` +
+          `today, or HEAD for the newest commit`,
       });
     }
     // git compares whole seconds and --before keeps a commit dated at the bound: one second earlier is "before".
@@ -79,8 +80,8 @@ today, or HEAD for the newest commit`,
     throw notFound(
       label,
       spec,
-      `no commit, tag or branch ${JSON.stringify(revision)} in ${gitDir}${listed}; check the spelling, fetch the \
-clone, or give a sha, HEAD or a day as YYYY-MM-DD`,
+      `no commit, tag or branch ${JSON.stringify(revision)} in ${gitDir}${listed}; check the spelling, fetch the ` +
+        `clone, or give a sha, HEAD or a day as YYYY-MM-DD`,
       near,
     );
   }

@@ -36,8 +36,8 @@ export function checkoutAtResolver(options: AtResolverOptions): AtResolver {
       if (!isGitRepository(folder)) {
         throw new RepocodError(
           'usage',
-          `${label}: ${entry.name} is taken from ${folder}, which is not a git repository, so it has no commits to \
-choose from; give a clone with --source ${entry.name}=PATH`,
+          `${label}: ${entry.name} is taken from ${folder}, which is not a git repository, so it has no commits to ` +
+            `choose from; give a clone with --source ${entry.name}=PATH`,
         );
       }
       return resolveAt(folder, spec, { label });
@@ -51,8 +51,9 @@ choose from; give a clone with --source ${entry.name}=PATH`,
     } catch (error) {
       throw new RepocodError(
         'git-failed',
-        `${label}: cannot fetch ${entry.url} to see its newest commits \
-(${error instanceof Error ? error.message : String(error)}); give a local clone with --source ${entry.name}=PATH`,
+        `${label}: cannot fetch ${entry.url} to see its newest commits ` +
+          `(${error instanceof Error ? error.message : String(error)}); give a local clone with --source ` +
+          `${entry.name}=PATH`,
         { cause: error },
       );
     }

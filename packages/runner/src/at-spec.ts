@@ -35,8 +35,9 @@ export function parseAtSpec(spec: string, label: string = spec): AtSpec {
       code: 'ref-malformed',
       label,
       spec,
-      detail: `${JSON.stringify(spec)} is not a commit, tag, branch, HEAD or date; give e.g. a sha (2fec0b2), a tag \
-(2.0.0), a branch (main), HEAD, or a day as YYYY-MM-DD (the last commit before it)`,
+      detail:
+        `${JSON.stringify(spec)} is not a commit, tag, branch, HEAD or date; give e.g. a sha (2fec0b2), a tag ` +
+        `(2.0.0), a branch (main), HEAD, or a day as YYYY-MM-DD (the last commit before it)`,
     });
   }
   return { kind: 'revision', revision: spec };

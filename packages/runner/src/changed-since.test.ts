@@ -47,8 +47,8 @@ describe('parseChangedSince', () => {
       expect(error).toBeInstanceOf(ChangedSinceError);
       expect(error).toMatchObject({ code: 'usage', problem: 'not-a-date', value });
       expect(error.message).toBe(
-        `--changed-since ${value} is not a date: give a day such as 2024-09-01 (its start, UTC) or a timestamp with \
-its zone such as 2024-09-01T12:00:00Z`,
+        `--changed-since ${value} is not a date: give a day such as 2024-09-01 (its start, UTC) or a timestamp with ` +
+          `its zone such as 2024-09-01T12:00:00Z`,
       );
     }
   });
@@ -88,8 +88,9 @@ describe('checkCutoffBeforeBase', () => {
         committedAt: '2024-09-01T16:04:14Z',
       });
       expect(error.message).toBe(
-        `--changed-since ${cutoff} is not before the base commit of flask (ffffffffffff, committed \
-2024-09-01T16:04:14Z): no body can have changed after it; give an earlier date, or a later base commit with --at`,
+        `--changed-since ${cutoff} is not before the base commit of flask (ffffffffffff, committed ` +
+          `2024-09-01T16:04:14Z): no body can have changed after it; give an earlier date, or a later base commit ` +
+          `with --at`,
       );
     }
   });

@@ -51,8 +51,8 @@ export function parseChangedSince(value: string, now: Date, flag = '--changed-si
     throw new ChangedSinceError(
       value,
       'in-the-future',
-      `${option} is in the future (now is ${utcTimestamp(now.getTime())}): no code has changed after it yet; give a \
-past date, such as a model's training cutoff`,
+      `${option} is in the future (now is ${utcTimestamp(now.getTime())}): no code has changed after it yet; give a ` +
+        `past date, such as a model's training cutoff`,
     );
   }
   return utcTimestamp(parsed);

@@ -77,8 +77,8 @@ export async function ensureCheckout(entry: ManifestEntry, options: CheckoutOpti
   if (!(await hasCommit(path, baseCommit))) {
     throw new RepocodError(
       'commit-missing',
-      `${entry.name}: base commit ${baseCommit} is not in ${origin}; check base_commit in the manifest, or give a \
-clone that has it with --source ${entry.name}=PATH`,
+      `${entry.name}: base commit ${baseCommit} is not in ${origin}; check base_commit in the manifest, or give a ` +
+        `clone that has it with --source ${entry.name}=PATH`,
     );
   }
   await completeTree(entry, path, baseCommit, options);

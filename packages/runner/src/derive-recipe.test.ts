@@ -83,8 +83,9 @@ describe('deriveRecipeAt on a history whose pyproject changes', () => {
       resolvedAsOf: '2026-03-01T00:00:00Z',
     });
     expect(after.reasons[0]).toBe(
-      "python 3.12: the lowest installed minor satisfying requires-python >=3.12 (pyproject.toml) (the manifest's 3.11 \
-no longer does)",
+      "python 3.12: the lowest installed minor satisfying requires-python >=3.12 (pyproject.toml) (the manifest's " +
+        '3.11 ' +
+        'no longer does)',
     );
     expect(after.reasons[1]).toBe("install: pyproject.toml's dependency group `test`, written out (3 requirements)");
   });

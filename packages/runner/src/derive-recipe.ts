@@ -326,8 +326,8 @@ export function proposalYaml(proposal: RecipeProposal): string {
   );
   const why = `derived from the project files at ${proposal.commit.slice(0, 12)}: ${proposal.reasons.join('; ')}`;
   return [
-    `# ${proposal.name} at ${proposal.commit} (${proposal.committedAt}); uv resolves versions as of \
-${proposal.resolvedAsOf}`,
+    `# ${proposal.name} at ${proposal.commit} (${proposal.committedAt}); uv resolves versions as of ` +
+      `${proposal.resolvedAsOf}`,
     ...proposal.reasons.map((reason) => `#   ${reason}`),
     ...(proposal.undecided.length === 0
       ? []

@@ -27,11 +27,11 @@ describe('EnvironmentError', () => {
     expect(error.name).toBe('EnvironmentError');
     expect(error.exitCode).toBe(1);
     expect(error.message).toBe(
-      'environment of "flask" could not be built: `python -m pip install -r requirements/tests.txt` exited with code \
-1; ' +
+      'environment of "flask" could not be built: `python -m pip install -r requirements/tests.txt` exited with code ' +
+        '1; ' +
         'fix the install command in the manifest (or what it reads from the checkout) and run again. ' +
-        'Full log: /envs/flask-0123456789abcdef.log\nLast 20 lines of the log:\n  | ERROR: No matching distribution \
-found for nope==1.0',
+        'Full log: /envs/flask-0123456789abcdef.log\nLast 20 lines of the log:\n  | ERROR: No matching distribution ' +
+        'found for nope==1.0',
     );
   });
 

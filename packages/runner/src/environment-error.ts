@@ -58,8 +58,9 @@ export function environmentFailureMessage(failure: EnvironmentFailure): string {
     failure.startError !== null
       ? `could not be started (${failure.startError})`
       : failure.timedOutAfterSeconds !== null
-        ? `was killed after ${failure.timedOutAfterSeconds} s, the per-command timeout (raise commandTimeoutSeconds if \
-the install is just slow)`
+        ? `was killed after ${failure.timedOutAfterSeconds} s, the per-command timeout (raise commandTimeoutSeconds ` +
+          `if ` +
+          `the install is just slow)`
         : failure.exitCode !== null
           ? `exited with code ${failure.exitCode}`
           : `was killed by ${failure.signal ?? 'a signal'}`;

@@ -6,8 +6,8 @@ import { contentHash } from '@repocod/core';
 // the hash differ between two machines with the very same packages).
 const LIST_PACKAGES = [
   'import importlib.metadata as m, re',
-  "names = {(re.sub(r'[-_.]+', '-', d.metadata['Name']).lower(), d.version) for d in m.distributions() if \
-d.metadata['Name']}",
+  "names = {(re.sub(r'[-_.]+', '-', d.metadata['Name']).lower(), d.version) for d in m.distributions() if " +
+    "d.metadata['Name']}",
   "print('\\n'.join(sorted(n + '==' + v for n, v in names)))",
 ].join('\n');
 

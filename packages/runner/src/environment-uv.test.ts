@@ -176,14 +176,15 @@ describe('ensureEnvironment with uv', () => {
     expect(fresh).toEqual({ ...built, created: true });
   });
 
-  it("runs the recipe at the checkout with the venv first on PATH, VIRTUAL_ENV and the manifest's env; a changed \
-recipe is a new environment", {
+  it("runs the recipe at the checkout with the venv first on PATH, VIRTUAL_ENV and the manifest's env; a changed " +
+    'recipe is a new environment', {
     timeout: BUILD_TIMEOUT,
   }, async () => {
     const checkout = mkdtempSync(join(scratch, 'checkout-'));
     const probe =
-      'echo "$PWD|$VIRTUAL_ENV|$(command -v python)|$DEMO_SETTING|$PIP_DISABLE_PIP_VERSION_CHECK|$TZ|$PYTHONHASHSEED" \
-> "$VIRTUAL_ENV/probe.txt"';
+      'echo "$PWD|$VIRTUAL_ENV|$(command -v ' +
+      'python)|$DEMO_SETTING|$PIP_DISABLE_PIP_VERSION_CHECK|$TZ|$PYTHONHASHSEED" ' +
+      '> "$VIRTUAL_ENV/probe.txt"';
     const changed: ManifestEntry = { ...DEMO, install: [...DEMO.install, probe], env: { DEMO_SETTING: 'on' } };
     // Two callers at once: one builds, the other waits for it and reuses the result.
     const [first, second] = await Promise.all([

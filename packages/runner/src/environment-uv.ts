@@ -36,8 +36,8 @@ export async function findUv(
     if (version === null) {
       throw new RepocodError(
         'tool-missing',
-        `uv at ${option} does not run (\`${option} --version\` failed); install it (\`pip install uv\`) or pass uv: \
-null to make environments with venv and pip`,
+        `uv at ${option} does not run (\`${option} --version\` failed); install it (\`pip install uv\`) or pass uv: ` +
+          `null to make environments with venv and pip`,
       );
     }
     return { path: option, version };

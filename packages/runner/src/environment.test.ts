@@ -44,8 +44,8 @@ describe('ensureEnvironment with venv + pip', () => {
 
     const probe = runIn(
       built,
-      'import sys, pytest, pytest_reportlog, coverage, pytest_timeout, pip; print(pytest.__version__, \
-coverage.__version__, pip.__version__, "%d.%d.%d" % sys.version_info[:3])',
+      'import sys, pytest, pytest_reportlog, coverage, pytest_timeout, pip; print(pytest.__version__, ' +
+        'coverage.__version__, pip.__version__, "%d.%d.%d" % sys.version_info[:3])',
     );
     expect(probe.stderr).toBe('');
     expect(probe.stdout).toBe(`8.3.5 7.6.1 24.2 ${built.pythonVersion}`);

@@ -156,10 +156,7 @@ async function reuseEnvironment(
   if (probed === null || probed.version !== marker.pythonVersion) {
     onLog?.(
       `# ${venvPython(path)} ${
-        probed === null
-          ? 'no longer runs'
-          : `is now ${probed.version}, not \
-${marker.pythonVersion}`
+        probed === null ? 'no longer runs' : `is now ${probed.version}, not ${marker.pythonVersion}`
       }; rebuilding`,
     );
     return null;
@@ -235,10 +232,7 @@ async function buildEnvironment(request: BuildRequest): Promise<Environment> {
       `# path ${path}`,
       `# key ${key} (recipe ${request.recipeHash}, base commit ${request.baseCommit ?? 'none'})`,
       `# python ${interpreter.path} (${interpreter.version}); installer ${
-        uv === null
-          ? 'venv + pip'
-          : `${uv.version} \
-at ${uv.path}`
+        uv === null ? 'venv + pip' : `${uv.version} at ${uv.path}`
       }`,
       `# ${resolutionNote(request.wanted, resolvedAsOf)}`,
     ];
@@ -300,8 +294,8 @@ at ${uv.path}`
     const packages = await listInstalledPackages(python, env).catch((error: unknown) => {
       throw new RepocodError(
         ENVIRONMENT_ERROR_CODE,
-        `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see \
-${logFile} and rebuild with fresh: true`,
+        `environment of ${entry.name} at ${path}: ${error instanceof Error ? error.message : String(error)}; see ` +
+          `${logFile} and rebuild with fresh: true`,
         {
           cause: error,
         },
@@ -325,8 +319,9 @@ ${logFile} and rebuild with fresh: true`,
       buildSeconds: Math.round((performance.now() - started) / 100) / 10,
     };
     writeEnvironmentMarker(path, marker);
-    const done = `# built ${entry.name} in ${marker.buildSeconds} s: ${packages.length} packages, packages hash \
-${marker.packagesHash}`;
+    const done =
+      `# built ${entry.name} in ${marker.buildSeconds} s: ${packages.length} packages, packages hash ` +
+      `${marker.packagesHash}`;
     writeSync(logFd, `${done}\n`);
     options.onLog?.(done);
     return environmentOf(path, marker, true);

@@ -203,8 +203,9 @@ describe('applyAtOverrides with the runner resolver', () => {
     );
     expect(await refusal(() => applyAtOverrides(demo, ['demo=HEAD'], resolver))).toEqual({
       code: 'usage',
-      message: `--at demo=HEAD: demo is taken from ${join(PROJECT_ROOT, 'datasets/demo')}, which is not a git \
-repository, so it has no commits to choose from; give a clone with --source demo=PATH`,
+      message:
+        `--at demo=HEAD: demo is taken from ${join(PROJECT_ROOT, 'datasets/demo')}, which is not a git ` +
+        `repository, so it has no commits to choose from; give a clone with --source demo=PATH`,
     });
     const sdist = mkdtempSync(join(tmpdir(), 'repocod-sdist-'));
     mkdirSync(join(sdist, 'pkg'));

@@ -36,8 +36,8 @@ export function parseAtOverrides(manifest: Manifest, ats: readonly string[]): At
     if (!known.includes(override.name)) {
       throw new RepocodError(
         'usage',
-        `${override.label}: no repository named "${override.name}" in ${manifest.file}\
-${didYouMean(override.name, known)} (known: ${known.join(', ')})`,
+        `${override.label}: no repository named "${override.name}" in ${manifest.file}` +
+          `${didYouMean(override.name, known)} (known: ${known.join(', ')})`,
       );
     }
     const earlier = seen.get(override.name);
@@ -61,8 +61,8 @@ export function parseAtOverride(at: string): AtOverride {
   if (name === '' || spec === '') {
     throw new RepocodError(
       'usage',
-      `--at ${JSON.stringify(at)} must look like NAME=REF (a commit, tag, branch, HEAD, or a day YYYY-MM-DD), e.g. \
---at flask=HEAD`,
+      `--at ${JSON.stringify(at)} must look like NAME=REF (a commit, tag, branch, HEAD, or a day YYYY-MM-DD), e.g. ` +
+        `--at flask=HEAD`,
     );
   }
   return { name, spec, label: `--at ${name}=${spec}` };

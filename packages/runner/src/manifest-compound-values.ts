@@ -129,8 +129,8 @@ export function parseEnv(document: ManifestDocument, field: Field, example: stri
       document.fail(
         keyLine,
         field.path,
-        `has ${document.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting \
-with a digit`,
+        `has ${document.describe(keyNode)} as a variable name; names are letters, digits and "_", not starting ` +
+          `with a digit`,
       );
     }
     const path = `${field.path}.${key}`;
@@ -138,8 +138,8 @@ with a digit`,
       document.fail(
         keyLine,
         path,
-        'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV \
-select the environment); remove it',
+        'is set by the runner (TZ=UTC, PYTHONHASHSEED=0, LC_ALL=C.UTF-8 for deterministic runs; PATH and VIRTUAL_ENV ' +
+          'select the environment); remove it',
       );
     }
     const value = document.string(
@@ -158,8 +158,8 @@ export function parseStandIn(document: ManifestDocument, field: Field): StandIn 
     document.fail(
       field.line,
       field.path,
-      `must be a mapping {sdist: <https URL of a .tar.gz>, sha256: <64 hex digits>, why: <reason>} (got \
-${document.describe(field.node)})`,
+      `must be a mapping {sdist: <https URL of a .tar.gz>, sha256: <64 hex digits>, why: <reason>} (got ` +
+        `${document.describe(field.node)})`,
     );
   }
   const fields = document.fieldsOf(field.node, field.path, STAND_IN_FIELDS, field.line);

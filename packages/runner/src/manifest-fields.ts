@@ -63,8 +63,9 @@ const ONE_OF_URL_AND_SOURCE = 'exactly one of url and source';
 
 export const LEVELS_FIELD: TopFieldRow = {
   key: 'levels',
-  about: `the context-level mode the tasks are labelled with (${LEVEL_MODES.join(', ')}), unless \`--levels\` says \
-otherwise (docs/tasks.md).`,
+  about:
+    `the context-level mode the tasks are labelled with (${LEVEL_MODES.join(', ')}), unless \`--levels\` says ` +
+    `otherwise (docs/tasks.md).`,
   presence: optional(DEFAULT_LEVEL_MODE),
   example: 'repocod-v1',
 };
@@ -100,8 +101,8 @@ export const MANIFEST_ENTRY_FIELDS = [
     property: 'source',
     rule: ONE_OF_URL_AND_SOURCE,
     about:
-      'a local folder to take it from instead (relative to the project root); without base_commit the \
-folder is used as it is.',
+      'a local folder to take it from instead (relative to the project root); without base_commit the ' +
+      'folder is used as it is.',
     example: '../clones/flask',
   }),
   field({
@@ -127,8 +128,8 @@ folder is used as it is.',
     presence: required('the Python version'),
     parse: parsePython,
     about:
-      'the interpreter version the environment is made with ("3.11" or "3.11.9"; quote it, or YAML \
-reads 3.10 as the number 3.1).',
+      'the interpreter version the environment is made with ("3.11" or "3.11.9"; quote it, or YAML ' +
+      'reads 3.10 as the number 3.1).',
     example: '"3.11"',
   }),
   field({
@@ -137,8 +138,8 @@ reads 3.10 as the number 3.1).',
     presence: defaultsTo('.', () => '.'),
     parse: parsePackageRoot,
     about:
-      'the folder of the Python project (its pyproject.toml / setup.py), relative to the repository root. \
-pytest runs with this folder as its working directory.',
+      'the folder of the Python project (its pyproject.toml / setup.py), relative to the repository root. ' +
+      'pytest runs with this folder as its working directory.',
     example: 'packages/python/plotly',
   }),
   field({
@@ -147,10 +148,10 @@ pytest runs with this folder as its working directory.',
     presence: required('what to install'),
     parse: parseInstall,
     about:
-      "the steps, in order, at the repository root with the environment's bin first on PATH: \
-`- pip: [arguments]` installs what pip's arguments name (requirements, -r FILE, --editable PATH[extras], \
-options) with the environment's installer, and the date decides the versions (exclude_newer); a plain \
-string is a shell command, for what is not an install.",
+      "the steps, in order, at the repository root with the environment's bin first on PATH: " +
+      "`- pip: [arguments]` installs what pip's arguments name (requirements, -r FILE, --editable PATH[extras], " +
+      "options) with the environment's installer, and the date decides the versions (exclude_newer); a plain " +
+      'string is a shell command, for what is not an install.',
     example: '[{pip: [--editable, ".[test]"]}]',
   }),
   field({
@@ -158,9 +159,7 @@ string is a shell command, for what is not an install.",
     property: 'excludeNewer',
     presence: optional("the base commit's committer timestamp"),
     parse: parseExcludeNewer,
-    about:
-      'the date package versions are resolved as of: "2024-09-01", a timestamp with its zone, or none \
-(no limit).',
+    about: 'the date package versions are resolved as of: "2024-09-01", a timestamp with its zone, or none (no limit).',
     example: '"2024-09-01"',
   }),
   field({
@@ -169,8 +168,8 @@ string is a shell command, for what is not an install.",
     presence: optional('a job whose patch changes a compiled source is refused, not run on stale extensions'),
     parse: parseBuildInPlace,
     about:
-      "for a compiled project, the shell command that rebuilds its extensions in a working copy (run at \
-package_root) when a job's patch changes a compiled source; the other jobs share the environment's build.",
+      'for a compiled project, the shell command that rebuilds its extensions in a working copy (run at ' +
+      "package_root) when a job's patch changes a compiled source; the other jobs share the environment's build.",
     example: 'python setup.py build_ext --inplace',
   }),
   field({
@@ -179,8 +178,8 @@ package_root) when a job's patch changes a compiled source; the other jobs share
     presence: optional(),
     parse: parseBlobsFrom,
     about:
-      'distributions on the package index (NAME==VERSION) that ship, byte for byte, files a size-limited \
-clone lacks; a file is taken from them when its git blob id matches.',
+      'distributions on the package index (NAME==VERSION) that ship, byte for byte, files a size-limited ' +
+      'clone lacks; a file is taken from them when its git blob id matches.',
     example: '["plotly==5.24.1"]',
   }),
   field({
@@ -189,8 +188,8 @@ clone lacks; a file is taken from them when its git blob id matches.',
     presence: optional('a file the clone lacks stops the checkout'),
     parse: parseAbsentFiles,
     about:
-      'files of the base commit a size-limited clone lacks and no distribution ships, left out of every working \
-copy (a sparse checkout) instead: {path: relative to the repository root, why: why no test needs it}.',
+      'files of the base commit a size-limited clone lacks and no distribution ships, left out of every working ' +
+      'copy (a sparse checkout) instead: {path: relative to the repository root, why: why no test needs it}.',
     example: '[{path: js/lib/mimeExtension.js, why: the JupyterLab extension, built from TypeScript}]',
   }),
   field({
@@ -199,8 +198,8 @@ copy (a sparse checkout) instead: {path: relative to the repository root, why: w
     presence: optional('every package folder of the project'),
     parse: parseImportCheck,
     about:
-      "the top-level packages a worktree must import from itself, where the project's folder also holds \
-development tools that the environment does not install.",
+      "the top-level packages a worktree must import from itself, where the project's folder also holds " +
+      'development tools that the environment does not install.',
     example: '[plotly, _plotly_utils]',
   }),
   field({
@@ -232,8 +231,9 @@ development tools that the environment does not install.",
     property: 'env',
     presence: defaultsTo('{}', (): Record<string, string> => ({})),
     parse: parseEnv,
-    about: `extra environment variables for installs and test runs (not ${RUNNER_OWNED_ENV.join(', ')}: the \
-runner sets those).`,
+    about:
+      `extra environment variables for installs and test runs (not ${RUNNER_OWNED_ENV.join(', ')}: the ` +
+      `runner sets those).`,
     example: '{MPLBACKEND: Agg}',
   }),
   field({
@@ -250,9 +250,9 @@ runner sets those).`,
     presence: optional(`the command's --repeat (${DEFAULT_REPEAT})`),
     parse: parseRuns,
     about:
-      "how many times mining runs the whole suite at the base commit (k), when it must differ from the \
-command's --repeat: a suite that takes hours runs once, and validation then runs each selected task's gold \
-state k times itself. Part of the mining key.",
+      'how many times mining runs the whole suite at the base commit (k), when it must differ from the ' +
+      "command's --repeat: a suite that takes hours runs once, and validation then runs each selected task's gold " +
+      'state k times itself. Part of the mining key.',
     example: '1',
   }),
   field({
@@ -275,8 +275,8 @@ state k times itself. Part of the mining key.",
     presence: optional(String(DEFAULT_REPEAT)),
     parse: parseRuns,
     about:
-      "validation's k (runs of each task's gold state, or of mining's baseline that answers them) when \
-the command gives no --repeat. Part of each validation's key.",
+      "validation's k (runs of each task's gold state, or of mining's baseline that answers them) when " +
+      "the command gives no --repeat. Part of each validation's key.",
     example: '1',
   }),
   field({
@@ -285,8 +285,8 @@ the command gives no --repeat. Part of each validation's key.",
     presence: optional(),
     parse: parseStandIn,
     about:
-      '{sdist: URL of a .tar.gz, sha256, why}: a source distribution that stands in for the commit where \
-the clone cannot be had; `repocod rebuild` fetches it and checks its sha256 when no --source is given.',
+      '{sdist: URL of a .tar.gz, sha256, why}: a source distribution that stands in for the commit where ' +
+      'the clone cannot be had; `repocod rebuild` fetches it and checks its sha256 when no --source is given.',
     example: '{sdist: "https://example.org/a-1.0.tar.gz", sha256: <64 hex digits>, why: the clone is too large}',
   }),
   field({
@@ -296,13 +296,18 @@ the clone cannot be had; `repocod rebuild` fetches it and checks its sha256 when
     // The rows are read when a manifest is checked, after the table is made (a variant's fields are its rows).
     parse: (document, list): readonly RecipeVariant[] =>
       parseVariants(document, list, MANIFEST_ENTRY_FIELDS, MANIFEST_ENTRY_KEYS),
-    about: `the recipe of other eras, oldest first: each item sets some of ${VARIANT_FIELD_KEYS.join(', ')} for the \
-base commits from a moment (a day or a timestamp with its zone: committed on or after it) or from a commit (it and \
-its descendants) on, with \`why\` (required: what changed in the project). At a base commit the last variant that \
-applies replaces those fields of the entry, one by one; before the first, the entry's own apply (docs/fresh.md).`,
+    about:
+      `the recipe of other eras, oldest first: each item sets some of ${VARIANT_FIELD_KEYS.join(', ')} for the ` +
+      `base commits from a moment (a day or a timestamp with its zone: committed on or after it) or from a commit ` +
+      `(it and ` +
+      `its descendants) on, with \`why\` (required: what changed in the project). At a base commit the last variant ` +
+      `that ` +
+      `applies replaces those fields of the entry, one by one; before the first, the entry's own apply ` +
+      `(docs/fresh.md).`,
     example:
-      '[{from: "2025-05-12T00:58:53Z", why: "requirements/tests.txt became the group tests", install: [{pip: [pytest, \
---editable, .]}]}]',
+      '[{from: "2025-05-12T00:58:53Z", why: "requirements/tests.txt became the group tests", install: [{pip: ' +
+      '[pytest, ' +
+      '--editable, .]}]}]',
   }),
 ] as const;
 

@@ -63,20 +63,23 @@ describe('applySourceOverrides', () => {
     expect(result.file).toBe(MANIFEST.file);
   });
 
-  it('takes a folder that is not a git repository (an sdist) as a stand-in for the commit, dated by its newest \
-file', () => {
-    const result = applySourceOverrides(MANIFEST, ['scikit-learn=scikit-learn-1.5.2'], CLONES);
-    expect(result.repositories[1]).toEqual({
-      ...MANIFEST.repositories[1],
-      url: null,
-      source: join(CLONES, 'scikit-learn-1.5.2'),
-      baseCommit: null,
-      standInFor: 'c71340fd74280408b84be7ca008e1205e10c7830',
-      standInReleasedAt: '2024-09-11T12:30:00Z',
-      excludeNewer: '2024-09-11T12:30:00Z',
-      upstream: 'https://github.com/scikit-learn/scikit-learn.git',
-    });
-  });
+  it(
+    'takes a folder that is not a git repository (an sdist) as a stand-in for the commit, dated by its newest ' +
+      'file',
+    () => {
+      const result = applySourceOverrides(MANIFEST, ['scikit-learn=scikit-learn-1.5.2'], CLONES);
+      expect(result.repositories[1]).toEqual({
+        ...MANIFEST.repositories[1],
+        url: null,
+        source: join(CLONES, 'scikit-learn-1.5.2'),
+        baseCommit: null,
+        standInFor: 'c71340fd74280408b84be7ca008e1205e10c7830',
+        standInReleasedAt: '2024-09-11T12:30:00Z',
+        excludeNewer: '2024-09-11T12:30:00Z',
+        upstream: 'https://github.com/scikit-learn/scikit-learn.git',
+      });
+    },
+  );
 
   it('accepts absolute paths, and paths holding "=" after the name', () => {
     const absolute = applySourceOverrides(MANIFEST, [`flask=${join(CLONES, 'flask')}`], '/');
@@ -121,8 +124,8 @@ file', () => {
     });
     expect(failure(['flask=a-file']).code).toBe('not-a-directory');
     expect(failure(['flask=flask', 'flask=with=equals']).message).toBe(
-      `--source flask=with=equals: "flask" is already taken from ${join(CLONES, 'flask')}; give one --source per \
-repository`,
+      `--source flask=with=equals: "flask" is already taken from ${join(CLONES, 'flask')}; give one --source per ` +
+        `repository`,
     );
   });
 });

@@ -24,15 +24,15 @@ export function applySourceOverrides(
       const known = manifest.repositories.map((entry) => entry.name);
       throw new RepocodError(
         'usage',
-        `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: \
-${known.join(', ')}).\n${ownRepositoryHint(name, folder)}`,
+        `--source ${override}: no repository named "${name}" in ${manifest.file}${didYouMean(name, known)} (known: ` +
+          `${known.join(', ')}).\n${ownRepositoryHint(name, folder)}`,
       );
     }
     if (byName.has(name)) {
       throw new RepocodError(
         'usage',
-        `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per \
-repository`,
+        `--source ${override}: "${name}" is already taken from ${byName.get(name) ?? ''}; give one --source per ` +
+          `repository`,
       );
     }
     byName.set(name, checkFolder(override, folder));

@@ -177,8 +177,9 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('python', () => {
     expect(problem(withLine(5, '    python: 3.10'))).toBe(
-      '5: repositories[0].python must be a quoted version string like "3.11" (got 3.10, which YAML reads as the number \
-3.1; write "3.10")',
+      '5: repositories[0].python must be a quoted version string like "3.11" (got 3.10, which YAML reads as the ' +
+        'number ' +
+        '3.1; write "3.10")',
     );
     expect(problem(withLine(5, '    python: 3.11'))).toBe(
       '5: repositories[0].python must be a quoted version string like "3.11" (got 3.11; write "3.11")',
@@ -193,8 +194,8 @@ describe('manifest errors name the file, the line and the field', () => {
 
   it('baseline_runs', () => {
     expect(problem([...HEAD, '    baseline_runs: 0'])).toBe(
-      '9: repositories[0].baseline_runs must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got the \
-number 0)',
+      '9: repositories[0].baseline_runs must be a whole number of runs, at least 1, e.g. baseline_runs: 1 (got the ' +
+        'number 0)',
     );
     expect(problem([...HEAD, '    baseline_runs: "1"'])).toMatch(
       /^9: repositories\[0\]\.baseline_runs must be a whole number of runs.*\(got "1"\)/,
@@ -203,8 +204,8 @@ number 0)',
 
   it('validate_runs and stand_in', () => {
     expect(problem([...HEAD, '    validate_runs: 0'])).toBe(
-      '9: repositories[0].validate_runs must be a whole number of runs, at least 1, e.g. validate_runs: 1 (got the \
-number 0)',
+      '9: repositories[0].validate_runs must be a whole number of runs, at least 1, e.g. validate_runs: 1 (got the ' +
+        'number 0)',
     );
     const standIn = (sdist: string, sha256: string) => [
       ...HEAD,
@@ -226,8 +227,9 @@ number 0)',
 
   it('timeout', () => {
     expect(problem([...HEAD, '    timeout: 0'])).toBe(
-      '9: repositories[0].timeout must be a whole number of seconds greater than 0, e.g. timeout: 600 (got the number \
-0)',
+      '9: repositories[0].timeout must be a whole number of seconds greater than 0, e.g. timeout: 600 (got the ' +
+        'number ' +
+        '0)',
     );
     expect(problem([...HEAD, '    timeout: 1.5'])).toMatch(
       /^9: repositories\[0\]\.timeout must be a whole number .*\(got the number 1\.5\)/,
@@ -347,8 +349,8 @@ number 0)',
   it('deselect', () => {
     const deselect = (...lines: string[]): string[] => [...HEAD, '    deselect:', ...lines];
     expect(problem(deselect('      - id: test_z', '        reason: flaky'))).toBe(
-      '10: repositories[0].deselect[0].id must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got \
-"test_z")',
+      '10: repositories[0].deselect[0].id must be a pytest node id like tests/test_x.py::TestY::test_z[param] (got ' +
+        '"test_z")',
     );
     expect(problem(deselect('      - id: tests/test_x.py::test_y'))).toMatch(
       /^10: repositories\[0\]\.deselect\[0\]\.reason is required/,

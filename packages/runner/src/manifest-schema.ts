@@ -61,8 +61,8 @@ function checkRepositories(
       document.fail(
         nameLine,
         `repositories[${index}].name`,
-        `"${entry.name}" is already used by repositories[${earlier.index}] (line ${earlier.line}); names must be \
-unique`,
+        `"${entry.name}" is already used by repositories[${earlier.index}] (line ${earlier.line}); names must be ` +
+          `unique`,
       );
     }
     firstUse.set(entry.name, { index, line: nameLine });

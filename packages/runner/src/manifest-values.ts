@@ -19,8 +19,8 @@ export function parseName(document: ManifestDocument, field: Field): string {
     document.fail(
       name.line,
       name.path,
-      `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got \
-${JSON.stringify(name.value)})`,
+      `must start with a letter or digit and hold only letters, digits, ".", "_" and "-" (got ` +
+        `${JSON.stringify(name.value)})`,
     );
   }
   return name.value;
@@ -97,8 +97,8 @@ export function parseExcludeNewer(document: ManifestDocument, field: Field): str
     document.fail(
       field.line,
       field.path,
-      `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got \
-${JSON.stringify(value)})`,
+      `must be a date like "2024-09-01", a timestamp with its zone like "2024-09-01T12:00:00Z", or none (got ` +
+        `${JSON.stringify(value)})`,
     );
   }
   return value;

@@ -76,13 +76,13 @@ describe('variants in a manifest', () => {
 
   it('refuses variants out of order, or two starting at the same moment or commit', () => {
     expect(problem([...PY312, ...GROUP])).toBe(
-      '13: repositories[0].variants[1].from 2025-08-02 is before variants[0] (line 10) from 2025-12-05T22:12:06Z; \
-list variants oldest first, each starting later',
+      '13: repositories[0].variants[1].from 2025-08-02 is before variants[0] (line 10) from 2025-12-05T22:12:06Z; ' +
+        'list variants oldest first, each starting later',
     );
     const sameDay = ['      - from: "2025-08-02T00:00:00+00:00"', '        why: again', '        python: "3.12"'];
     expect(problem([...GROUP, ...sameDay])).toBe(
-      '13: repositories[0].variants[1].from 2025-08-02T00:00:00+00:00 starts at the same moment as variants[0] \
-(line 10) from 2025-08-02; list variants oldest first, each starting later',
+      '13: repositories[0].variants[1].from 2025-08-02T00:00:00+00:00 starts at the same moment as variants[0] ' +
+        '(line 10) from 2025-08-02; list variants oldest first, each starting later',
     );
     const commit = (why: string): string[] => [
       `      - from: ${'c'.repeat(40)}`,
@@ -90,16 +90,17 @@ list variants oldest first, each starting later',
       '        timeout: 9',
     ];
     expect(problem([...commit('one'), ...commit('two')])).toBe(
-      `13: repositories[0].variants[1].from starts at ${'c'.repeat(40)} as variants[0] (line 10) does; give each \
-variant its own start`,
+      `13: repositories[0].variants[1].from starts at ${'c'.repeat(40)} as variants[0] (line 10) does; give each ` +
+        `variant its own start`,
     );
   });
 
   it('refuses a field a variant may not set, and an unknown one with a suggestion', () => {
     expect(problem([...GROUP, '        base_commit: e44a40eb2f810558ccd9da1425421270ccb81351'])).toBe(
-      "13: repositories[0].variants[0].base_commit cannot be set by a variant (a variant sets python, package_root, \
-install, test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs; where the \
-code comes from, how its functions are chosen and the names it is known by stay the entry's)",
+      '13: repositories[0].variants[0].base_commit cannot be set by a variant (a variant sets python, package_root, ' +
+        'install, test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs; ' +
+        'where the ' +
+        "code comes from, how its functions are chosen and the names it is known by stay the entry's)",
     );
     expect(problem([...GROUP, '        pytest_arg: [-x]'])).toMatch(
       /^13: repositories\[0\]\.variants\[0\]\.pytest_arg is not a known field \(did you mean "pytest_args"\?/,
@@ -108,20 +109,20 @@ code comes from, how its functions are chosen and the names it is known by stay 
 
   it('asks for the reason, the start, and at least one field', () => {
     expect(problem(['      - from: 2025-08-02', '        python: "3.12"'])).toBe(
-      '10: repositories[0].variants[0].why is required (why the recipe changed there, e.g. why: the test extra \
-became a group)',
+      '10: repositories[0].variants[0].why is required (why the recipe changed there, e.g. why: the test extra ' +
+        'became a group)',
     );
     expect(problem(['      - why: newer', '        python: "3.12"'])).toBe(
-      '10: repositories[0].variants[0].from is required (where it starts: a day "2025-05-12", a timestamp with its \
-zone "2025-05-12T00:58:53Z", or a commit sha)',
+      '10: repositories[0].variants[0].from is required (where it starts: a day "2025-05-12", a timestamp with its ' +
+        'zone "2025-05-12T00:58:53Z", or a commit sha)',
     );
     expect(problem(['      - from: 2025-08-02', '        why: nothing'])).toBe(
-      '10: repositories[0].variants[0] changes nothing; set at least one of python, package_root, install, \
-test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs',
+      '10: repositories[0].variants[0] changes nothing; set at least one of python, package_root, install, ' +
+        'test_roots, pytest_args, deselect, env, timeout, baseline_runs, baseline_reruns, validate_runs',
     );
     expect(problem(['      - from: last summer', '        why: x', '        python: "3.12"'])).toBe(
-      '10: repositories[0].variants[0].from must be a day like "2025-05-12", a timestamp with its zone like \
-"2025-05-12T00:58:53Z", or a 40-character commit sha (got "last summer")',
+      '10: repositories[0].variants[0].from must be a day like "2025-05-12", a timestamp with its zone like ' +
+        '"2025-05-12T00:58:53Z", or a 40-character commit sha (got "last summer")',
     );
   });
 

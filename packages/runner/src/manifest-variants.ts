@@ -49,8 +49,8 @@ function parseVariant(
     document.fail(
       item.line,
       item.path,
-      `must be a mapping {from: <day, timestamp or commit>, why: <reason>, <fields it sets>} (got \
-${document.describe(item.node)})`,
+      `must be a mapping {from: <day, timestamp or commit>, why: <reason>, <fields it sets>} (got ` +
+        `${document.describe(item.node)})`,
     );
   }
   for (const pair of item.node.items) {
@@ -60,8 +60,8 @@ ${document.describe(item.node)})`,
       document.fail(
         document.lineOf(keyNode, item.line),
         `${item.path}.${key}`,
-        `cannot be set by a variant (a variant sets ${VARIANT_FIELD_KEYS.join(', ')}; where the code comes from, \
-how its functions are chosen and the names it is known by stay the entry's)`,
+        `cannot be set by a variant (a variant sets ${VARIANT_FIELD_KEYS.join(', ')}; where the code comes from, ` +
+          `how its functions are chosen and the names it is known by stay the entry's)`,
       );
     }
   }
@@ -104,8 +104,8 @@ function parseStart(document: ManifestDocument, field: Field): VariantStart {
     document.fail(
       field.line,
       field.path,
-      `must be a day like "2025-05-12", a timestamp with its zone like "2025-05-12T00:58:53Z", or a 40-character \
-commit sha (got ${JSON.stringify(text)})`,
+      `must be a day like "2025-05-12", a timestamp with its zone like "2025-05-12T00:58:53Z", or a 40-character ` +
+        `commit sha (got ${JSON.stringify(text)})`,
     );
   }
   return { kind: 'moment', text, at: utcTimestamp(at) };
@@ -131,8 +131,8 @@ function checkOrder(
     document.fail(
       line,
       path,
-      `${variant.from.text} ${same ? 'starts at the same moment as' : 'is before'} ${where} from \
-${earlier.from.text}; list variants oldest first, each starting later`,
+      `${variant.from.text} ${same ? 'starts at the same moment as' : 'is before'} ${where} from ` +
+        `${earlier.from.text}; list variants oldest first, each starting later`,
     );
   }
 }

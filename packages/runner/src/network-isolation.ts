@@ -41,8 +41,9 @@ export function networkIsolation(): NetworkIsolation {
               isolated: true,
               prefix: UNSHARE,
               loopback: false,
-              note: `tests run with loopback down: \`ip link set lo up\` failed (${probe.stderr.trim() || 'no ip'}); \
-install iproute2`,
+              note:
+                `tests run with loopback down: \`ip link set lo up\` failed (${probe.stderr.trim() || 'no ip'}); ` +
+                `install iproute2`,
             };
     }
   }

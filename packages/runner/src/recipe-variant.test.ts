@@ -71,8 +71,8 @@ describe('chooseRecipe', () => {
     expect(from.entry.python).toBe('3.11');
     expect(from.entry.pytestArgs).toEqual(['-p', 'no:cacheprovider']);
     expect(describeRecipeChoice(from)).toBe(
-      'variants[0] from 2025-05-12T00:58:53Z (manifest.yaml:11): requirements/tests.txt became the dependency group \
-tests',
+      'variants[0] from 2025-05-12T00:58:53Z (manifest.yaml:11): requirements/tests.txt became the dependency group ' +
+        'tests',
     );
     expect(chooseRecipe(entry, at('2025-05-11T17:58:52-07:00')).chosen).toBeNull();
   });
@@ -117,8 +117,8 @@ tests',
       if (!isRepocodError(error)) throw error;
       expect(error.code).toBe('config-invalid');
       expect(error.message).toBe(
-        `manifest.yaml:14: flask.variants[1].from ${START} starts at 2025-01-01T00:00:00Z, not after variants[0] \
-(2025-05-12T00:58:53Z); list variants oldest first, each starting later`,
+        `manifest.yaml:14: flask.variants[1].from ${START} starts at 2025-01-01T00:00:00Z, not after variants[0] ` +
+          `(2025-05-12T00:58:53Z); list variants oldest first, each starting later`,
       );
     }
   });

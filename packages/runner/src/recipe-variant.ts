@@ -105,9 +105,10 @@ export function chooseRecipe(entry: ManifestEntry, base: BaseCommitFacts): Recip
     if (startsAt !== null && previous !== null && startsAt <= previous.at) {
       throw new RepocodError(
         'config-invalid',
-        `${variant.where}: ${entry.name}.variants[${index}].from ${variant.from.text} starts at \
-${utcTimestamp(startsAt)}, not after variants[${previous.index}] (${utcTimestamp(previous.at)}); list variants \
-oldest first, each starting later`,
+        `${variant.where}: ${entry.name}.variants[${index}].from ${variant.from.text} starts at ` +
+          `${utcTimestamp(startsAt)}, not after variants[${previous.index}] (${utcTimestamp(previous.at)}); list ` +
+          `variants ` +
+          `oldest first, each starting later`,
       );
     }
     if (startsAt !== null) previous = { at: startsAt, index };

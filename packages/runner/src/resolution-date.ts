@@ -31,8 +31,8 @@ export function normalizeResolutionDate(value: string, what: string): string {
   if (parsed === null) {
     throw new RepocodError(
       'config-invalid',
-      `${what} ${JSON.stringify(value)} is not a date: give 2024-09-01, a timestamp with its zone such as \
-2024-09-01T12:00:00Z, or none`,
+      `${what} ${JSON.stringify(value)} is not a date: give 2024-09-01, a timestamp with its zone such as ` +
+        `2024-09-01T12:00:00Z, or none`,
     );
   }
   return utcTimestamp(parsed);

@@ -125,9 +125,6 @@ export function describeShard(shard: SuiteShard): string {
   const rest = shard.rest ? ' + the rest of the test roots' : '';
   if (first === undefined) return 'the test roots';
   return `${shard.files.length} file(s) ${first}${
-    shard.files.length > 1
-      ? ` … \
-${shard.files.at(-1) ?? ''}`
-      : ''
+    shard.files.length > 1 ? ` … ${shard.files.at(-1) ?? ''}` : ''
   }${rest}`;
 }

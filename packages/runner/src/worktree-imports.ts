@@ -64,8 +64,9 @@ function checkedPackages(prepared: PreparedRepository, found: readonly ProjectPa
     const known = found.map((pkg) => pkg.name).join(', ') || 'none';
     throw new RepocodError(
       'config-invalid',
-      `${prepared.entry.name}: import_check names ${unknown.join(', ')}, which the project folder does not have as a \
-package ` + `(its packages: ${known}); name packages of ${prepared.entry.packageRoot}`,
+      `${prepared.entry.name}: import_check names ${unknown.join(', ')}, which the project folder does not have as a ` +
+        `package ` +
+        `(its packages: ${known}); name packages of ${prepared.entry.packageRoot}`,
     );
   }
   return found.filter((pkg) => wanted.includes(pkg.name));
@@ -83,8 +84,9 @@ export async function checkWorktreeImports(prepared: PreparedRepository): Promis
   const packages = [...found.map((pkg) => pkg.name), ...extensions];
   if (packages.length === 0) return;
   const script =
-    'import importlib, os, sys\nfor name in sys.argv[1:]:\n    module = importlib.import_module(name)\n    print(name, \
-os.path.realpath(module.__file__ or ""))';
+    'import importlib, os, sys\nfor name in sys.argv[1:]:\n    module = importlib.import_module(name)\n    ' +
+    'print(name, ' +
+    'os.path.realpath(module.__file__ or ""))';
   let stdout: string;
   try {
     ({ stdout } = await execFileAsync(prepared.environment.python, ['-c', script, ...packages], {
@@ -95,8 +97,8 @@ os.path.realpath(module.__file__ or ""))';
     const stderr = stderrTail(error);
     throw new RepocodError(
       'environment-failed',
-      `${prepared.entry.name}: its package(s) ${packages.join(', ')} cannot be imported in a worktree \
-(${worktree.path}):\n${stderr}\n` +
+      `${prepared.entry.name}: its package(s) ${packages.join(', ')} cannot be imported in a worktree ` +
+        `(${worktree.path}):\n${stderr}\n` +
         (prepared.entry.importCheck === undefined
           ? 'A package folder that only holds development tools the environment does not install can be left ' +
             "out of this check: name the project's own packages in the manifest's import_check. "
@@ -119,10 +121,7 @@ os.path.realpath(module.__file__ or ""))';
     throw new RepocodError(
       'environment-failed',
       `${prepared.entry.name}: in a worktree, ${elsewhere
-        .map(
-          ([name, path]) => `${name} is imported from \
-${path}`,
-        )
+        .map(([name, path]) => `${name} is imported from ${path}`)
         .join('; ')}, not from the worktree ${worktree.path}; ` +
         "patches would be ignored. An import hook that serves the checkout (meson-python's editable loader) " +
         'needs a regular install instead (pip: [--no-build-isolation, .]): its built extensions are then ' +

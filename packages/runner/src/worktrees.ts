@@ -92,8 +92,9 @@ export async function applyPatches(worktree: Worktree, patches: readonly string[
         await resetWorktree(worktree);
         return {
           ok: false,
-          message: `patch ${index + 1} of ${patches.length} does not apply: \
-${error instanceof Error ? error.message : String(error)}`,
+          message:
+            `patch ${index + 1} of ${patches.length} does not apply: ` +
+            `${error instanceof Error ? error.message : String(error)}`,
         };
       }
     }

@@ -79,8 +79,9 @@ export function indexedTarget(index: RepositoryIndex, target: ContextTarget): Fu
   if (fn === undefined) {
     throw new RepocodError(
       'usage',
-      `${target.file}:${defLine}: function ${target.qualname} is not in the repository index; build the index from the \
-same sources the function was extracted from`,
+      `${target.file}:${defLine}: function ${target.qualname} is not in the repository index; build the index from ` +
+        `the ` +
+        `same sources the function was extracted from`,
     );
   }
   return fn;

@@ -51,9 +51,7 @@ function labels(qualname: string, file?: string): Record<LevelMode, { level: str
       {
         level: levels[mode].level,
         calls: levels[mode].calls.map(
-          (call) =>
-            `${call.line} ${call.callee} → ${call.file}:${call.definitionLine} ${call.qualname} \
-(${call.rule})`,
+          (call) => `${call.line} ${call.callee} → ${call.file}:${call.definitionLine} ${call.qualname} (${call.rule})`,
         ),
       },
     ]),

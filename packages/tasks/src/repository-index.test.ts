@@ -113,8 +113,8 @@ describe('RepositoryIndex: classes', () => {
   it('resolves the bases of a nested class in the outer class body, and survives a class deriving from itself', () => {
     const index = indexOf({
       'm.py':
-        'class Outer:\n    class Base:\n        def m(self):\n            pass\n    class Inner(Base):\n        \
-pass\n\nclass Loop(Loop):\n    pass\n',
+        'class Outer:\n    class Base:\n        def m(self):\n            pass\n    class Inner(Base):\n        ' +
+        'pass\n\nclass Loop(Loop):\n    pass\n',
     });
     const inner = { file: 'm.py', qualname: 'Outer.Inner', kind: 'class' as const, line: 5 };
     expect(index.classMember(inner, 'm')).toEqual({

@@ -126,8 +126,8 @@ function expression(record: Record<string, unknown>, field: 'score' | 'filter', 
   if (typeof given !== 'string' || given.trim() === '' || given.includes(';')) {
     throw new RepocodError(
       'config-invalid',
-      `${source}: "${field}" must be one SQL expression over the tasks columns, without ";" (got \
-${JSON.stringify(given)})`,
+      `${source}: "${field}" must be one SQL expression over the tasks columns, without ";" (got ` +
+        `${JSON.stringify(given)})`,
     );
   }
   return given;

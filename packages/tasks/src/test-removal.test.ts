@@ -74,38 +74,40 @@ const TESTS = [
 ].join('\n');
 
 describe('test patches', () => {
-  it('remove whole test definitions with their decorators, keep an emptied class valid, and restore the \
-bytes', async () => {
-    const parser = await loadPythonParser();
-    const models = new Map([['tests/test_m.py', testFileModel(parser, 'tests/test_m.py', TESTS)]]);
-    const ids = [
-      'tests/test_m.py::test_one[1]',
-      'tests/test_m.py::test_one[2]',
-      'tests/test_m.py::TestThing::test_a',
-      'tests/test_m.py::TestThing::test_b',
-      'tests/test_m.py::TestKept::test_c',
-      'tests/test_m.py::test_gone',
-    ];
-    const pair = testPatches(models, ids);
-    expect(pair.missing).toEqual(['tests/test_m.py::test_gone']);
-    const folder = repository({ 'tests/test_m.py': TESTS });
-    apply(folder, pair.pre);
-    const pre = readFileSync(join(folder, 'tests/test_m.py'), 'utf8');
-    expect(pre).not.toMatch(/test_one|test_a|test_b|test_c|parametrize|mark\.slow/);
-    expect(pre).toContain('def test_two():');
-    expect(pre).toContain(
-      'class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the \
-task\n',
-    );
-    expect(pre).toContain('class TestKept:\n    """Docstring."""\n');
-    execFileSync('python3', [
-      '-c',
-      'import ast, sys; ast.parse(open(sys.argv[1]).read())',
-      join(folder, 'tests/test_m.py'),
-    ]);
-    apply(folder, pair.gold);
-    expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
-  });
+  it(
+    'remove whole test definitions with their decorators, keep an emptied class valid, and ' + 'restore the bytes',
+    async () => {
+      const parser = await loadPythonParser();
+      const models = new Map([['tests/test_m.py', testFileModel(parser, 'tests/test_m.py', TESTS)]]);
+      const ids = [
+        'tests/test_m.py::test_one[1]',
+        'tests/test_m.py::test_one[2]',
+        'tests/test_m.py::TestThing::test_a',
+        'tests/test_m.py::TestThing::test_b',
+        'tests/test_m.py::TestKept::test_c',
+        'tests/test_m.py::test_gone',
+      ];
+      const pair = testPatches(models, ids);
+      expect(pair.missing).toEqual(['tests/test_m.py::test_gone']);
+      const folder = repository({ 'tests/test_m.py': TESTS });
+      apply(folder, pair.pre);
+      const pre = readFileSync(join(folder, 'tests/test_m.py'), 'utf8');
+      expect(pre).not.toMatch(/test_one|test_a|test_b|test_c|parametrize|mark\.slow/);
+      expect(pre).toContain('def test_two():');
+      expect(pre).toContain(
+        'class TestThing:\n    # a comment that is not a statement\n\n    pass  # tests of TestThing removed for the ' +
+          'task\n',
+      );
+      expect(pre).toContain('class TestKept:\n    """Docstring."""\n');
+      execFileSync('python3', [
+        '-c',
+        'import ast, sys; ast.parse(open(sys.argv[1]).read())',
+        join(folder, 'tests/test_m.py'),
+      ]);
+      apply(folder, pair.gold);
+      expect(readFileSync(join(folder, 'tests/test_m.py'), 'utf8')).toBe(TESTS);
+    },
+  );
 
   it('place a test a parameterizing decorator named on the test whose name it extends', async () => {
     const parser = await loadPythonParser();
@@ -184,8 +186,8 @@ class BaseDatasetTest(TestCase):
     apply(folder, pair.pre);
     const pre = readFileSync(join(folder, 'tests/test_b.py'), 'utf8');
     expect(pre).toContain(
-      'elif sys.platform:\n    # only tests here\n    pass  # tests of the block at line 6 removed for \
-the task\nelse:',
+      'elif sys.platform:\n    # only tests here\n    pass  # tests of the block at line 6 removed for ' +
+        'the task\nelse:',
     );
     expect(pre).toContain('try:\n    import json\n\nexcept ImportError:');
     expect(pre).toContain('def test_future():');
@@ -199,158 +201,164 @@ the task\nelse:',
     expect(collected(folder)).toEqual(['tests/test_b.py::test_here', 'tests/test_b.py::test_json']);
   });
 
-  it('remove an inherited test where it is defined, along the method resolution order, and stop at a base from \
-elsewhere', async () => {
-    const text = [
-      'import unittest',
-      'from helpers import Mixin',
-      '',
-      '',
-      'class SharedTests:',
-      '    def test_color(self):',
-      '        assert 1',
-      '',
-      '    def test_size(self):',
-      '        assert 2',
-      '',
-      '',
-      'class SharedAggTests(SharedTests):',
-      '    def test_size(self):',
-      '        assert 3',
-      '',
-      '',
-      'class TestBar(SharedAggTests, unittest.TestCase):',
-      '    def test_own(self):',
-      '        assert 4',
-      '',
-      '',
-      'class TestLine(Mixin, SharedTests):',
-      '    pass',
-      '',
-    ].join('\n');
-    const parser = await loadPythonParser();
-    const model = testFileModel(parser, 'tests/test_i.py', text);
-    expect(definingQualname(model, 'TestBar.test_color')).toBe('SharedTests.test_color');
-    // SharedAggTests overrides test_size: its own comes first in TestBar's order.
-    expect(definingQualname(model, 'TestBar.test_size')).toBe('SharedAggTests.test_size');
-    // Mixin (another module) comes first in TestLine's order and may define the test.
-    expect(definingQualname(model, 'TestLine.test_color')).toBeNull();
-    const ids = [
-      'tests/test_i.py::TestBar::test_color',
-      'tests/test_i.py::TestBar::test_size',
-      'tests/test_i.py::TestBar::test_own',
-      'tests/test_i.py::TestLine::test_color',
-    ];
-    const pair = testPatches(new Map([['tests/test_i.py', model]]), ids);
-    expect(pair.missing).toEqual(['tests/test_i.py::TestLine.test_color']);
-    const folder = repository({ 'tests/test_i.py': text });
-    apply(folder, pair.pre);
-    const pre = readFileSync(join(folder, 'tests/test_i.py'), 'utf8');
-    expect(pre).not.toMatch(/test_color|test_own|assert [134]/);
-    // SharedTests.test_size stays: TestBar runs SharedAggTests' version.
-    expect(pre).toContain('class SharedTests:\n\n    def test_size(self):\n        assert 2\n');
-    expect(pre).toContain(
-      'class SharedAggTests(SharedTests):\n    pass  # tests of SharedAggTests removed for the task\n',
-    );
-    execFileSync('python3', [
-      '-c',
-      'import ast, sys; ast.parse(open(sys.argv[1]).read())',
-      join(folder, 'tests/test_i.py'),
-    ]);
-    apply(folder, pair.gold);
-    expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
-  });
-
-  it('remove a test inherited from a class of another module in that module, through absolute, relative and attribute \
-imports', async () => {
-    const files: Record<string, string> = {
-      'pkg/__init__.py': '',
-      'pkg/tests/__init__.py': '',
-      'pkg/tests/test_backends.py': [
-        'class CFEncodedBase:',
-        '    def test_write(self):',
+  it(
+    'remove an inherited test where it is defined, along the method resolution order, and stop at a base from ' +
+      'elsewhere',
+    async () => {
+      const text = [
+        'import unittest',
+        'from helpers import Mixin',
+        '',
+        '',
+        'class SharedTests:',
+        '    def test_color(self):',
         '        assert 1',
         '',
-        '    def test_read(self):',
+        '    def test_size(self):',
         '        assert 2',
         '',
         '',
-        'class TestNetCDF(CFEncodedBase):',
-        '    def test_engine(self):',
+        'class SharedAggTests(SharedTests):',
+        '    def test_size(self):',
         '        assert 3',
         '',
-      ].join('\n'),
-      'pkg/tests/helpers.py': ['class Shared:', '    def test_shared(self):', '        assert 4', ''].join('\n'),
-      'pkg/tests/test_conventions.py': [
-        'from string import Formatter',
-        'from pkg.tests.test_backends import CFEncodedBase',
-        'from . import helpers',
-        'from .helpers import Shared as Base',
         '',
-        '',
-        'class TestCFEncodedDataStore(CFEncodedBase):',
+        'class TestBar(SharedAggTests, unittest.TestCase):',
         '    def test_own(self):',
-        '        assert 5',
+        '        assert 4',
         '',
         '',
-        'class TestViaModule(helpers.Shared):',
+        'class TestLine(Mixin, SharedTests):',
         '    pass',
         '',
-        '',
-        'class TestViaAlias(Base):',
-        '    pass',
-        '',
-        '',
-        'class TestMachine(Formatter, CFEncodedBase):',
-        '    pass',
-        '',
-      ].join('\n'),
-    };
-    const parser = await loadPythonParser();
-    const texts = new Map(Object.entries(files));
-    const models = new Map([...texts].map(([file, text]) => [file, testFileModel(parser, file, text)]));
-    const resolveBase = indexedBaseResolver(buildRepositoryIndex(parser, texts));
-    const conventions = 'pkg/tests/test_conventions.py';
-    expect(
-      definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' }, resolveBase),
-    ).toEqual({ file: 'pkg/tests/test_backends.py', qualname: 'CFEncodedBase.test_write' });
-    expect(definingTest(models, { file: conventions, qualname: 'TestViaModule.test_shared' }, resolveBase)).toEqual({
-      file: 'pkg/tests/helpers.py',
-      qualname: 'Shared.test_shared',
-    });
-    expect(definingTest(models, { file: conventions, qualname: 'TestViaAlias.test_shared' }, resolveBase)).toEqual({
-      file: 'pkg/tests/helpers.py',
-      qualname: 'Shared.test_shared',
-    });
-    // A third-party base comes first in TestMachine's order and may define the test: not placed.
-    expect(definingTest(models, { file: conventions, qualname: 'TestMachine.test_write' }, resolveBase)).toBeNull();
-    // Without the resolver, only the file's own classes are known.
-    expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' })).toBeNull();
+      ].join('\n');
+      const parser = await loadPythonParser();
+      const model = testFileModel(parser, 'tests/test_i.py', text);
+      expect(definingQualname(model, 'TestBar.test_color')).toBe('SharedTests.test_color');
+      // SharedAggTests overrides test_size: its own comes first in TestBar's order.
+      expect(definingQualname(model, 'TestBar.test_size')).toBe('SharedAggTests.test_size');
+      // Mixin (another module) comes first in TestLine's order and may define the test.
+      expect(definingQualname(model, 'TestLine.test_color')).toBeNull();
+      const ids = [
+        'tests/test_i.py::TestBar::test_color',
+        'tests/test_i.py::TestBar::test_size',
+        'tests/test_i.py::TestBar::test_own',
+        'tests/test_i.py::TestLine::test_color',
+      ];
+      const pair = testPatches(new Map([['tests/test_i.py', model]]), ids);
+      expect(pair.missing).toEqual(['tests/test_i.py::TestLine.test_color']);
+      const folder = repository({ 'tests/test_i.py': text });
+      apply(folder, pair.pre);
+      const pre = readFileSync(join(folder, 'tests/test_i.py'), 'utf8');
+      expect(pre).not.toMatch(/test_color|test_own|assert [134]/);
+      // SharedTests.test_size stays: TestBar runs SharedAggTests' version.
+      expect(pre).toContain('class SharedTests:\n\n    def test_size(self):\n        assert 2\n');
+      expect(pre).toContain(
+        'class SharedAggTests(SharedTests):\n    pass  # tests of SharedAggTests removed for the task\n',
+      );
+      execFileSync('python3', [
+        '-c',
+        'import ast, sys; ast.parse(open(sys.argv[1]).read())',
+        join(folder, 'tests/test_i.py'),
+      ]);
+      apply(folder, pair.gold);
+      expect(readFileSync(join(folder, 'tests/test_i.py'), 'utf8')).toBe(text);
+    },
+  );
 
-    const ids = [
-      `${conventions}::TestCFEncodedDataStore::test_write`,
-      `${conventions}::TestCFEncodedDataStore::test_own`,
-      `${conventions}::TestViaAlias::test_shared`,
-    ];
-    const pair = testPatches(models, ids, resolveBase);
-    expect(pair.missing).toEqual([]);
-    const folder = repository(files);
-    const before = collected(folder);
-    apply(folder, pair.pre);
-    const pre = collected(folder);
-    // Removed where defined: every class inheriting them loses them, in both modules.
-    expect(before.filter((id) => !pre.includes(id))).toEqual([
-      'pkg/tests/test_backends.py::TestNetCDF::test_write',
-      'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_own',
-      'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_write',
-      'pkg/tests/test_conventions.py::TestMachine::test_write',
-      'pkg/tests/test_conventions.py::TestViaAlias::test_shared',
-      'pkg/tests/test_conventions.py::TestViaModule::test_shared',
-    ]);
-    apply(folder, pair.gold);
-    expect(collected(folder)).toEqual(before);
-    for (const [file, text] of Object.entries(files)) expect(readFileSync(join(folder, file), 'utf8')).toBe(text);
-  });
+  it(
+    'remove a test inherited from a class of another module in that module, through absolute, relative and attribute ' +
+      'imports',
+    async () => {
+      const files: Record<string, string> = {
+        'pkg/__init__.py': '',
+        'pkg/tests/__init__.py': '',
+        'pkg/tests/test_backends.py': [
+          'class CFEncodedBase:',
+          '    def test_write(self):',
+          '        assert 1',
+          '',
+          '    def test_read(self):',
+          '        assert 2',
+          '',
+          '',
+          'class TestNetCDF(CFEncodedBase):',
+          '    def test_engine(self):',
+          '        assert 3',
+          '',
+        ].join('\n'),
+        'pkg/tests/helpers.py': ['class Shared:', '    def test_shared(self):', '        assert 4', ''].join('\n'),
+        'pkg/tests/test_conventions.py': [
+          'from string import Formatter',
+          'from pkg.tests.test_backends import CFEncodedBase',
+          'from . import helpers',
+          'from .helpers import Shared as Base',
+          '',
+          '',
+          'class TestCFEncodedDataStore(CFEncodedBase):',
+          '    def test_own(self):',
+          '        assert 5',
+          '',
+          '',
+          'class TestViaModule(helpers.Shared):',
+          '    pass',
+          '',
+          '',
+          'class TestViaAlias(Base):',
+          '    pass',
+          '',
+          '',
+          'class TestMachine(Formatter, CFEncodedBase):',
+          '    pass',
+          '',
+        ].join('\n'),
+      };
+      const parser = await loadPythonParser();
+      const texts = new Map(Object.entries(files));
+      const models = new Map([...texts].map(([file, text]) => [file, testFileModel(parser, file, text)]));
+      const resolveBase = indexedBaseResolver(buildRepositoryIndex(parser, texts));
+      const conventions = 'pkg/tests/test_conventions.py';
+      expect(
+        definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' }, resolveBase),
+      ).toEqual({ file: 'pkg/tests/test_backends.py', qualname: 'CFEncodedBase.test_write' });
+      expect(definingTest(models, { file: conventions, qualname: 'TestViaModule.test_shared' }, resolveBase)).toEqual({
+        file: 'pkg/tests/helpers.py',
+        qualname: 'Shared.test_shared',
+      });
+      expect(definingTest(models, { file: conventions, qualname: 'TestViaAlias.test_shared' }, resolveBase)).toEqual({
+        file: 'pkg/tests/helpers.py',
+        qualname: 'Shared.test_shared',
+      });
+      // A third-party base comes first in TestMachine's order and may define the test: not placed.
+      expect(definingTest(models, { file: conventions, qualname: 'TestMachine.test_write' }, resolveBase)).toBeNull();
+      // Without the resolver, only the file's own classes are known.
+      expect(definingTest(models, { file: conventions, qualname: 'TestCFEncodedDataStore.test_write' })).toBeNull();
+
+      const ids = [
+        `${conventions}::TestCFEncodedDataStore::test_write`,
+        `${conventions}::TestCFEncodedDataStore::test_own`,
+        `${conventions}::TestViaAlias::test_shared`,
+      ];
+      const pair = testPatches(models, ids, resolveBase);
+      expect(pair.missing).toEqual([]);
+      const folder = repository(files);
+      const before = collected(folder);
+      apply(folder, pair.pre);
+      const pre = collected(folder);
+      // Removed where defined: every class inheriting them loses them, in both modules.
+      expect(before.filter((id) => !pre.includes(id))).toEqual([
+        'pkg/tests/test_backends.py::TestNetCDF::test_write',
+        'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_own',
+        'pkg/tests/test_conventions.py::TestCFEncodedDataStore::test_write',
+        'pkg/tests/test_conventions.py::TestMachine::test_write',
+        'pkg/tests/test_conventions.py::TestViaAlias::test_shared',
+        'pkg/tests/test_conventions.py::TestViaModule::test_shared',
+      ]);
+      apply(folder, pair.gold);
+      expect(collected(folder)).toEqual(before);
+      for (const [file, text] of Object.entries(files)) expect(readFileSync(join(folder, file), 'utf8')).toBe(text);
+    },
+  );
 
   it('splits node ids into file and qualified test name', () => {
     expect(testLocation('tests/a.py::TestX::TestY::test_z[p-q::r]')).toEqual({

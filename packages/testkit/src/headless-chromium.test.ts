@@ -12,9 +12,10 @@ describe('headless Chromium', () => {
   const page = join(folder, 'page.html');
   writeFileSync(
     page,
-    '<!DOCTYPE html><html><body style="margin:0;background:#fff"><div style="width:100px;height:20px;\
-background:#2da44e"></div><p id="x">shown</p><script>document.getElementById("x").textContent = "laid out"</script>\
-</body></html>',
+    '<!DOCTYPE html><html><body style="margin:0;background:#fff"><div style="width:100px;height:20px;' +
+      'background:#2da44e"></div><p id="x">shown</p><script>document.getElementById("x").textContent = "laid ' +
+      'out"</script>' +
+      '</body></html>',
   );
   it('gives the DOM after the page ran', () => {
     expect(renderedDom(page)).toContain('<p id="x">laid out</p>');

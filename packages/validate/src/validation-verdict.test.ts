@@ -50,23 +50,25 @@ const ALL_FAIL = { 't.py::test_a': 'failed', 't.py::test_b': 'error', 't.py::tes
 const ALL_PASS = { 't.py::test_a': 'passed', 't.py::test_b': 'passed', 't.py::test_c': 'skipped' } as const;
 
 describe('taskVerdict', () => {
-  it('passes a task whose pre state collects, whose tests all fail without the body and all pass k times with \
-it', () => {
-    const verdict = taskVerdict({
-      failToPass: TESTS,
-      collects: job('c', [run({})]),
-      withoutBody: job('w', [run(ALL_FAIL)]),
-      gold: goldRuns(job('g', [run(ALL_PASS), run(ALL_PASS), run(ALL_PASS)])),
-    });
-    expect(verdict.status).toBe('passed');
-    expect(verdict.checks.map((check) => [check.check, check.status, check.runIds])).toEqual([
-      ['collects', 'passed', ['c:1']],
-      ['fails-without-body', 'passed', ['w:1']],
-      ['passes-with-gold', 'passed', ['g:1', 'g:2', 'g:3']],
-    ]);
-    expect(verdict.failToPass).toEqual(TESTS);
-    expect(verdict.flakyTests).toEqual([]);
-  });
+  it(
+    'passes a task whose pre state collects, whose tests all fail without the body and all ' + 'pass k times with it',
+    () => {
+      const verdict = taskVerdict({
+        failToPass: TESTS,
+        collects: job('c', [run({})]),
+        withoutBody: job('w', [run(ALL_FAIL)]),
+        gold: goldRuns(job('g', [run(ALL_PASS), run(ALL_PASS), run(ALL_PASS)])),
+      });
+      expect(verdict.status).toBe('passed');
+      expect(verdict.checks.map((check) => [check.check, check.status, check.runIds])).toEqual([
+        ['collects', 'passed', ['c:1']],
+        ['fails-without-body', 'passed', ['w:1']],
+        ['passes-with-gold', 'passed', ['g:1', 'g:2', 'g:3']],
+      ]);
+      expect(verdict.failToPass).toEqual(TESTS);
+      expect(verdict.flakyTests).toEqual([]);
+    },
+  );
 
   it('keeps FAIL_TO_PASS whole when one test fails without the body, recording the ones that pass (REPOCOD)', () => {
     const verdict = taskVerdict({
@@ -116,34 +118,37 @@ it', () => {
     });
   });
 
-  it('judges a run stopped at the first failure by the failure it saw, and says when only the whole run can \
-tell', () => {
-    const gold = goldRuns(job('g', [run(ALL_PASS)]));
-    const stopped = firstFailure('w', [run({ 't.py::test_a': 'passed', 't.py::test_b': 'failed' })]);
-    const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: stopped, gold });
-    expect(verdict.status).toBe('passed');
-    expect(verdict.checks[1]?.detail).toBe(
-      '1 of 3 FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: 1 passed before it, 1 \
-not run)',
-    );
-    expect(verdict).toMatchObject({ passingWithoutBody: ['t.py::test_a'], withoutBodyComplete: false });
-    expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: stopped, gold })).toBe(false);
-    // A collection error counts as a failure for --maxfail: the run stopped without a failing test.
-    const collectionError = firstFailure('w', [run({ 't.py::test_a': 'passed' }, 'collection-error')]);
-    expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: collectionError, gold })).toBe(true);
-    // The same outcomes from a whole run are an answer: no test fails.
-    expect(
-      withoutBodyUndecided({
-        failToPass: TESTS,
-        withoutBody: job('w', [run({ 't.py::test_a': 'passed' }, 'collection-error')]),
-        gold,
-      }),
-    ).toBe(false);
-    // A run that saw every test is an answer too, even stopped at the first failure.
-    expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: firstFailure('w', [run(ALL_PASS)]), gold })).toBe(
-      false,
-    );
-  });
+  it(
+    'judges a run stopped at the first failure by the failure it saw, and says when only the ' + 'whole run can tell',
+    () => {
+      const gold = goldRuns(job('g', [run(ALL_PASS)]));
+      const stopped = firstFailure('w', [run({ 't.py::test_a': 'passed', 't.py::test_b': 'failed' })]);
+      const verdict = taskVerdict({ failToPass: TESTS, collects: job('c', [run({})]), withoutBody: stopped, gold });
+      expect(verdict.status).toBe('passed');
+      expect(verdict.checks[1]?.detail).toBe(
+        '1 of 3 FAIL_TO_PASS test(s) fail without the body (the run stops at the first failure: 1 passed before it, ' +
+          '1 ' +
+          'not run)',
+      );
+      expect(verdict).toMatchObject({ passingWithoutBody: ['t.py::test_a'], withoutBodyComplete: false });
+      expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: stopped, gold })).toBe(false);
+      // A collection error counts as a failure for --maxfail: the run stopped without a failing test.
+      const collectionError = firstFailure('w', [run({ 't.py::test_a': 'passed' }, 'collection-error')]);
+      expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: collectionError, gold })).toBe(true);
+      // The same outcomes from a whole run are an answer: no test fails.
+      expect(
+        withoutBodyUndecided({
+          failToPass: TESTS,
+          withoutBody: job('w', [run({ 't.py::test_a': 'passed' }, 'collection-error')]),
+          gold,
+        }),
+      ).toBe(false);
+      // A run that saw every test is an answer too, even stopped at the first failure.
+      expect(withoutBodyUndecided({ failToPass: TESTS, withoutBody: firstFailure('w', [run(ALL_PASS)]), gold })).toBe(
+        false,
+      );
+    },
+  );
 
   it('answers the gold check from mining’s baseline runs, with their flaky tests, citing no run of its own', () => {
     const outcomes = new Map<string, TestOutcome[]>([
@@ -167,8 +172,9 @@ not run)',
     expect(verdict.flakyTests).toEqual([{ nodeId: 't.py::test_b', outcomes: ['passed', 'failed', 'passed'] }]);
     expect(verdict.checks[2]).toMatchObject({ status: 'passed', runIds: [] });
     expect(verdict.checks[2]?.detail).toBe(
-      'all 2 test(s) pass in each of 3 baseline run(s) of mining at the base commit; 1 flaky test(s) left FAIL_TO_PASS \
-(t.py::test_b: passed, failed, passed)',
+      'all 2 test(s) pass in each of 3 baseline run(s) of mining at the base commit; 1 flaky test(s) left ' +
+        'FAIL_TO_PASS ' +
+        '(t.py::test_b: passed, failed, passed)',
     );
     const notPassing = taskVerdict({
       failToPass: ['t.py::test_a', 't.py::test_z'],
@@ -221,8 +227,8 @@ not run)',
     expect(verdict.flakyTests).toEqual([{ nodeId: 't.py::test_c', outcomes: ['skipped', 'failed', 'skipped'] }]);
     expect(verdict.failToPass).toEqual(['t.py::test_a', 't.py::test_b']);
     expect(verdict.checks[2]?.detail).toBe(
-      'all 2 test(s) pass in each of 3 run(s); 1 flaky test(s) left FAIL_TO_PASS (t.py::test_c: skipped, failed, \
-skipped)',
+      'all 2 test(s) pass in each of 3 run(s); 1 flaky test(s) left FAIL_TO_PASS (t.py::test_c: skipped, failed, ' +
+        'skipped)',
     );
     const allFlaky = taskVerdict({
       failToPass: ['t.py::test_c'],
@@ -261,8 +267,8 @@ skipped)',
     expect(timedOut.checks[2]).toMatchObject({
       status: 'failed',
       detail:
-        'the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 600.2 s (the \
-longest gold run)',
+        'the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 600.2 s (the ' +
+        'longest gold run)',
       fit: { fits: false, seconds: 600.2, limitSeconds: 600, from: 'gold-runs' },
     });
     const fitting = taskVerdict({
@@ -272,8 +278,7 @@ longest gold run)',
       gold: goldRuns(limited(job('g', [run(ALL_PASS)]))),
     });
     expect(fitting.checks[2]?.detail).toBe(
-      'all 3 test(s) pass in each of 1 run(s); fits the 600 s limit: 0.5 s \
-(the longest gold run)',
+      'all 3 test(s) pass in each of 1 run(s); fits the 600 s limit: 0.5 s (the longest gold run)',
     );
     expect(fitting.checks[2]?.fit).toEqual({ fits: true, seconds: 0.5, limitSeconds: 600, from: 'gold-runs' });
 
@@ -292,8 +297,8 @@ longest gold run)',
       status: 'failed',
       runIds: [],
       detail:
-        "the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 1234.5 s (mining's \
-baseline durations summed)",
+        "the whole FAIL_TO_PASS (3 test(s)) with the gold patches does not fit the 600 s limit: 1234.5 s (mining's " +
+        'baseline durations summed)',
     });
     const measured = verdictWith({ from: 'fit-run', job: job('f', [run(ALL_PASS)]), limitSeconds: 600 });
     expect(measured.checks[2]).toMatchObject({

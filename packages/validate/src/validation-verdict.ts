@@ -247,13 +247,13 @@ function failsWithoutBody(
       missing.length === 0
         ? notFailing.length === 0
           ? `all ${tests.length} FAIL_TO_PASS test(s) fail without the body`
-          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} \
-pass without it (kept)`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} ` +
+            `pass without it (kept)`
         : stopsAtFirstFailure(job)
-          ? `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body (the run stops at the \
-first failure: ${notFailing.length} passed before it, ${missing.length} not run)`
-          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} \
-pass without it (kept); ${missingNote}`;
+          ? `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body (the run stops at the ` +
+            `first failure: ${notFailing.length} passed before it, ${missing.length} not run)`
+          : `${failing.length} of ${tests.length} FAIL_TO_PASS test(s) fail without the body; ${notFailing.length} ` +
+            `pass without it (kept); ${missingNote}`;
     return { check: { ...base, status: 'passed', tests: [], detail, log: null }, dropped: [] };
   }
   // SWE-bench's reading: the tests that pass without the body leave FAIL_TO_PASS; every test must have run.
@@ -317,10 +317,7 @@ function passesWithGold(
     flaky.length === 0
       ? ''
       : `; ${flaky.length} flaky test(s) left FAIL_TO_PASS (${flaky
-          .map(
-            (test) => `${test.nodeId}: \
-${test.outcomes.join(', ')}`,
-          )
+          .map((test) => `${test.nodeId}: ${test.outcomes.join(', ')}`)
           .join('; ')})`;
   if (tests.length === 0) {
     return {
@@ -341,8 +338,9 @@ ${test.outcomes.join(', ')}`,
       tests: never.map(
         (test) => `${test} (${goldOutcomes(test, gold)[0] ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`,
       ),
-      detail: `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of \
-${where}${flakyNote}`,
+      detail:
+        `${never.length} of ${tests.length} test(s) do not pass with the gold patches in any of ` +
+        `${where}${flakyNote}`,
       log: firstRun === undefined ? null : lastLogCharacters(firstRun),
       ...withFit,
     };
@@ -359,8 +357,9 @@ ${where}${flakyNote}`,
         tests: failing.map(
           (test) => `${test} (${outcomes.get(test)?.outcome ?? 'missing'}${firstLine(outcomes.get(test)?.message)})`,
         ),
-        detail: `${failing.length} of ${tests.length} test(s) pass in ${where} but not in one run of the whole \
-FAIL_TO_PASS with the gold patches${fitNote}`,
+        detail:
+          `${failing.length} of ${tests.length} test(s) pass in ${where} but not in one run of the whole ` +
+          `FAIL_TO_PASS with the gold patches${fitNote}`,
         log: lastLogCharacters(fitRun),
         ...withFit,
       };
@@ -443,8 +442,9 @@ function jobProblem(job: JobResult): Pick<CheckResult, 'status' | 'detail' | 'lo
   if (broken !== undefined)
     return {
       status: 'infra-error',
-      detail: `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, \
-${broken.durationSeconds.toFixed(1)} s)`,
+      detail:
+        `the run ended with ${broken.status} (exit code ${broken.exitCode ?? 'none'}, ` +
+        `${broken.durationSeconds.toFixed(1)} s)`,
       log: lastLogCharacters(broken),
     };
   if (job.runs.length === 0) return { status: 'infra-error', detail: 'no run was made', log: null };

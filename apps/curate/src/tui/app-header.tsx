@@ -24,17 +24,12 @@ export function AppHeader(props: {
         </Text>
       ))}
       {props.running ? (
-        <Text color="yellow">{` ▶ \
-${
-  runningRow === undefined
-    ? 'running'
-    : `${runningRow.stage}${
-        runningRow.repository === null
-          ? ''
-          : ` \
-${runningRow.repository}`
-      }`
-}`}</Text>
+        <Text color="yellow">
+          {' ▶ '}
+          {runningRow === undefined
+            ? 'running'
+            : `${runningRow.stage}${runningRow.repository === null ? '' : ` ${runningRow.repository}`}`}
+        </Text>
       ) : null}
     </Text>
   );

@@ -126,8 +126,9 @@ function PreviewLines({
       lines.push({ text: `kept although they failed: ${content.kept.length}`, color: 'yellow' });
   }
   lines.push({
-    text: `versions after: ${summary.release.configs.map((config) => config.version).join(', ')}; default → \
-${summary.version ?? summary.release.version}`,
+    text:
+      `versions after: ${summary.release.configs.map((config) => config.version).join(', ')}; default → ` +
+      `${summary.version ?? summary.release.version}`,
   });
   const files = summary.upload?.files ?? summary.writes.map((write) => ({ path: write.path, bytes: write.bytes }));
   lines.push({

@@ -30,8 +30,10 @@ export async function runTui(session: CurateSession, requested: readonly string[
   }
   const after = await session.status();
   process.stdout.write(
-    `curate: ${after.validation.passed} task(s) passed validation, ${after.validation.failed} failed; release \
-${after.releaseFolder}: ${after.releasedVersions.map((version) => version.version).join(', ') || 'no version yet'}\n`,
+    `curate: ${after.validation.passed} task(s) passed validation, ${after.validation.failed} failed; release ` +
+      `${after.releaseFolder}: ${
+        after.releasedVersions.map((version) => version.version).join(', ') || 'no version yet'
+      }\n`,
   );
   return 0;
 }

@@ -55,8 +55,9 @@ export function SourcesScreen(props: SourcesScreenProps): React.JSX.Element {
   const visible = Math.max(1, height - 2 - footer);
   const first = Math.min(Math.max(0, cursor - Math.floor(visible / 2)), Math.max(0, repositories.length - visible));
   const nameWidth = Math.min(18, Math.max(...repositories.map((repository) => repository.name.length), 4));
-  const header = `    ${'repository'.padEnd(nameWidth)} ${'commit'.padEnd(12)} co env ${'functions'.padStart(9)} \
-${'cand'.padStart(5)} ${'mined'.padStart(11)} ${'tasks'.padStart(5)}${wide ? '  origin' : ''}`;
+  const header =
+    `    ${'repository'.padEnd(nameWidth)} ${'commit'.padEnd(12)} co env ${'functions'.padStart(9)} ` +
+    `${'cand'.padStart(5)} ${'mined'.padStart(11)} ${'tasks'.padStart(5)}${wide ? '  origin' : ''}`;
   return (
     <Box flexDirection="column" width={width}>
       <Text bold wrap="truncate-end">
@@ -78,8 +79,8 @@ ${'cand'.padStart(5)} ${'mined'.padStart(11)} ${'tasks'.padStart(5)}${wide ? '  
       <Box flexDirection="column" marginTop={1}>
         {standIns.length === 0 ? null : (
           <Text dimColor wrap="truncate-end">
-            {`≈ ${standIns.join(', ')}: a folder that is not a git repository (a release's sdist) stands in for that \
-commit`}
+            {`≈ ${standIns.join(', ')}: a folder that is not a git repository (a release's sdist) stands in for that ` +
+              `commit`}
           </Text>
         )}
         <Text wrap="truncate-end">
@@ -99,8 +100,7 @@ commit`}
           <Text dimColor>release </Text>
           {`${status.releaseFolder}: ${
             status.releasedVersions.length === 0
-              ? 'no version \
-yet'
+              ? 'no version yet'
               : status.releasedVersions.map((version) => `${version.version} (${version.tasks})`).join(', ')
           }`}
         </Text>
@@ -137,8 +137,8 @@ function SourceRow(props: {
       {` ${commitCell(repository)}`}
       {tick(repository.checkedOut)}
       {tick(repository.environment)}
-      {` ${String(repository.functions).padStart(9)} ${String(repository.candidates).padStart(5)} \
-${`${repository.withTests}/${repository.mined}`.padStart(11)} ${String(repository.tasks).padStart(5)}`}
+      {` ${String(repository.functions).padStart(9)} ${String(repository.candidates).padStart(5)} ` +
+        `${`${repository.withTests}/${repository.mined}`.padStart(11)} ${String(repository.tasks).padStart(5)}`}
       {props.wide ? <Text dimColor>{`  ${repository.origin}`}</Text> : null}
     </Text>
   );

@@ -73,8 +73,8 @@ describe('the stages screen', () => {
             stage: 'validate',
             repository: null,
             message:
-              'demo-inventory.models.Record.__eq__ failed: fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not \
-fail without the body',
+              'demo-inventory.models.Record.__eq__ failed: fails-without-body: 2 of 13 FAIL_TO_PASS test(s) do not ' +
+              'fail without the body',
           },
           21_000,
         ],

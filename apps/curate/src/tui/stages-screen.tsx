@@ -49,8 +49,8 @@ export function StagesScreen({ board, width, height, now }: StagesScreenProps): 
         <Text wrap="truncate-end" dimColor>
           {running === undefined
             ? ' '
-            : `  ▶ ${rowName(running)} (${formatSeconds(elapsedSeconds(running, now))},${etaText(running, now)}): \
-${detailText(running)}`}
+            : `  ▶ ${rowName(running)} (${formatSeconds(elapsedSeconds(running, now))},${etaText(running, now)}): ` +
+              `${detailText(running)}`}
         </Text>
         {overall.map((row) => (
           <StageLine key={row.stage} row={row} nameWidth={overallWidth} width={width} now={now} twoLines={false} />
@@ -138,8 +138,8 @@ function Problems({ board, lines }: { readonly board: FlowBoard; readonly lines:
       {board.problems.slice(-(lines - 1)).map((problem, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a problem line is its place in the list
         <Text key={index} wrap="truncate-end" color="red">
-          {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: \
-${problem.message.split('\n')[0] ?? ''}`}
+          {`  ${problem.stage}${problem.repository === null ? '' : ` ${problem.repository}`}: ` +
+            `${problem.message.split('\n')[0] ?? ''}`}
         </Text>
       ))}
     </Box>

@@ -42,8 +42,8 @@ function overview(detail: TaskDetail): StyledLine[] {
     field('levels', modeLine),
     field(
       'lengths',
-      `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / \
-${task.solutionTokens} tokens · cc ${task.complexity}`,
+      `prompt ${task.promptLines} lines / ${task.promptTokens} tokens · solution ${task.solutionLines} lines / ` +
+        `${task.solutionTokens} tokens · cc ${task.complexity}`,
     ),
     field(
       'checks',
@@ -83,8 +83,9 @@ function validation(detail: TaskDetail): StyledLine[] {
     field('status', [
       { text: stored.status, color: STATUS_COLOURS[stored.status] },
       {
-        text: ` · ${when} · python ${stored.pythonVersion} · ${stored.repeat} gold run(s) · \
-${stored.seconds.toFixed(1)} s`,
+        text:
+          ` · ${when} · python ${stored.pythonVersion} · ${stored.repeat} gold run(s) · ` +
+          `${stored.seconds.toFixed(1)} s`,
         dim: true,
       },
     ]),

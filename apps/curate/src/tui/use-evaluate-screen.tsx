@@ -24,8 +24,9 @@ export function useEvaluateScreen({ session, state, dispatch, setTyping }: Scree
         const headline =
           report === undefined
             ? 'nothing was evaluated'
-            : `pass@1 ${(report.pass_at_1 * 100).toFixed(1)}%: ${report.resolved_instances} of \
-${report.total_instances} resolved (${summary.reports.length} model(s); report ${summary.reports[0]?.file ?? ''})`;
+            : `pass@1 ${(report.pass_at_1 * 100).toFixed(1)}%: ${report.resolved_instances} of ` +
+              `${report.total_instances} resolved (${summary.reports.length} model(s); report ` +
+              `${summary.reports[0]?.file ?? ''})`;
         dispatch({ kind: 'evaluate-ended', ok: true, message: headline });
       })
       .catch((error: unknown) => dispatch({ kind: 'evaluate-ended', ok: false, message: errorLine(error) }));

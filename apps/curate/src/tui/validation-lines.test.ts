@@ -51,8 +51,8 @@ describe('entryLine', () => {
     expect(columns).toEqual({ status: 6, id: 43 });
     // The empty body solves it: every one of its tests passes without the body.
     expect(lineText(entryLine(entry(EMPTY_BODY_SOLVES), columns, true))).toBe(
-      '› ✗ failed demo-inventory.util.ensure_non_negative     fails-without-body: no FAIL_TO_PASS test \
-fails without the body (4 pass)',
+      '› ✗ failed demo-inventory.util.ensure_non_negative     fails-without-body: no FAIL_TO_PASS test ' +
+        'fails without the body (4 pass)',
     );
     const passed = lineText(entryLine(entry('demo-inventory.pricing.quote'), columns, false));
     expect(passed).toMatch(

@@ -23,8 +23,8 @@ export interface DatedCheckout {
 }
 
 /** How a body is dated, as a fresh version's records and its release say it. */
-export const BODY_DATED_BY = `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author time of the \
-body's newest code line`;
+export const BODY_DATED_BY =
+  `git ${BODY_BLAME_ARGS.join(' ')} at the base commit: the author ` + `time of the body's newest code line`;
 
 /** How a repository dated by release diff says it in a release's and a record's `dated_by` (body-dating.ts). */
 export const RELEASE_DIFF_DATED_BY = 'release-diff';

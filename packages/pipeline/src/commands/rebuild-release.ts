@@ -1,3 +1,4 @@
+import { readCurrentVerdicts } from '@repocod/validate';
 import { join } from 'node:path';
 import type { Catalog } from '@repocod/catalog';
 import { checkpointDigest } from '@repocod/catalog';
@@ -14,7 +15,6 @@ import { fetchStandIn, localExecutor, validateRunsOf } from '@repocod/runner';
 import type { PreparedRepository } from '@repocod/runner';
 import { parseSelectionSpec } from '@repocod/tasks';
 import { JobCounter } from '../jobs/counted-executor.js';
-import { currentVerdicts } from '../steps/current-verdicts.js';
 import { extractStep } from '../steps/extract.js';
 import { listRepositories } from '../steps/find-repository.js';
 import { PreparedRepositories } from '../steps/prepare.js';
@@ -287,7 +287,7 @@ async function releaseManifestOf(catalog: Catalog, inputs: ManifestInputs): Prom
   const tasks = [];
   for (const name of inputs.repositories) tasks.push(...(await catalog.tasks(name)));
   const byId = new Map(tasks.map((task) => [task.instanceId, task]));
-  const verdicts = await currentVerdicts(catalog);
+  const verdicts = await readCurrentVerdicts(catalog);
   const judged = [...verdicts]
     .filter(([id, status]) => byId.has(id) && status !== 'infra-error')
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

@@ -50,7 +50,7 @@ export interface FlowStatusOptions extends FindRepositoryOptions {
 /** Where the flow stands: shown when the TUI starts (so a resumed session shows what is done) and by --status. */
 export async function flowStatus(catalog: Catalog, options: FlowStatusOptions): Promise<FlowStatus> {
   const stateRoot = options.stateRoot ?? join(options.projectRoot, '.repocod');
-  const counts = await countsByRepository(catalog);
+  const counts = new Map((await catalog.repositoryCounts()).map((row) => [row.repository, row]));
   const repositories = listRepositories(options).map((entry): RepositoryStatus => {
     const of = counts.get(entry.name);
     return {
@@ -85,40 +85,6 @@ export async function flowStatus(catalog: Catalog, options: FlowStatusOptions): 
       tasks: config.numExamples,
     })),
   };
-}
-
-interface Counts {
-  functions: number;
-  candidates: number;
-  mined: number;
-  withTests: number;
-  tasks: number;
-}
-
-async function countsByRepository(catalog: Catalog): Promise<Map<string, Counts>> {
-  // One query: mining rows are counted per function over every mining key, newest answer winning.
-  const result = await catalog.query(`
-    WITH fns AS (SELECT repository, count(*) AS functions, count(*) FILTER (WHERE is_candidate) AS candidates FROM \
-functions GROUP BY repository),
-         mined AS (SELECT repository, count(DISTINCT function_id) AS mined, count(DISTINCT function_id) FILTER (WHERE \
-status = 'tests') AS with_tests FROM relevant_tests GROUP BY repository),
-         t AS (SELECT repository, count(*) AS tasks FROM tasks GROUP BY repository)
-    SELECT r.name, coalesce(fns.functions, 0), coalesce(fns.candidates, 0), coalesce(mined.mined, 0), \
-coalesce(mined.with_tests, 0), coalesce(t.tasks, 0)
-      FROM repositories r LEFT JOIN fns ON fns.repository = r.name LEFT JOIN mined ON mined.repository = r.name LEFT \
-JOIN t ON t.repository = r.name`);
-  const counts = new Map<string, Counts>();
-  for (const row of result.rows) {
-    const [name, functions, candidates, mined, withTests, tasks] = row;
-    counts.set(String(name), {
-      functions: Number(functions),
-      candidates: Number(candidates),
-      mined: Number(mined),
-      withTests: Number(withTests),
-      tasks: Number(tasks),
-    });
-  }
-  return counts;
 }
 
 function hasEnvironment(envsRoot: string, entry: ManifestEntry): boolean {

@@ -271,10 +271,10 @@ export async function rankCandidates(
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
-      `the selection spec's score (${spec.score}) or filter (${spec.filter}) cannot rank candidates before mining: \
-Lite-first mining can use only ` +
-        `the columns ${PROSPECTIVE_TASK_COLUMNS.join(', ')}; fix the spec, or mine every candidate (--all). DuckDB \
-said: ${error instanceof Error ? error.message : String(error)}`,
+      `the selection spec's score (${spec.score}) or filter (${spec.filter}) cannot rank candidates before mining: ` +
+        `Lite-first mining can use only ` +
+        `the columns ${PROSPECTIVE_TASK_COLUMNS.join(', ')}; fix the spec, or mine every candidate (--all). DuckDB ` +
+        `said: ${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }

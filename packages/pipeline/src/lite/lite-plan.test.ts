@@ -109,23 +109,26 @@ describe('planLiteMining', () => {
     expect(second.levels[0]).toMatchObject({ state: 'exhausted', found: 1, mined: 2, cutoff: null });
   });
 
-  it('counts neither errors nor failed checks as tasks, does not plan them again, and widens the next round by the \
-yield', () => {
-    const fns = [9, 8, 7, 6, 5, 4, 3, 2, 1].map((score) => candidate(`f${score}`, score));
-    const [f9, f8, f7] = fns as [LiteCandidate, LiteCandidate, LiteCandidate];
-    const result = plan(
-      fns,
-      [
-        [f9, 'error'],
-        [f8, 'failed-checks'],
-        [f7, 'tests'],
-      ],
-      3,
-    );
-    // 1 task from 3 mined: yield (1+1)/(3+1) = 1/2, so the 2 missing tasks need 4 more candidates.
-    expect(ids(result)).toEqual(['r:f6', 'r:f5', 'r:f4', 'r:f3']);
-    expect(result.levels[0]).toMatchObject({ state: 'mining', found: 1, mined: 3, next: 4 });
-  });
+  it(
+    'counts neither errors nor failed checks as tasks, does not plan them again, and widens the next round by the ' +
+      'yield',
+    () => {
+      const fns = [9, 8, 7, 6, 5, 4, 3, 2, 1].map((score) => candidate(`f${score}`, score));
+      const [f9, f8, f7] = fns as [LiteCandidate, LiteCandidate, LiteCandidate];
+      const result = plan(
+        fns,
+        [
+          [f9, 'error'],
+          [f8, 'failed-checks'],
+          [f7, 'tests'],
+        ],
+        3,
+      );
+      // 1 task from 3 mined: yield (1+1)/(3+1) = 1/2, so the 2 missing tasks need 4 more candidates.
+      expect(ids(result)).toEqual(['r:f6', 'r:f5', 'r:f4', 'r:f3']);
+      expect(result.levels[0]).toMatchObject({ state: 'mining', found: 1, mined: 3, next: 4 });
+    },
+  );
 
   it('mines an unmined candidate ranked above the cut (one a previous run left out) before stopping', () => {
     const [a, b, c] = [candidate('a', 9), candidate('b', 8), candidate('c', 7)];

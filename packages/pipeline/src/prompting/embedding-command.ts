@@ -63,8 +63,8 @@ export class EmbeddingCommand {
     const status = await exited;
     if (status !== 0)
       throw this.failure(
-        `exited with status ${status}${tail(Buffer.concat(stderr).toString('utf8'))}; run it by hand on one line \
-like {"text": "def f(): ..."} to see why`,
+        `exited with status ${status}${tail(Buffer.concat(stderr).toString('utf8'))}; run it by hand on one line ` +
+          `like {"text": "def f(): ..."} to see why`,
       );
     if (malformed !== null) throw malformed;
     if (vectors.length !== texts.length)
@@ -83,8 +83,8 @@ like {"text": "def f(): ..."} to see why`,
       throw this.failure(`output line ${number} is not a JSON array of numbers: ${line.slice(0, 80)}`);
     if (this.dimensions !== null && value.length !== this.dimensions)
       throw this.failure(
-        `output line ${number} has ${value.length} dimensions, earlier embeddings ${this.dimensions}; one model must \
-embed every text`,
+        `output line ${number} has ${value.length} dimensions, earlier embeddings ${this.dimensions}; one model must ` +
+          `embed every text`,
       );
     this.dimensions = value.length;
     return value as number[];

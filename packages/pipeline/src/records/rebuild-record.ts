@@ -4,7 +4,7 @@ import { CONTEXT_LEVELS, LEVEL_MODES } from '@repocod/core';
 import { networkBound } from '@repocod/mining';
 import type { EnvironmentMarker } from '@repocod/runner';
 import { projectName, releaseInstanceId } from '@repocod/runner';
-import { taskHash } from '@repocod/validate';
+import { currentValidations, taskHash } from '@repocod/validate';
 import type { BodyDateFields, FreshnessInputs, RecordFreshness } from './record-freshness.js';
 import { recordFreshness } from './record-freshness.js';
 import type { TaskFacts } from './task-facts.js';
@@ -226,15 +226,7 @@ export function currentVerdicts(
   tasks: readonly StoredTask[],
   validations: readonly StoredValidation[],
 ): Map<string, StoredValidation> {
-  const verdicts = new Map<string, StoredValidation>();
-  const byTask = new Map<string, StoredValidation[]>();
-  for (const row of validations) byTask.set(row.instanceId, [...(byTask.get(row.instanceId) ?? []), row]);
-  for (const task of tasks) {
-    const hash = taskHash(task);
-    const latest = newestFirst((byTask.get(task.instanceId) ?? []).filter((row) => row.taskHash === hash))[0];
-    if (latest !== undefined) verdicts.set(task.instanceId, latest);
-  }
-  return verdicts;
+  return currentValidations(validations, new Map(tasks.map((task) => [task.instanceId, taskHash(task)])));
 }
 
 export function verdictValue(verdict: StoredValidation | undefined): boolean | null {

@@ -68,9 +68,10 @@ export function recordFreshness(repository: string, tasks: readonly StoredTask[]
       const when = dated === null ? 'was never dated' : `last changed ${dated.body_changed_at}`;
       throw new RepocodError(
         'usage',
-        `--changed-since ${inputs.cutoff}: ${repository}'s task ${task.instanceId} ${when}, not after the cutoff; \
-its tasks were built under another cutoff: give the one they were built with, or run \`repocod tasks ${repository} \
---changed-since ${inputs.cutoff}\` again`,
+        `--changed-since ${inputs.cutoff}: ${repository}'s task ${task.instanceId} ${when}, not after the cutoff; ` +
+          `its tasks were built under another cutoff: give the one they were built with, or run \`repocod tasks ` +
+          `${repository} ` +
+          `--changed-since ${inputs.cutoff}\` again`,
       );
     }
     byInstance.set(task.instanceId, dated);

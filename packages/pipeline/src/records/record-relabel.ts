@@ -30,8 +30,9 @@ export async function relabelRecord(
   if (known === undefined || !existsSync(known.root))
     throw new RepocodError(
       'usage',
-      `${repository}: not extracted in the catalog ${catalog.path}, or its checkout is gone; the labels are read from \
-its source (run \`repocod env ${repository}\` and \`repocod extract\`)`,
+      `${repository}: not extracted in the catalog ${catalog.path}, or its checkout is gone; the labels are read ` +
+        `from ` +
+        `its source (run \`repocod env ${repository}\` and \`repocod extract\`)`,
     );
   const lines = readFileSync(linesPath, 'utf8')
     .split('\n')
@@ -44,8 +45,8 @@ its source (run \`repocod env ${repository}\` and \`repocod extract\`)`,
     if (fn === undefined)
       throw new RepocodError(
         'usage',
-        `${linesPath}:${line}: ${String(row.file)}::${String(row.qualname)} is not a function of ${repository}'s \
-extraction at ${known.root}; is the checkout at the record's base commit?`,
+        `${linesPath}:${line}: ${String(row.file)}::${String(row.qualname)} is not a function of ${repository}'s ` +
+          `extraction at ${known.root}; is the checkout at the record's base commit?`,
       );
     return fn;
   });

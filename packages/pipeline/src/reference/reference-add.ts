@@ -86,9 +86,9 @@ export async function storedReferenceRows(
     const known = (await store.references()).map((summary) => summary.name);
     throw new RepocodError(
       'usage',
-      `no reference ${name} in the catalog (${known.length > 0 ? `it has ${known.join(', ')}` : 'it has none'}); \
-add one \
-with repocod reference add ${name} --from SOURCE`,
+      `no reference ${name} in the catalog (${known.length > 0 ? `it has ${known.join(', ')}` : 'it has none'}); ` +
+        `add one ` +
+        `with repocod reference add ${name} --from SOURCE`,
     );
   }
   const stored = await store.referenceRows(name);

@@ -37,9 +37,10 @@ export async function referenceOfRelease(
   if (options?.name !== undefined && options.name !== over)
     throw new RepocodError(
       'usage',
-      `selection ${selection.selectionId} is ${over === undefined ? 'over no reference' : `over reference ${over}`}, \
-not ${options.name}; run \`repocod select --reference ${options.name} --keep-all\` (and validate it), or give \
---selection ID of a selection over it`,
+      `selection ${selection.selectionId} is ${over === undefined ? 'over no reference' : `over reference ${over}`}, ` +
+        `not ${options.name}; run \`repocod select --reference ${options.name} --keep-all\` (and validate it), or ` +
+        `give ` +
+        `--selection ID of a selection over it`,
     );
   if (over === undefined) return null;
   if (options === undefined)
@@ -51,8 +52,8 @@ not ${options.name}; run \`repocod select --reference ${options.name} --keep-all
   if (stored === null)
     throw new RepocodError(
       'usage',
-      `selection ${selection.selectionId} is over reference ${over}, which the catalog no longer holds; add it again \
-(repocod reference add ${over} --from SOURCE) before releasing`,
+      `selection ${selection.selectionId} is over reference ${over}, which the catalog no longer holds; add it again ` +
+        `(repocod reference add ${over} --from SOURCE) before releasing`,
     );
   const audit = await referenceAuditReport(catalog, over, {
     repositories: listRepositories(options),

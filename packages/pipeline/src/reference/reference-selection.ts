@@ -28,8 +28,9 @@ export async function selectionOverReference(
     if (over !== reference)
       throw new RepocodError(
         'usage',
-        `selection ${selectionId} is ${over === undefined ? 'over no reference' : `over reference ${over}`}, not \
-${reference}; run \`repocod select --reference ${reference} --keep-all\`, or give the --selection of one over it`,
+        `selection ${selectionId} is ${over === undefined ? 'over no reference' : `over reference ${over}`}, not ` +
+          `${reference}; run \`repocod select --reference ${reference} --keep-all\`, or give the --selection of one ` +
+          `over it`,
       );
     return selectionId;
   }
@@ -37,8 +38,8 @@ ${reference}; run \`repocod select --reference ${reference} --keep-all\`, or giv
   if (newest === undefined)
     throw new RepocodError(
       'usage',
-      `no selection over reference ${reference} in the catalog; run \`repocod select --reference ${reference} \
---keep-all\` first`,
+      `no selection over reference ${reference} in the catalog; run \`repocod select --reference ${reference} ` +
+        `--keep-all\` first`,
     );
   return newest.selectionId;
 }

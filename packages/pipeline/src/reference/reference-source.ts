@@ -103,8 +103,9 @@ export function readLocalReferenceSource(
   if (/\.parquet$/i.test(path)) return { records: recordsOfParquet(path), files: [path] };
   throw new RepocodError(
     'usage',
-    `--from ${path}: not a source a reference is read from; give a .jsonl, .json or .parquet file, a release folder or \
-hub:ORG/NAME`,
+    `--from ${path}: not a source a reference is read from; give a .jsonl, .json or .parquet file, a release folder ` +
+      `or ` +
+      `hub:ORG/NAME`,
   );
 }
 
@@ -147,8 +148,8 @@ function parquetFilesOfFolder(folder: string, config: string | null): string[] {
     const configs = readdirSync(folder).filter((name) => parquet(join(folder, name)).length > 0);
     throw new RepocodError(
       'path-not-found',
-      `${join(folder, config)}: no Parquet file for --config ${config}; configs in ${folder}: \
-${configs.sort().join(', ') || 'none'}`,
+      `${join(folder, config)}: no Parquet file for --config ${config}; configs in ${folder}: ` +
+        `${configs.sort().join(', ') || 'none'}`,
     );
   }
   for (const directory of [join(folder, 'data'), folder]) {

@@ -19,10 +19,13 @@ export function changesSection(report: VersionDiffReport): string {
   return [
     `## Changes since ${a.version}`,
     '',
-    `Version ${b.version} against ${a.version} (\`repocod report --diff ${a.version} ${b.version}\` lists every task): \
-${kept} task(s) kept (the same function in both; ${changed} with a changed body), ${report.added.length} added, \
-${report.removed.length} removed. Each added or removed task has the first reason that explains it, from the catalog \
-that built ${b.version}.`,
+    `Version ${b.version} against ${a.version} (\`repocod report --diff ${a.version} ${b.version}\` lists every ` +
+      `task): ` +
+      `${kept} task(s) kept (the same function in both; ${changed} with a changed body), ${report.added.length} ` +
+      `added, ` +
+      `${report.removed.length} removed. Each added or removed task has the first reason that explains it, from the ` +
+      `catalog ` +
+      `that built ${b.version}.`,
     '',
     '| version | cutoff | repository | base commit | committed | tasks |',
     '|---|---|---|---|---|---|',

@@ -20,8 +20,8 @@ export function freshnessSection(version: string, freshness: ReleaseFreshness): 
     '|---|---|---|---|---|---|',
     ...freshness.repositories.map(
       (entry) =>
-        `| ${entry.repo} | \`${entry.base_commit.slice(0, 12)}\` | ${entry.base_committed_at} | ${entry.tasks} | \
-${entry.oldest_body_changed_at} | ${entry.newest_body_changed_at} |`,
+        `| ${entry.repo} | \`${entry.base_commit.slice(0, 12)}\` | ${entry.base_committed_at} | ${entry.tasks} | ` +
+        `${entry.oldest_body_changed_at} | ${entry.newest_body_changed_at} |`,
     ),
     '',
     ...(diffed.length === 0 ? [] : [...diffed.flatMap(releaseDiffLines), '']),

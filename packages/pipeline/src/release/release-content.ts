@@ -17,7 +17,7 @@ import { freshnessRecord, releaseFreshness } from './release-freshness.js';
 import { TASK_RECORD, taskRecords } from './task-record.js';
 import { checkOneEraPerRepository, releasedTask } from './released-task.js';
 import { releaseInstanceId } from '@repocod/runner';
-import { taskHash } from '@repocod/validate';
+import { readCurrentValidations, taskHash } from '@repocod/validate';
 import type { ValidationCounts } from '@repocod/validate';
 import { countValidations, firstProblem } from '@repocod/validate';
 
@@ -88,34 +88,25 @@ export async function releaseContent(catalog: Catalog, options: ReleaseContentOp
       `--keep ${unknownKeeps.join(', ')}: not a task of selection ${selection.selectionId}`,
     );
 
-  // Newest first within a task: the first row of a task's present content is its current validation.
-  const newest = new Map<string, StoredValidation>();
-  for (const row of await catalog.validations({ instanceIds: inCatalog.map((task) => task.instanceId) })) {
-    const key = `${row.instanceId}\n${row.taskHash}`;
-    if (!newest.has(key)) newest.set(key, row);
-  }
+  const found = await readCurrentValidations(
+    catalog,
+    inCatalog.map((task) => ({ instanceId: task.instanceId, hash: taskHash(task) })),
+  );
   // Found by the catalog's names; from here on each task is named as the release names it (released-task.ts).
-  const current = new Map<string, StoredValidation>();
-  for (const task of inCatalog) {
-    const found = newest.get(`${task.instanceId}\n${taskHash(task)}`);
-    if (found !== undefined) current.set(releaseInstanceId(task.instanceId), found);
-  }
+  const current = new Map([...found].map(([instanceId, row]) => [releaseInstanceId(instanceId), row]));
   const tasks = inCatalog.map(releasedTask);
   const unvalidated = tasks.filter((task) => !current.has(task.instanceId));
   if (unvalidated.length > 0) {
     const repositories = [...new Set(unvalidated.map((task) => task.repository))].sort();
     throw new RepocodError(
       'usage',
-      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been \
-validated as they are now (${unvalidated
-        .slice(0, 3)
-        .map((task) => task.instanceId)
-        .join(', ')}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${
-        options.selectionId === undefined
-          ? ''
-          : ` \
---selection ${selection.selectionId}`
-      }\` first (repositories: ${repositories.join(', ')})`,
+      `${unvalidated.length} of the ${tasks.length} task(s) of selection ${selection.selectionId} have not been ` +
+        `validated as they are now (${unvalidated
+          .slice(0, 3)
+          .map((task) => task.instanceId)
+          .join(', ')}${unvalidated.length > 3 ? ', …' : ''}); run \`repocod validate${
+          options.selectionId === undefined ? '' : ` --selection ${selection.selectionId}`
+        }\` first (repositories: ${repositories.join(', ')})`,
     );
   }
 
@@ -140,11 +131,19 @@ validated as they are now (${unvalidated
       released.push({ task, validation });
     } else leftOut.push(entry);
   }
+  if (released.length === 0 && leftOut.length === 0) {
+    // Nothing was picked: the cause is upstream (no candidate, none mined with tests), not validation.
+    throw new RepocodError(
+      'usage',
+      `selection ${selection.selectionId} holds no task: nothing to release (extract, mine and tasks say why: ` +
+        'no candidate, or none with relevant tests; `repocod sql "select count(*) from tasks"` counts the tasks)',
+    );
+  }
   if (released.length === 0) {
     throw new RepocodError(
       'usage',
-      `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to release \
-(\`repocod validate\` lists why; --keep ID releases a task all the same)`,
+      `no task of selection ${selection.selectionId} passed validation (${leftOut.length} failed); nothing to ` +
+        'release (`repocod validate` lists why; --keep ID releases a task all the same)',
     );
   }
   const releasedTasks = released.map(({ task }) => task);
@@ -350,9 +349,9 @@ export function cardBody(
   const mean = (values: readonly number[]): string =>
     values.length === 0 ? '–' : (values.reduce((sum, value) => sum + value, 0) / values.length).toFixed(1);
   const statsRow = (label: string, group: readonly StoredTask[]): string =>
-    `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | \
-${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | \
-${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => testsOf.get(task.instanceId) ?? 0))} |`;
+    `| ${label} | ${group.length} | ${mean(group.map((task) => task.promptLines))} | ` +
+    `${mean(group.map((task) => task.solutionLines))} | ${mean(group.map((task) => task.solutionTokens))} | ` +
+    `${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => testsOf.get(task.instanceId) ?? 0))} |`;
   const header = [
     '| | tasks | prompt lines | solution lines | solution tokens | complexity | tests per task |',
     '|---|---|---|---|---|---|---|',
@@ -360,8 +359,8 @@ ${mean(group.map((task) => task.complexity))} | ${mean(group.map((task) => tests
   const repositories = [...new Set(tasks.map((task) => task.repo))].sort();
   const { counts } = facts;
   const checkRow = (label: string, check: keyof ValidationCounts['byCheck']): string =>
-    `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | \
-${counts.byCheck[check]['infra-error']} |`;
+    `| ${label} | ${counts.byCheck[check].passed} | ${counts.byCheck[check].failed} | ` +
+    `${counts.byCheck[check]['infra-error']} |`;
   const environments = [...new Map(released.map(({ task, validation }) => [task.repo, validation])).entries()].sort(
     ([a], [b]) => (a < b ? -1 : 1),
   );
@@ -436,8 +435,8 @@ ${counts.byCheck[check]['infra-error']} |`;
     `Of ${facts.selected} selected tasks, ${counts.byStatus.passed} passed every check; released: ${tasks.length}` +
       (facts.kept.length > 0 ? ` (${facts.kept.length} kept by the curator despite a failed check)` : '') +
       `; left out: ${facts.leftOut.length}. ` +
-      `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in \
-${counts.tasksWithFlakyTests} task(s)` +
+      `Tests whose outcome flipped across the runs were removed from FAIL_TO_PASS: ${counts.flakyTests} in ` +
+      `${counts.tasksWithFlakyTests} task(s)` +
       (counts.droppedTests > 0
         ? `; tests that pass without the body were removed from FAIL_TO_PASS: ${counts.droppedTests}.`
         : '.'),
@@ -458,8 +457,9 @@ ${counts.tasksWithFlakyTests} task(s)` +
         ]),
     `Provenance: ${counts.toolVersions.join(', ')}; ${environments
       .map(
-        ([repo, validation]) => `${repo}: Python \
-${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHash.slice(0, 16)}\``,
+        ([repo, validation]) =>
+          `${repo}: Python ` +
+          `${validation.pythonVersion}, installed packages sha256 \`${validation.packagesHash.slice(0, 16)}\``,
       )
       .join('; ')}.`,
     `Each task's checks, tests removed and run ids are in \`${version}/${VALIDATION_RECORD}\`.`,

@@ -33,8 +33,8 @@ export function releaseEnvironments(validations: readonly StoredValidation[], en
         join(envsRoot, environmentDirectoryName(validation.repository, validation.environmentKey)),
       );
       const header = [
-        `# ${validation.repository}: Python ${validation.pythonVersion}, environment \
-${validation.environmentKey.slice(0, 16)}, packages sha256 ${validation.packagesHash.slice(0, 16)}`,
+        `# ${validation.repository}: Python ${validation.pythonVersion}, environment ` +
+          `${validation.environmentKey.slice(0, 16)}, packages sha256 ${validation.packagesHash.slice(0, 16)}`,
       ];
       if (marker === null)
         return [

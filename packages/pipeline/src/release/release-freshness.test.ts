@@ -138,8 +138,8 @@ describe('a release of a catalog whose bodies are dated', () => {
     expect(card).toContain('## Freshness');
     expect(card).toContain('written or changed after **2025-01-01T00:00:00Z**');
     expect(card).toContain(
-      `| ${task?.repo} | \`${baseCommit.slice(0, 12)}\` | ${record.repositories[0].base_committed_at} | 1 | \
-${REWRITTEN} | ${REWRITTEN} |`,
+      `| ${task?.repo} | \`${baseCommit.slice(0, 12)}\` | ${record.repositories[0].base_committed_at} | 1 | ` +
+        `${REWRITTEN} | ${REWRITTEN} |`,
     );
     expect(card).toContain('`2.0/freshness.json`');
     // The section sits in the card's body, before the statistics.
@@ -172,8 +172,8 @@ describe('evaluate --since on a dated release', () => {
     const [stored] = await evaluationReports(catalog, run.runId);
     expect(stored?.report).toEqual(gold?.report);
     expect(reportText(stored?.report ?? (gold?.report as never))).toContain(
-      `since ${since}: 1 task(s) scored, whose body changed on or after it; 2 left out (1 changed before it, 1 \
-without a body date)`,
+      `since ${since}: 1 task(s) scored, whose body changed on or after it; 2 left out (1 changed before it, 1 ` +
+        `without a body date)`,
     );
   }, 300_000);
 

@@ -73,9 +73,10 @@ export class NotChangedSinceError extends RepocodError {
       .map((task) => `${task.instanceId} (${task.bodyChangedAt === null ? 'never dated' : task.bodyChangedAt})`);
     super(
       'usage',
-      `--changed-since ${cutoff}: ${tasks.length} released task(s) have no body changed after it: \
-${named.join(', ')}${tasks.length > 5 ? ', …' : ''}; make their tasks with \`repocod tasks --changed-since ${cutoff}\` \
-(it dates every body), select without them (--filter), or publish with an earlier --changed-since`,
+      `--changed-since ${cutoff}: ${tasks.length} released task(s) have no body changed after it: ` +
+        `${named.join(', ')}${tasks.length > 5 ? ', …' : ''}; make their tasks with \`repocod tasks --changed-since ` +
+        `${cutoff}\` ` +
+        `(it dates every body), select without them (--filter), or publish with an earlier --changed-since`,
     );
     this.name = 'NotChangedSinceError';
     this.cutoff = cutoff;

@@ -43,8 +43,8 @@ describe('tasks as a release names them', () => {
       ],
     ]);
     expect(error.message).toBe(
-      `selection 4dafa8ad08d5041b: flask at 2 commits (flask, flask@${ERA}); a version takes one commit of a \
-repository, so that an instance id names one task: keep one of flask and flask@${ERA}`,
+      `selection 4dafa8ad08d5041b: flask at 2 commits (flask, flask@${ERA}); a version takes one commit of a ` +
+        `repository, so that an instance id names one task: keep one of flask and flask@${ERA}`,
     );
   });
 });

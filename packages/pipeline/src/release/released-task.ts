@@ -19,8 +19,9 @@ export class TwoErasError extends RepocodError {
   constructor(fields: Pick<TwoErasError, 'repository' | 'eras'>, what: string, fix: string) {
     super(
       'usage',
-      `${what}: ${fields.repository} at ${fields.eras.size} commits (${[...fields.eras.keys()].join(', ')}); a version \
-takes one commit of a repository, so that an instance id names one task: ${fix}`,
+      `${what}: ${fields.repository} at ${fields.eras.size} commits (${[...fields.eras.keys()].join(', ')}); a ` +
+        `version ` +
+        `takes one commit of a repository, so that an instance id names one task: ${fix}`,
     );
     this.name = 'TwoErasError';
     this.repository = fields.repository;

@@ -136,8 +136,9 @@ export function addedReason(facts: AddedTaskFacts): Verdict<AddedReason> {
   if (body.kind === 'dated' && body.changedAt !== null && changedAfter(body.changedAt, base.at))
     return {
       reason: 'changed-after-a',
-      detail: `body changed ${day(body.changedAt)} in ${(body.commit ?? '').slice(0, 12)}, after \
-${base.commit.slice(0, 12)} (${day(base.at)})`,
+      detail:
+        `body changed ${day(body.changedAt)} in ${(body.commit ?? '').slice(0, 12)}, after ` +
+        `${base.commit.slice(0, 12)} (${day(base.at)})`,
     };
   return {
     reason: 'not-in-a',

@@ -35,8 +35,8 @@ export function versionDiffText(report: VersionDiffReport): string {
           }),
         ];
   return `${[
-    `${a.version} → ${b.version}: ${report.kept.length} kept (${report.kept.length - changed.length} same body, \
-${changed.length} changed body), ${report.added.length} added, ${report.removed.length} removed`,
+    `${a.version} → ${b.version}: ${report.kept.length} kept (${report.kept.length - changed.length} same body, ` +
+      `${changed.length} changed body), ${report.added.length} added, ${report.removed.length} removed`,
     ...[a, b].map((side) => `  ${side.version}  ${side.tasks} tasks, cutoff ${cutoffText(side)}`),
     '',
     'base commits',

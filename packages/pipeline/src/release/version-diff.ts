@@ -1,9 +1,9 @@
+import { readCurrentVerdicts } from '@repocod/validate';
 import type { Catalog, CatalogFunction, StoredTask } from '@repocod/catalog';
 import { RepocodError } from '@repocod/core';
 import { projectName, releaseInstanceId } from '@repocod/runner';
 import { storedBodyDates } from '../candidates/body-dates.js';
 import { catalogMiningOutcomes, functionKey } from '../candidates/mining-outcomes.js';
-import { currentVerdicts } from '../steps/current-verdicts.js';
 import type { AddedReason, BodyDate, RemovedReason, RemovedTaskFacts } from './version-change-reasons.js';
 import { ADDED_REASONS, addedReason, keptChange, REMOVED_REASONS, removedReason } from './version-change-reasons.js';
 import type { VersionSide, VersionTask } from './version-side.js';
@@ -210,12 +210,12 @@ async function catalogFacts(catalog: Catalog, b: VersionSide, catalogName: strin
         'usage',
         `${catalogName} did not build version ${b.version}: it holds ${
           holds === '' ? `no task of ${repository}` : `${repository}'s tasks at ${holds}`
-        }, and version ${b.version} has ${repository} at ${base.baseCommit.slice(0, 12)}; give --db the catalog that \
-built ${b.version}`,
+        }, and version ${b.version} has ${repository} at ${base.baseCommit.slice(0, 12)}; give --db the catalog that ` +
+          `built ${b.version}`,
       );
     }
   }
-  const verdicts = await currentVerdicts(catalog);
+  const verdicts = await readCurrentVerdicts(catalog);
   const cache = new Map<string, Promise<RepositoryFacts>>();
   const repository = (name: string): Promise<RepositoryFacts> => {
     let found = cache.get(name);

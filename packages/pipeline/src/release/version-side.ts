@@ -42,8 +42,8 @@ export function releaseFolderVersions(folder: string): string[] {
   if (versions.length === 0)
     throw new RepocodError(
       'usage',
-      `--release ${folder} is not a release folder: no VERSION/${PARQUET_NAME} in it; give the folder \`repocod \
-publish --out\` wrote`,
+      `--release ${folder} is not a release folder: no VERSION/${PARQUET_NAME} in it; give the folder \`repocod ` +
+        `publish --out\` wrote`,
     );
   return versions;
 }

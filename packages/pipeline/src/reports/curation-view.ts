@@ -1,9 +1,8 @@
 import type { Catalog, StoredTask, StoredValidation } from '@repocod/catalog';
 import type { ContextLevel, Dependency } from '@repocod/core';
-import { taskHash, taskHashOf } from '@repocod/validate';
+import { readCurrentValidations, readCurrentVerdicts, taskHash, taskHashOf } from '@repocod/validate';
 import type { CheckResult } from '@repocod/validate';
 import { checksOf } from '@repocod/validate';
-import { currentVerdicts } from '../steps/current-verdicts.js';
 
 /**
  * What the curator's screens show of the catalog, read in one place so that the TUI (and anything
@@ -71,7 +70,7 @@ export async function taskOverviews(catalog: Catalog): Promise<TaskOverview[]> {
   const selection = await catalog.selection();
   const selected = new Set(selection?.picks.map((pick) => pick.instanceId) ?? []);
   // The verdicts alone: the evidence (checks, logs, test lists) is for one task's screen.
-  const current = await currentVerdicts(catalog, tasks);
+  const current = await readCurrentVerdicts(catalog, tasks);
   return tasks.map((task) => ({
     instanceId: task.instanceId,
     repository: task.repository,
@@ -95,8 +94,9 @@ export async function taskDetail(catalog: Catalog, instanceId: string): Promise<
   const task = await catalog.task(instanceId);
   if (task === null) return null;
   const validation =
-    (await currentValidations(catalog, [{ instanceId: task.instanceId, hash: taskHash(task) }])).get(task.instanceId) ??
-    null;
+    (await readCurrentValidations(catalog, [{ instanceId: task.instanceId, hash: taskHash(task) }])).get(
+      task.instanceId,
+    ) ?? null;
   return {
     task,
     dependencies: task.dependencies,
@@ -112,7 +112,7 @@ export async function validationOverview(catalog: Catalog): Promise<ValidationOv
   if (selection === null) return { selectionId: null, entries: [] };
   const picked = new Set(selection.picks.map((pick) => pick.instanceId));
   const tasks = (await catalog.taskSummaries()).filter((task) => picked.has(task.instanceId));
-  const current = await currentValidations(
+  const current = await readCurrentValidations(
     catalog,
     tasks.map((task) => ({ instanceId: task.instanceId, hash: taskHashOf(task) })),
   );
@@ -137,24 +137,6 @@ export async function validationOverview(catalog: Catalog): Promise<ValidationOv
 }
 
 /** The whole output of a run (a row of `runs`), or null when the catalog has no such run. */
-export async function runLog(catalog: Catalog, runId: string): Promise<string | null> {
-  const escaped = runId.replaceAll("'", "''");
-  const result = await catalog.query(`SELECT log FROM runs WHERE run_id = '${escaped}'`);
-  const cell = result.rows[0]?.[0];
-  return typeof cell === 'string' ? cell : null;
-}
-
-/** The newest validation of each task's present content (a rebuilt task's old verdicts do not count). */
-async function currentValidations(
-  catalog: Catalog,
-  tasks: readonly { readonly instanceId: string; readonly hash: string }[],
-): Promise<Map<string, StoredValidation>> {
-  if (tasks.length === 0) return new Map();
-  const hashes = new Map(tasks.map((task) => [task.instanceId, task.hash]));
-  const current = new Map<string, StoredValidation>();
-  // Rows come newest first within a task.
-  for (const row of await catalog.validations({ instanceIds: tasks.map((task) => task.instanceId) })) {
-    if (!current.has(row.instanceId) && hashes.get(row.instanceId) === row.taskHash) current.set(row.instanceId, row);
-  }
-  return current;
+export function runLog(catalog: Pick<Catalog, 'runLog'>, runId: string): Promise<string | null> {
+  return catalog.runLog(runId);
 }

@@ -22,8 +22,8 @@ export async function evaluationReports(catalog: EvaluationStore, runId: string)
     const known = (await catalog.evaluationRuns()).map((summary) => summary.runId);
     throw new RepocodError(
       'usage',
-      `no evaluation run ${runId} in the catalog (runs: ${known.slice(0, 10).join(', ') || 'none'}; \
-repocod evaluate --runs lists them)`,
+      `no evaluation run ${runId} in the catalog (runs: ${known.slice(0, 10).join(', ') || 'none'}; ` +
+        `repocod evaluate --runs lists them)`,
     );
   }
   const { tasks, since, insertion } = parseRunScope(run.tasks, runId);
@@ -53,8 +53,7 @@ function outcomeOf(row: StoredEvaluation): EvaluationOutcome {
   if (!(EVALUATION_OUTCOMES as readonly string[]).includes(row.outcome))
     throw new RepocodError(
       'catalog-error',
-      `evaluation of ${row.instanceId} in run ${row.runId}: unknown outcome \
-"${row.outcome}"`,
+      `evaluation of ${row.instanceId} in run ${row.runId}: unknown outcome "${row.outcome}"`,
     );
   return row.outcome as EvaluationOutcome;
 }

@@ -45,8 +45,8 @@ export async function levelModeReport(
     if (!existsSync(repository.root))
       throw new RepocodError(
         'usage',
-        `${name}: its checkout ${repository.root} is gone; the labels are read from its source (run \
-\`repocod env ${name}\`)`,
+        `${name}: its checkout ${repository.root} is gone; the labels are read from its source (run ` +
+          `\`repocod env ${name}\`)`,
       );
     const candidates = await catalog.functions(name, { candidatesOnly: true });
     const outcomes = new Map([

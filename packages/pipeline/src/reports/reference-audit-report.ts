@@ -16,7 +16,7 @@ import type {
 } from '@repocod/reference';
 import { auditReference, missingTestReason } from '@repocod/reference';
 import type { ManifestEntry } from '@repocod/runner';
-import { taskHash } from '@repocod/validate';
+import { readCurrentValidations, taskHash } from '@repocod/validate';
 import { functionKey } from '../candidates/mining-outcomes.js';
 import { GOLD_MODEL } from '../steps/evaluate.js';
 import { DEFAULT_RECORD_FOLDER } from '../records/rebuild-record-files.js';
@@ -75,10 +75,10 @@ export async function referenceAuditReport(
         goldCode: stored.goldCode,
         preTest: stored.preTest,
       };
-      const hash = taskHash(stored);
-      const latest = (await catalog.validations({ instanceIds: [stored.instanceId] }))
-        .filter((validation) => validation.taskHash === hash)
-        .sort((a, b) => b.validatedAt.getTime() - a.validatedAt.getTime())[0];
+      const current = await readCurrentValidations(catalog, [
+        { instanceId: stored.instanceId, hash: taskHash(stored) },
+      ]);
+      const latest = current.get(stored.instanceId);
       verdict = latest === undefined ? null : verdictOf(latest);
       const ours = new Set(stored.failToPass);
       const lacking = (row.failToPass ?? []).filter((test) => !ours.has(test));

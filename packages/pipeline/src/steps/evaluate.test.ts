@@ -104,8 +104,8 @@ describe('runEvaluateCommand on the demo release', () => {
           instance_id: QUOTE,
           model_name_or_path: 'empty',
           model_patch:
-            'diff --git a/inventory/pricing.py b/inventory/pricing.py\n--- a/inventory/pricing.py\n\
-+++ b/inventory/pricing.py\n@@ -1,1 +1,1 @@\n-no such line\n+x\n',
+            'diff --git a/inventory/pricing.py b/inventory/pricing.py\n--- a/inventory/pricing.py\n' +
+            '+++ b/inventory/pricing.py\n@@ -1,1 +1,1 @@\n-no such line\n+x\n',
         }),
         line({ instance_id: SLUGIFY, model_name_or_path: 'syntax', completion: 'return sep.join(\n' }),
         line({ instance_id: 'demo-nope', model_name_or_path: 'syntax', completion: 'return 1' }),

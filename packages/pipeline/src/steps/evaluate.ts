@@ -148,8 +148,7 @@ export async function evaluateStep(
           named,
           (task) => task.meta?.bodyChangedAt ?? null,
           options.since,
-          `${options.release} \
-(version ${release.version})`,
+          `${options.release} (version ${release.version})`,
         );
   const scope = dated?.tasks ?? named;
   const since = dated?.scope ?? null;
@@ -277,8 +276,9 @@ function unplacedPredictions(
         .map((prediction) => ({
           source: prediction.source,
           field: null,
-          message: `no repository of the manifest is ${task.repo} (task ${task.instanceId}): give the manifest the \
-release was built with (--manifest) or the clone (--source NAME=PATH)`,
+          message:
+            `no repository of the manifest is ${task.repo} (task ${task.instanceId}): give the manifest the ` +
+            `release was built with (--manifest) or the clone (--source NAME=PATH)`,
         })),
     );
 }

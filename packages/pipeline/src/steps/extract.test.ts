@@ -262,8 +262,9 @@ describe('extractStep on a changed tree', () => {
   it('keeps the clean functions of a file with a syntax error and reports it', async () => {
     writeFileSync(
       join(root, 'inventory/broken.py'),
-      'def good(a):\n    """Fine."""\n    return a + 1\n\n\ndef bad(:\n    return 2\n\n\ndef after(b):\n    return b * \
-2\n',
+      'def good(a):\n    """Fine."""\n    return a + 1\n\n\ndef bad(:\n    return 2\n\n\ndef after(b):\n    return ' +
+        'b * ' +
+        '2\n',
     );
     const { summary, events } = await extract({ root });
 

@@ -18,11 +18,14 @@ export class OtherCommitSelectedError extends RepocodError {
     const picked = [...fields.selections].map(([id, count]) => `${count} picked by selection ${id}`).join(', ');
     super(
       'usage',
-      `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} \
-(${picked}); building it at ${fields.baseCommit.slice(0, 12)} under the same name would replace the tasks those \
-selections name: build that commit with --at ${projectName(fields.repository)}=${fields.baseCommit.slice(0, 12)}, \
-which keeps it beside them as ${projectName(fields.repository)}@${fields.baseCommit.slice(0, 12)}, or in a catalog \
-of its own (--db ${suggestedCatalog(fields)})`,
+      `${fields.repository}: the catalog ${catalogPath} holds its tasks at ${fields.storedCommit.slice(0, 12)} ` +
+        `(${picked}); building it at ${fields.baseCommit.slice(0, 12)} under the same name would replace the tasks ` +
+        `those ` +
+        `selections name: build that commit with --at ` +
+        `${projectName(fields.repository)}=${fields.baseCommit.slice(0, 12)}, ` +
+        `which keeps it beside them as ${projectName(fields.repository)}@${fields.baseCommit.slice(0, 12)}, or in a ` +
+        `catalog ` +
+        `of its own (--db ${suggestedCatalog(fields)})`,
     );
     this.name = 'OtherCommitSelectedError';
     this.repository = fields.repository;

@@ -88,8 +88,9 @@ export class PreparedRepositories {
     const fix = era === null ? `drop --at ${project}=… to work on them` : `give --at ${project}=${era}`;
     throw new RepocodError(
       'usage',
-      `${name}: these tasks are ${project} at ${era ?? "its manifest's commit"}, but ${ats.join(' ')} builds ${built}; \
-${fix}`,
+      `${name}: these tasks are ${project} at ${era ?? "its manifest's commit"}, but ${ats.join(' ')} builds ` +
+        `${built}; ` +
+        `${fix}`,
     );
   }
 

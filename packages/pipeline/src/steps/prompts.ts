@@ -81,8 +81,8 @@ export async function promptsStep(
     if (repository === undefined)
       throw new RepocodError(
         'usage',
-        `${release.file}: no repository of the manifest is ${task.repo} (task ${task.instanceId}); give the manifest \
-the release was built with (--manifest)`,
+        `${release.file}: no repository of the manifest is ${task.repo} (task ${task.instanceId}); give the manifest ` +
+          `the release was built with (--manifest)`,
       );
     byRepository.set(repository, [...(byRepository.get(repository) ?? []), task]);
   }
@@ -96,8 +96,8 @@ the release was built with (--manifest)`,
     if (elsewhere !== undefined)
       throw new RepocodError(
         'usage',
-        `${elsewhere.instanceId}: the task is at ${elsewhere.baseCommit.slice(0, 12)}, the prepared ${repository} at \
-${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
+        `${elsewhere.instanceId}: the task is at ${elsewhere.baseCommit.slice(0, 12)}, the prepared ${repository} at ` +
+          `${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was built with`,
       );
     const started = performance.now();
     const corpus = givesFunctions(setting) ? RepositoryCorpus.read(prepared.checkout.path, parser) : null;
@@ -149,8 +149,8 @@ ${finder.baseCommit.slice(0, 12)}; give the sources and --at the release was bui
       `${repository}: ${tasks.length} prompt(s)` +
         (corpus === null
           ? ''
-          : `, a corpus of ${corpus.functions.length} functions read in ${seconds(read - started)} s, the prompts \
-made in ${seconds(performance.now() - read)} s`),
+          : `, a corpus of ${corpus.functions.length} functions read in ${seconds(read - started)} s, the prompts ` +
+            `made in ${seconds(performance.now() - read)} s`),
     );
   }
   const prompts = release.tasks.map((task) => written.get(task.instanceId) as TaskPrompt);

@@ -46,88 +46,91 @@ afterAll(async () => {
 const bytesOf = (folder: string, path: string): Buffer => readFileSync(join(folder, path));
 
 describe('publishing a validated selection', () => {
-  it('writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation \
-record', async () => {
-    const release = await publishStep(catalog, { version: '1.0', out, selectionId, stateRoot: state });
-    expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
-    // The exact packages the tasks were validated with, from the environment's marker.
-    const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
-    expect(environments).toMatch(
-      new RegExp(
-        String.raw`^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer` +
-          String.raw` (uv|pip), undated\n`,
-      ),
-    );
-    expect(environments).toMatch(/^pytest==8\.3\.5$/m);
-    expect(release.content?.leftOut).toEqual([
-      {
-        instanceId: EQ,
-        status: 'failed',
-        check: 'fails-without-body',
-        detail: 'no FAIL_TO_PASS test fails without the body (4 pass)',
-      },
-    ]);
-    expect(release.release.files).toEqual([
-      'README.md',
-      `data/${PARQUET_NAME}`,
-      '1.0/environments.txt',
-      '1.0/tasks.jsonl',
-      `1.0/${PARQUET_NAME}`,
-      '1.0/validation.jsonl',
-    ]);
-    const read = await catalog.query(
-      `SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM \
-read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
-    );
-    const validations = new Map((await catalog.validations()).map((row) => [row.instanceId, row]));
-    expect(read.rows).toEqual(
-      RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]),
-    );
-    const facts = readFileSync(join(out, '1.0', 'tasks.jsonl'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    // REPOCOD's function_name: a module-level function by its name (repocod-function-name.ts).
-    expect(facts.map((line) => [line.instance_id, line.qualname, line.function_name])).toEqual([
-      ['demo-inventory.pricing.quote', 'quote', 'quote'],
-      ['demo-inventory.util.slugify', 'slugify', 'slugify'],
-    ]);
-    const card = readFileSync(join(out, 'README.md'), 'utf8');
-    expect(card).toMatch(/^---\ndataset_info:\n/);
-    expect(card).toContain('| all | 2 |');
-    // The demo is none of REPOCOD's repositories: the card says what the release is, not how far it is from
-    // REPOCOD's tables (which would list all eleven with 0 tasks).
-    expect(card).not.toContain('## Fidelity to REPOCOD');
-    expect(card).toContain('## What this is');
-    expect(card).toContain('benchmark of 2 tasks from 1 repository (demo), built with repocod-kit');
-    expect(card).toContain('| 1. the starting state collects | 3 | 0 | 0 |');
-    expect(card).toContain('| 2. the tests fail without the body | 2 | 1 | 0 |');
-    expect(card).toContain('| 3. the tests pass with the gold patches (3 runs) | 3 | 0 | 0 |');
-    expect(card).toContain('Of 3 selected tasks, 2 passed every check; released: 2; left out: 1.');
-    expect(card).toContain(
-      `| ${EQ} | fails-without-body | no FAIL_TO_PASS test fails without the body (4 pass) | no |`,
-    );
-    expect(card).toMatch(
-      /Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./,
-    );
-    expect(card).toContain(
-      'every FAIL_TO_PASS test passes, in each of 3 runs, and the whole\n   FAIL_TO_PASS fits the limit',
-    );
-    expect(card).not.toContain('## Renamed instance ids');
-    const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8')
-      .trimEnd()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
-    expect(
-      record.map((line) => [line.instance_id, line.released, line.status, (line.run_ids as string[]).length]),
-    ).toEqual([
-      // Three runs each: the pre state collecting, the run without the body, and the one run of the gold evaluation
-      // that measures the fit within the limit; mining's baseline answers the k runs of the gold check.
-      ['demo-inventory.pricing.quote', true, 'passed', 3],
-      [EQ, false, 'failed', 3],
-      ['demo-inventory.util.slugify', true, 'passed', 3],
-    ]);
-  });
+  it(
+    'writes the tasks that passed validation as Parquet DuckDB reads back, with the card and the validation ' +
+      'record',
+    async () => {
+      const release = await publishStep(catalog, { version: '1.0', out, selectionId, stateRoot: state });
+      expect(release.content?.rows.map((row) => row.instance_id)).toEqual(RELEASED);
+      // The exact packages the tasks were validated with, from the environment's marker.
+      const environments = readFileSync(join(out, '1.0', 'environments.txt'), 'utf8');
+      expect(environments).toMatch(
+        new RegExp(
+          String.raw`^# demo: Python 3\.\d+\.\d+, environment [0-9a-f]{16}, packages sha256 [0-9a-f]{16}\n# installer` +
+            String.raw` (uv|pip), undated\n`,
+        ),
+      );
+      expect(environments).toMatch(/^pytest==8\.3\.5$/m);
+      expect(release.content?.leftOut).toEqual([
+        {
+          instanceId: EQ,
+          status: 'failed',
+          check: 'fails-without-body',
+          detail: 'no FAIL_TO_PASS test fails without the body (4 pass)',
+        },
+      ]);
+      expect(release.release.files).toEqual([
+        'README.md',
+        `data/${PARQUET_NAME}`,
+        '1.0/environments.txt',
+        '1.0/tasks.jsonl',
+        `1.0/${PARQUET_NAME}`,
+        '1.0/validation.jsonl',
+      ]);
+      const read = await catalog.query(
+        `SELECT instance_id, version, repo, to_json(evaluation.FAIL_TO_PASS)::VARCHAR AS tests FROM ` +
+          `read_parquet('${join(out, '1.0', PARQUET_NAME)}') ORDER BY instance_id`,
+      );
+      const validations = new Map((await catalog.validations()).map((row) => [row.instanceId, row]));
+      expect(read.rows).toEqual(
+        RELEASED.map((id) => [id, '1.0', 'demo', JSON.stringify(validations.get(id)?.failToPass)]),
+      );
+      const facts = readFileSync(join(out, '1.0', 'tasks.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      // REPOCOD's function_name: a module-level function by its name (repocod-function-name.ts).
+      expect(facts.map((line) => [line.instance_id, line.qualname, line.function_name])).toEqual([
+        ['demo-inventory.pricing.quote', 'quote', 'quote'],
+        ['demo-inventory.util.slugify', 'slugify', 'slugify'],
+      ]);
+      const card = readFileSync(join(out, 'README.md'), 'utf8');
+      expect(card).toMatch(/^---\ndataset_info:\n/);
+      expect(card).toContain('| all | 2 |');
+      // The demo is none of REPOCOD's repositories: the card says what the release is, not how far it is from
+      // REPOCOD's tables (which would list all eleven with 0 tasks).
+      expect(card).not.toContain('## Fidelity to REPOCOD');
+      expect(card).toContain('## What this is');
+      expect(card).toContain('benchmark of 2 tasks from 1 repository (demo), built with repocod-kit');
+      expect(card).toContain('| 1. the starting state collects | 3 | 0 | 0 |');
+      expect(card).toContain('| 2. the tests fail without the body | 2 | 1 | 0 |');
+      expect(card).toContain('| 3. the tests pass with the gold patches (3 runs) | 3 | 0 | 0 |');
+      expect(card).toContain('Of 3 selected tasks, 2 passed every check; released: 2; left out: 1.');
+      expect(card).toContain(
+        `| ${EQ} | fails-without-body | no FAIL_TO_PASS test fails without the body (4 pass) | no |`,
+      );
+      expect(card).toMatch(
+        /Provenance: repocod-kit \d+\.\d+\.\d+.*; demo: Python 3\.\d+\.\d+, installed packages sha256 `[0-9a-f]{16}`\./,
+      );
+      expect(card).toContain(
+        'every FAIL_TO_PASS test passes, in each of 3 runs, and the whole\n   FAIL_TO_PASS fits the limit',
+      );
+      expect(card).not.toContain('## Renamed instance ids');
+      const record = readFileSync(join(out, '1.0', 'validation.jsonl'), 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(
+        record.map((line) => [line.instance_id, line.released, line.status, (line.run_ids as string[]).length]),
+      ).toEqual([
+        // Three runs each: the pre state collecting, the run without the body, and the one run of the gold evaluation
+        // that measures the fit within the limit; mining's baseline answers the k runs of the gold check.
+        ['demo-inventory.pricing.quote', true, 'passed', 3],
+        [EQ, false, 'failed', 3],
+        ['demo-inventory.util.slugify', true, 'passed', 3],
+      ]);
+    },
+  );
 
   it('adds a version beside the first, releasing a failed task the curator keeps, and diffs it', async () => {
     const first = bytesOf(out, `1.0/${PARQUET_NAME}`);
@@ -286,6 +289,21 @@ describe('a release of tasks a migration renamed', () => {
     } finally {
       await catalog.query('DELETE FROM instance_id_renames');
     }
+  });
+
+  it('says a selection that holds no task has nothing to release, and why, not that validation failed', async () => {
+    const empty = await selectStep(catalog, { ...REPOCOD_LITE_SPEC, filter: filter(['no_such_function']) });
+    const refused = await publishStep(catalog, {
+      version: '9.0',
+      out: join(state, 'empty-release'),
+      selectionId: empty.selectionId,
+      stateRoot: state,
+    }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'usage' });
+    expect((refused as Error).message).toContain(
+      `selection ${empty.selectionId} holds no task: nothing to release (extract, mine and tasks say why`,
+    );
+    expect((refused as Error).message).not.toContain('passed validation');
   });
 });
 

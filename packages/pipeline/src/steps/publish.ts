@@ -139,8 +139,8 @@ export async function publishStep(catalog: Catalog, options: PublishOptions): Pr
       const description =
         content === null
           ? undefined
-          : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released \
-after validation (${content.counts.toolVersions.join(', ')}).`;
+          : `Selection ${content.selectionId}: ${content.rows.length} of ${content.selected} selected tasks released ` +
+            `after validation (${content.counts.toolVersions.join(', ')}).`;
       pushed = await pushRelease({
         folder: out,
         files: release.files,
@@ -185,9 +185,10 @@ async function alignWithHub(out: string, push: HubTarget): Promise<DownloadedRel
   if (missing.length > 0) {
     throw new RepocodError(
       'usage',
-      `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder \
-would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring those versions \
-into ${out}`,
+      `${push.repo} on the Hub has version(s) ${missing.join(', ')} that ${out} lacks; publishing from this folder ` +
+        `would drop them from the card. Publish into an empty --out (it is filled from the Hub first), or bring ` +
+        `those versions ` +
+        `into ${out}`,
     );
   }
   return null;

@@ -1,7 +1,7 @@
 import type { Catalog } from '@repocod/catalog';
 import type { QualityFinding, QualityRules } from '@repocod/tasks';
 import { qualityFindings } from '@repocod/tasks';
-import { taskHashOf } from '@repocod/validate';
+import { readCurrentValidations, taskHashOf } from '@repocod/validate';
 
 /** The rules in force, as select and the card print them. */
 export { qualityFindings, qualityRulesInForce } from '@repocod/tasks';
@@ -44,13 +44,14 @@ async function preStateCollects(
   catalog: Pick<Catalog, 'validations'>,
   tasks: Awaited<ReturnType<Catalog['taskSummaries']>>,
 ): Promise<Map<string, boolean>> {
-  const hashes = new Map(tasks.map((task) => [task.instanceId, taskHashOf(task)]));
+  const current = await readCurrentValidations(
+    catalog,
+    tasks.map((task) => ({ instanceId: task.instanceId, hash: taskHashOf(task) })),
+  );
   const collects = new Map<string, boolean>();
-  // Newest first per task, as current-verdicts.ts reads them: the first row of the current hash decides.
-  for (const validation of await catalog.validations()) {
-    if (collects.has(validation.instanceId) || hashes.get(validation.instanceId) !== validation.taskHash) continue;
+  for (const [instanceId, validation] of current) {
     const check = validation.checks.find((found) => found.check === 'collects');
-    if (check !== undefined) collects.set(validation.instanceId, check.bodyNeededAtCollection !== true);
+    if (check !== undefined) collects.set(instanceId, check.bodyNeededAtCollection !== true);
   }
   return collects;
 }

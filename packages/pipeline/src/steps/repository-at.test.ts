@@ -45,8 +45,8 @@ describe('repositoryAt', () => {
     // Another era than the manifest's (its folder's state): catalog-name.ts keys it as mine@COMMIT12.
     expect(moved).toEqual({ ...entry, baseCommit: clone.first, manifestCommit: null });
     expect(lines).toEqual([
-      `mine: --at mine=2024-02-01 is ${clone.first.slice(0, 12)}, the last commit on main before 2024-02-01 (UTC), \
-committed 2024-01-10T12:00:00Z`,
+      `mine: --at mine=2024-02-01 is ${clone.first.slice(0, 12)}, the last commit on main before 2024-02-01 (UTC), ` +
+        `committed 2024-01-10T12:00:00Z`,
     ]);
     expect(await repositoryAt(entry, ['other=HEAD'], runnerPaths(projectRoot))).toBe(entry);
     // A typo is refused when the manifest is read, before any git.

@@ -3,7 +3,7 @@ import type { LevelMode } from '@repocod/core';
 import { contentHash, DEFAULT_LEVEL_MODE, RepocodError } from '@repocod/core';
 import type { SelectionLevel, SelectionSpec } from '@repocod/tasks';
 import { SELECTION_LEVELS } from '@repocod/tasks';
-import { failedTaskIds } from './current-verdicts.js';
+import { readCurrentVerdicts } from '@repocod/validate';
 import type { QualityRemoval } from './quality-removals.js';
 import { qualityRemovals } from './quality-removals.js';
 import { checkOneEraPerRepository } from '../release/released-task.js';
@@ -60,8 +60,8 @@ export async function selectStep(
     ];
     throw new RepocodError(
       'usage',
-      `${unlabelled.length} task(s) have no label under ${mode} (built before the level modes), e.g. \
-${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
+      `${unlabelled.length} task(s) have no label under ${mode} (built before the level modes), e.g. ` +
+        `${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing is mined again), then select`,
     );
   }
   const qualityRemoved = labelled.quality === undefined ? [] : await qualityRemovals(catalog, labelled.quality);
@@ -71,23 +71,29 @@ ${unlabelled[0]}; run \`repocod tasks ${repositories.join(' ')}\` again (nothing
   );
   const spec: SelectionSpec =
     labelled.keepAll === true ? { ...labelled, quotas: await poolCounts(catalog, pool.filter) } : labelled;
-  const failed = labelled.keepAll === true ? [] : await failedTaskIds(catalog);
+  // A task whose current verdict failed is passed over for the next of its rank.
+  const failed =
+    labelled.keepAll === true
+      ? []
+      : [...(await readCurrentVerdicts(catalog))].filter(([, status]) => status === 'failed').map(([id]) => id);
   let ranked: RankedTask[];
   try {
     ranked = await catalog.rankTasks({ ...spec, filter: pool.filter }, failed);
   } catch (error) {
     throw new RepocodError(
       'config-invalid',
-      `${source}: the score or the filter is not valid SQL over the tasks columns: \
-${error instanceof Error ? error.message : String(error)}`,
+      `${source}: the score or the filter is not valid SQL over the tasks columns: ` +
+        `${error instanceof Error ? error.message : String(error)}`,
       { cause: error },
     );
   }
   const picks = ranked.filter((task) => task.picked);
   checkOneEraPerRepository(picks, `the picks of ${source}`, (names) => {
     const [first] = names;
-    return `give the spec a filter over the tasks' repository column, which names each commit (e.g. "filter": \
-"repository <> '${first}'"), or build the other commit in a catalog of its own`;
+    return (
+      `give the spec a filter over the tasks' repository column, which names each commit (e.g. "filter": ` +
+      `"repository <> '${first}'"), or build the other commit in a catalog of its own`
+    );
   });
   const levels = SELECTION_LEVELS.map((level): LevelCut => {
     const ofLevel = ranked.filter((task) => task.level === level);
@@ -155,7 +161,7 @@ async function labelledMode(catalog: Catalog): Promise<LevelMode> {
   if (modes.length <= 1) return modes[0] ?? DEFAULT_LEVEL_MODE;
   throw new RepocodError(
     'usage',
-    `the tasks are labelled under different level modes (${modes.join(', ')}); choose one with --levels (or \
-"levels" in the spec)`,
+    `the tasks are labelled under different level modes (${modes.join(', ')}); choose one with --levels (or ` +
+      `"levels" in the spec)`,
   );
 }

@@ -35,8 +35,8 @@ export async function tasksOfSelection(catalog: Catalog, selectionId?: string): 
   if (tasks.length !== selection.picks.length) {
     throw new RepocodError(
       'usage',
-      `selection ${selection.selectionId} names ${selection.picks.length - tasks.length} task(s) no longer in the \
-catalog (tasks were rebuilt); run \`repocod select\` again`,
+      `selection ${selection.selectionId} names ${selection.picks.length - tasks.length} task(s) no longer in the ` +
+        `catalog (tasks were rebuilt); run \`repocod select\` again`,
     );
   }
   return { selectionId: selection.selectionId, spec: selection.spec, tasks };

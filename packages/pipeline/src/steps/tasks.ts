@@ -120,8 +120,8 @@ export async function tasksStep(
   if (mined.length === 0 && options.allowNoTasks !== true) {
     throw new RepocodError(
       'usage',
-      `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod \
-mine ${name}\` first`,
+      `${name}: no mined function with relevant tests at ${prepared.checkout.baseCommit.slice(0, 12)}; run \`repocod ` +
+        `mine ${name}\` first`,
     );
   }
   const functions = new Map((await catalog.functions(name)).map((fn) => [fn.functionId, fn]));

@@ -64,26 +64,29 @@ afterAll(async () => {
 });
 
 describe('validation of a task whose test turns flaky', () => {
-  it('removes the test that flips across the k runs from FAIL_TO_PASS, records it, and fails the task left with no \
-test', async () => {
-    expect((await catalog.task(FLAKY_TARGET))?.failToPass).toEqual(['tests/test_core.py::test_flaky']);
-    const row = summary.validations.find((validation) => validation.instanceId === FLAKY_TARGET);
-    expect(row).toMatchObject({ status: 'failed', flakyTests: ['tests/test_core.py::test_flaky'], failToPass: [] });
-    const gold = checksOf(row ?? { checks: [] })[2];
-    expect(gold).toMatchObject({
-      check: 'passes-with-gold',
-      status: 'failed',
-      tests: ['tests/test_core.py::test_flaky'],
-    });
-    expect(gold?.detail).toMatch(
-      new RegExp(
-        String.raw`^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.p` +
-          String.raw`y::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$`,
-      ),
-    );
-    expect(gold?.detail).toContain('passed');
-    expect(gold?.detail).toContain('failed');
-  });
+  it(
+    'removes the test that flips across the k runs from FAIL_TO_PASS, records it, and fails the task left with no ' +
+      'test',
+    async () => {
+      expect((await catalog.task(FLAKY_TARGET))?.failToPass).toEqual(['tests/test_core.py::test_flaky']);
+      const row = summary.validations.find((validation) => validation.instanceId === FLAKY_TARGET);
+      expect(row).toMatchObject({ status: 'failed', flakyTests: ['tests/test_core.py::test_flaky'], failToPass: [] });
+      const gold = checksOf(row ?? { checks: [] })[2];
+      expect(gold).toMatchObject({
+        check: 'passes-with-gold',
+        status: 'failed',
+        tests: ['tests/test_core.py::test_flaky'],
+      });
+      expect(gold?.detail).toMatch(
+        new RegExp(
+          String.raw`^no FAIL_TO_PASS test is left to pass; 1 flaky test\(s\) left FAIL_TO_PASS \(tests\/test_core\.p` +
+            String.raw`y::test_flaky: (passed|failed), (passed|failed), (passed|failed)\)$`,
+        ),
+      );
+      expect(gold?.detail).toContain('passed');
+      expect(gold?.detail).toContain('failed');
+    },
+  );
 
   it('leaves the other task as it was', () => {
     expect(
@@ -93,21 +96,23 @@ test', async () => {
 });
 
 describe('a task whose function runs while pytest collects', () => {
-  it('passes the collect check of the tasks stage: the pre state does not collect, and does with the \
-body', async () => {
-    const task = await catalog.task(SQUARE_CASES);
-    expect(task?.failToPass).toEqual([
-      'tests/test_cases.py::test_square[1]',
-      'tests/test_cases.py::test_square[2]',
-      'tests/test_cases.py::test_square[3]',
-    ]);
-    expect(task?.checksPassed).toBe(true);
-    expect(task?.checks).toMatchObject({
-      collects: true,
-      bodyNeededAtCollection: true,
-      messages: [],
-    });
-  });
+  it(
+    'passes the collect check of the tasks stage: the pre state does not collect, and does ' + 'with the body',
+    async () => {
+      const task = await catalog.task(SQUARE_CASES);
+      expect(task?.failToPass).toEqual([
+        'tests/test_cases.py::test_square[1]',
+        'tests/test_cases.py::test_square[2]',
+        'tests/test_cases.py::test_square[3]',
+      ]);
+      expect(task?.checksPassed).toBe(true);
+      expect(task?.checks).toMatchObject({
+        collects: true,
+        bodyNeededAtCollection: true,
+        messages: [],
+      });
+    },
+  );
 
   it('validates: its tests fail at collection without the body (errors, not missing) and pass with it', () => {
     const row = summary.validations.find((validation) => validation.instanceId === SQUARE_CASES);

@@ -46,88 +46,93 @@ afterAll(async () => {
 });
 
 describe('validating the demo selection', () => {
-  it('runs the checks of every task and stores a verdict per task, FAIL_TO_PASS kept whole (REPOCOD’s \
-rule)', async () => {
-    expect(first.validations.map((row) => [row.instanceId, row.status])).toEqual([
-      [EQ, 'passed'],
-      ['demo-inventory.pricing.PricedItem.price_for', 'passed'],
-      ['demo-inventory.pricing.quote', 'passed'],
-      ['demo-inventory.util.slugify', 'passed'],
-      [PICK, 'passed'],
-    ]);
-    const rows = byId(first);
-    for (const row of first.validations) {
-      const task = await catalog.task(row.instanceId);
-      expect(row.failToPass).toEqual(task?.failToPass);
-      expect(row.droppedTests).toEqual([]);
-      const checks = checksOf(row);
-      expect(checks.map((check) => check.check)).toEqual(['collects', 'fails-without-body', 'passes-with-gold']);
-      // The run without the body stops at its first failure: it saw one failing test, and what passed before it.
-      expect(checks[1]?.detail).toMatch(
-        new RegExp(
-          String.raw`^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: ` +
-            String.raw`\d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$`,
-        ),
+  it(
+    'runs the checks of every task and stores a verdict per task, FAIL_TO_PASS kept whole ' + '(REPOCOD’s rule)',
+    async () => {
+      expect(first.validations.map((row) => [row.instanceId, row.status])).toEqual([
+        [EQ, 'passed'],
+        ['demo-inventory.pricing.PricedItem.price_for', 'passed'],
+        ['demo-inventory.pricing.quote', 'passed'],
+        ['demo-inventory.util.slugify', 'passed'],
+        [PICK, 'passed'],
+      ]);
+      const rows = byId(first);
+      for (const row of first.validations) {
+        const task = await catalog.task(row.instanceId);
+        expect(row.failToPass).toEqual(task?.failToPass);
+        expect(row.droppedTests).toEqual([]);
+        const checks = checksOf(row);
+        expect(checks.map((check) => check.check)).toEqual(['collects', 'fails-without-body', 'passes-with-gold']);
+        // The run without the body stops at its first failure: it saw one failing test, and what passed before it.
+        expect(checks[1]?.detail).toMatch(
+          new RegExp(
+            String.raw`^1 of \d+ FAIL_TO_PASS test\(s\) fail without the body \(the run stops at the first failure: ` +
+              String.raw`\d+ passed before it, \d+ not run\)$|^all 1 FAIL_TO_PASS test\(s\) fail without the body$`,
+          ),
+        );
+        // The demo's tests take milliseconds: mining's durations answer the fit within its 120 s limit.
+        expect(checks[2]?.detail).toMatch(
+          new RegExp(
+            String.raw`^all ${task?.failToPass.length} test\(s\) pass in each of 3 baseline run\(s\) of mining ` +
+              String.raw`at the base commit; fits the 120 s limit: \d+\.\d s \(one run of the gold state\)$`,
+          ),
+        );
+        expect(row).toMatchObject({ goldFrom: 'baseline', goldBaselineKey: first.repositories[0]?.baselineKey });
+      }
+      // Record.__eq__ without its body returns None, which is falsy: `assert a != b` holds. Those tests are kept.
+      const eq = rows.get(EQ) as StoredValidation;
+      expect(eq.withoutBodyComplete).toBe(false);
+      expect((await catalog.validations()).map((row) => row.instanceId)).toEqual(
+        first.validations.map((row) => row.instanceId),
       );
-      // The demo's tests take milliseconds: mining's durations answer the fit within its 120 s limit.
-      expect(checks[2]?.detail).toMatch(
-        new RegExp(
-          String.raw`^all ${task?.failToPass.length} test\(s\) pass in each of 3 baseline run\(s\) of mining at the ` +
-            String.raw`base commit; fits the 120 s limit: \d+\.\d s \(one run of the gold state\)$`,
-        ),
-      );
-      expect(row).toMatchObject({ goldFrom: 'baseline', goldBaselineKey: first.repositories[0]?.baselineKey });
-    }
-    // Record.__eq__ without its body returns None, which is falsy: `assert a != b` holds. Those tests are kept.
-    const eq = rows.get(EQ) as StoredValidation;
-    expect(eq.withoutBodyComplete).toBe(false);
-    expect((await catalog.validations()).map((row) => row.instanceId)).toEqual(
-      first.validations.map((row) => row.instanceId),
-    );
-    expect(
-      events
-        .filter((event) => event.kind === 'validate-task')
-        .map((event) => (event.kind === 'validate-task' ? event.done : 0)),
-    ).toEqual([1, 2, 3, 4, 5]);
-  });
+      expect(
+        events
+          .filter((event) => event.kind === 'validate-task')
+          .map((event) => (event.kind === 'validate-task' ? event.done : 0)),
+      ).toEqual([1, 2, 3, 4, 5]);
+    },
+  );
 
-  it('answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with \
-provenance', async () => {
-    // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check's k runs: per task
-    // the run without the body and the one run of the gold evaluation that measures the fit.
-    expect(first.repositories).toEqual([
-      expect.objectContaining({
-        repository: 'demo',
-        tasks: 5,
-        validatedNow: 5,
-        jobsRun: 10,
-        jobsFromCatalog: 5,
-        goldFromBaseline: 5,
-        workers: 2,
-      }),
-    ]);
-    const repository = first.repositories[0];
-    expect(repository?.baselineKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(await catalog.miningBaseline('demo', repository?.baselineKey as string)).not.toBeNull();
-    expect(first.toolVersion).toMatch(/^repocod-kit \d+\.\d+\.\d+/);
-    for (const row of first.validations) {
-      expect(row).toMatchObject({
-        toolVersion: first.toolVersion,
-        pythonVersion: repository?.pythonVersion,
-        packagesHash: repository?.packagesHash,
-        environmentKey: repository?.environmentKey,
-        repeat: 3,
-      });
-      expect(row.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
-      expect(row.packagesHash).toMatch(/^[0-9a-f]{64}$/);
-      // One collect run, one run without the body and the fit run, in the catalog.
-      expect(row.runIds).toHaveLength(3);
-      const stored = await catalog.query(
-        `SELECT count(*) FROM runs WHERE run_id IN (${row.runIds.map((id) => `'${id}'`).join(', ')})`,
-      );
-      expect(Number(stored.rows[0]?.[0])).toBe(3);
-    }
-  });
+  it(
+    'answers the collect check from the tasks stage’s runs and the gold check from mining’s baseline, with ' +
+      'provenance',
+    async () => {
+      // The tasks stage ran the collect job and stored it; mining's baseline answers the gold check's k runs: per task
+      // the run without the body and the one run of the gold evaluation that measures the fit.
+      expect(first.repositories).toEqual([
+        expect.objectContaining({
+          repository: 'demo',
+          tasks: 5,
+          validatedNow: 5,
+          jobsRun: 10,
+          jobsFromCatalog: 5,
+          goldFromBaseline: 5,
+          workers: 2,
+        }),
+      ]);
+      const repository = first.repositories[0];
+      expect(repository?.baselineKey).toMatch(/^[0-9a-f]{64}$/);
+      expect(await catalog.miningBaseline('demo', repository?.baselineKey as string)).not.toBeNull();
+      expect(first.toolVersion).toMatch(/^repocod-kit \d+\.\d+\.\d+/);
+      for (const row of first.validations) {
+        expect(row).toMatchObject({
+          toolVersion: first.toolVersion,
+          pythonVersion: repository?.pythonVersion,
+          packagesHash: repository?.packagesHash,
+          environmentKey: repository?.environmentKey,
+          repeat: 3,
+        });
+        expect(row.pythonVersion).toMatch(/^3\.\d+\.\d+$/);
+        expect(row.packagesHash).toMatch(/^[0-9a-f]{64}$/);
+        // One collect run, one run without the body and the fit run, in the catalog.
+        expect(row.runIds).toHaveLength(3);
+        const stored = await catalog.query(
+          `SELECT count(*) FROM runs WHERE run_id IN (${row.runIds.map((id) => `'${id}'`).join(', ')})`,
+        );
+        expect(Number(stored.rows[0]?.[0])).toBe(3);
+      }
+    },
+  );
 
   it('resumes: a rerun redoes nothing, and a task whose verdict was lost is judged again from its stored runs', {
     timeout: 300_000,
@@ -264,8 +269,8 @@ provenance', async () => {
       expect(again.passedOver).toEqual([top?.instanceId]);
     } finally {
       await catalog.query(
-        `UPDATE tasks SET fail_to_pass = [${saved.map((test) => `'${test}'`).join(', ')}] \
-WHERE instance_id = '${top?.instanceId}'`,
+        `UPDATE tasks SET fail_to_pass = [${saved.map((test) => `'${test}'`).join(', ')}] ` +
+          `WHERE instance_id = '${top?.instanceId}'`,
       );
     }
     // Restored, the task is as it was validated: its passed verdict is current again and select takes it.

@@ -158,8 +158,8 @@ async function selectedTasks(
   if (unknown.length > 0)
     throw new RepocodError(
       'usage',
-      `--repo ${unknown.join(', ')}: selection ${selection.selectionId} has no task of it (it has tasks of \
-${known.join(', ')})`,
+      `--repo ${unknown.join(', ')}: selection ${selection.selectionId} has no task of it (it has tasks of ` +
+        `${known.join(', ')})`,
     );
   const tasks = selection.tasks.filter(
     (task) =>

@@ -26,8 +26,8 @@ const SELECT_RUN: CollectiveStage = {
           });
     for (const row of pool?.withoutTask ?? [])
       progress.problem(
-        `reference ${reference} row ${row.row.index} (${row.row.functionName ?? row.row.instanceId ?? '?'}): no task \
-(no relevant tests found here)`,
+        `reference ${reference} row ${row.row.index} (${row.row.functionName ?? row.row.instanceId ?? '?'}): no task ` +
+          `(no relevant tests found here)`,
       );
     const value = await selectStep(catalog, spec, 'the flow', {
       ...(pool === undefined ? {} : { referenceTasks: pool.instanceIds }),

@@ -59,8 +59,8 @@ export async function buildTasks(
       summary:
         reference === undefined
           ? 'no tasks: mining found no function with relevant tests (Lite-first may mine none)'
-          : `no tasks: no function of reference ${reference} here has relevant tests (\`repocod reference show \
-${reference} --unresolved\` lists the rows that resolve to none)`,
+          : `no tasks: no function of reference ${reference} here has relevant tests (\`repocod reference show ` +
+            `${reference} --unresolved\` lists the rows that resolve to none)`,
     };
   return {
     value,

@@ -53,8 +53,8 @@ const VALIDATE_RUN: CollectiveStage = {
       if (reselected.selectionId === value.selectionId) break;
       replaced += failed;
       progress.problem(
-        `${failed} selected task(s) failed validation: selection ${reselected.selectionId} takes the next of \
-their levels (${reselected.picks.length} tasks)`,
+        `${failed} selected task(s) failed validation: selection ${reselected.selectionId} takes the next of ` +
+          `their levels (${reselected.picks.length} tasks)`,
       );
       state.selectionId = reselected.selectionId;
       value = await validate(reselected.selectionId);
