@@ -49,6 +49,7 @@ describe('repocod checkpoint on the demo', () => {
     expect(readdirSync(join(folder, 'demo')).sort()).toEqual(
       [
         'checkpoint.json',
+        'job_costs',
         ...['mining_baseline', 'mining_coverage', 'relevant_tests', 'runs', 'stage_times', 'test_results'],
         'validations',
       ].map((name) => (name === 'checkpoint.json' ? name : `${name}.parquet`)),
@@ -68,9 +69,10 @@ describe('repocod checkpoint on the demo', () => {
     // Every job (baseline shards, the tasks' collect runs, validation) found its runs: none was recorded again.
     expect(await count(fresh, runs)).toBe(runsBefore);
     expect(await count(fresh, mined)).toBe(minedBefore);
-    // The cost ledger agrees: the flow handed no job to the runner, so it kept no cost.
-    const kept = await repocod('cost', '--db', fresh);
-    expect(kept.stdout).toMatch(/^no job cost is kept in /);
+    // The cost ledger agrees: the flow handed no job to the runner, so the costs are the source's, restored whole.
+    const costs = 'SELECT stage, phase, jobs, processes, test_executions FROM job_costs ORDER BY ALL';
+    expect(await count(source, costs)).toMatch(/mine +\| baseline/);
+    expect(await count(fresh, costs)).toBe(await count(source, costs));
     const verdicts = 'SELECT status, count(*) AS n FROM validations GROUP BY ALL ORDER BY ALL';
     expect(await count(fresh, verdicts)).toBe(await count(source, verdicts));
 

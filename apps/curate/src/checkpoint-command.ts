@@ -15,9 +15,10 @@ export const CHECKPOINT_USAGE = `usage: repocod checkpoint save <repository>... 
 A rebuild's costly state, kept where a commit keeps it, so that it survives the machine it ran on:
 save writes each repository's runs and test results (mining's baseline shards, the tasks stage's
 collect runs, validation's runs), mining's baseline, coverage map and relevant tests, its
-validations and stage times as Parquet files and checkpoint.json into DIR/<repository> (default
+validations, stage times and job costs as Parquet files and checkpoint.json into DIR/<repository> (default
 ${DEFAULT_CHECKPOINT_FOLDER} in the project); restore adds to the catalog the rows it lacks. Then
-mine, tasks and validate resume where the saved run stopped. Files and functions (extract remakes
+mine, tasks and validate resume where the saved run stopped, and repocod cost counts the jobs run
+before the save with those run after the restore. Files and functions (extract remakes
 them), tasks (the tasks stage remakes them from mining's results) and selections are not kept.
 While another process holds the catalog, save from a copy of it (the .duckdb and .wal files).`;
 

@@ -34,6 +34,8 @@ async function fill(catalog: Catalog, repository: string, jobs: number): Promise
     seconds: 12.5,
     finishedAt: new Date(Date.UTC(2024, 1, 2)),
   });
+  const cost = { repository, stage: 'mine', phase: 'baseline', jobs: 1, processes: 3, busySeconds: 2.5 };
+  await catalog.addJobCost({ ...cost, testExecutions: 40 * jobs }, new Date(Date.UTC(2024, 1, 2)));
 }
 
 async function tableRows(catalog: Catalog, table: string, repository: string): Promise<unknown[][]> {
@@ -74,6 +76,7 @@ describe('repository checkpoints', () => {
       relevant_tests: 1,
       validations: 0,
       stage_times: 1,
+      job_costs: 1,
     });
 
     const restored = await target.restoreCheckpoint('sympy', folder);

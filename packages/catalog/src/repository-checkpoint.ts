@@ -12,6 +12,9 @@ import { RepocodError } from '@repocod/core';
  * - mining_baseline, mining_coverage, relevant_tests: what mining found, per mining key.
  * - validations and stage_times: the verdicts (reused while the task's hash is the same) and the
  *   stage times the records report.
+ * - job_costs: what the jobs of those rows cost (jobs, processes, test executions, busy seconds per stage and
+ *   phase), so that a build carried on over several machines is counted whole by `repocod cost`: the jobs run
+ *   after a restore add to the sums restored. A checkpoint written before it was kept restores without it.
  * What it leaves out: files and functions (extract makes them again in seconds, byte for byte), tasks
  * (their patches are most of a catalog's bytes; the tasks stage makes them again from mining's
  * results and finds its runs here) and selections (a spec makes them again).
@@ -40,6 +43,7 @@ export const CHECKPOINT_TABLES: readonly CheckpointTable[] = [
   { name: 'relevant_tests', where: 'repository = $repository', orderBy: 'mining_key, mode, function_id' },
   { name: 'validations', where: 'repository = $repository', orderBy: 'instance_id, validation_key' },
   { name: 'stage_times', where: 'repository = $repository', orderBy: 'stage' },
+  { name: 'job_costs', where: 'repository = $repository', orderBy: 'stage, phase' },
 ];
 
 export const CHECKPOINT_MANIFEST = 'checkpoint.json';
