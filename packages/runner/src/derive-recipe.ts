@@ -22,10 +22,10 @@ import { parseUtcDate, utcTimestamp } from './utc-date.js';
 const TEST_NAMES = ['test', 'tests', 'testing'];
 /** Requirements files taken for the tests, in order of preference (relative to the project folder). */
 const REQUIREMENTS_FILES = [
-  'requirements/pytest.txt',
   'requirements/tests.txt',
   'requirements/test.txt',
   'requirements/testing.txt',
+  'requirements/pytest.txt',
   'requirements-test.txt',
   'requirements-tests.txt',
   'requirements-pytest.txt',
